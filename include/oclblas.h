@@ -1,0 +1,168 @@
+/*
+ * oclblas: SGEMM and SGEMV on any OpenCL device, with kernels whose
+ * parameters are tuned per device. This is the whole public API.
+ *
+ * Thread safety: every function declared here may be called from several
+ * threads at once. Calls on device buffers are asynchronous on the caller's
+ * queue; the host-pointer calls are synchronous and use the default device.
+ * The library never prints (except under OCLBLAS_VERBOSE=1, on stderr),
+ * never aborts and never exits; every failure is a status, and a call that
+ * fails leaves the caller's memory untouched.
+ */
+#ifndef OCLBLAS_H
+#define OCLBLAS_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+#include <stddef.h>
+
+#if defined(OCLBLAS_STATIC)
+#define OCLBLAS_API
+#elif defined(_WIN32)
+#ifdef OCLBLAS_BUILDING
+#define OCLBLAS_API __declspec(dllexport)
+#else
+#define OCLBLAS_API __declspec(dllimport)
+#endif
+#else
+#define OCLBLAS_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OCLBLAS_VERSION_MAJOR 0
+#define OCLBLAS_VERSION_MINOR 1
+#define OCLBLAS_VERSION_PATCH 0
+
+typedef enum { OCLBLAS_ROW_MAJOR = 101, OCLBLAS_COL_MAJOR = 102 } oclblas_layout;
+typedef enum { OCLBLAS_NO_TRANS = 111, OCLBLAS_TRANS = 112, OCLBLAS_CONJ_TRANS = 113 } oclblas_transpose;
+
+/* OpenCL error codes (-1 .. -72) pass through unchanged; the library's own
+ * causes are below -1000, one code for each. */
+typedef enum {
+    OCLBLAS_SUCCESS = 0,
+    OCLBLAS_INVALID_LAYOUT = -1001,
+    OCLBLAS_INVALID_TRANS_A = -1002, /* also gemv's trans */
+    OCLBLAS_INVALID_TRANS_B = -1003,
+    OCLBLAS_INVALID_LDA = -1004,
+    OCLBLAS_INVALID_LDB = -1005,
+    OCLBLAS_INVALID_LDC = -1006,
+    OCLBLAS_INVALID_INCX = -1007,
+    OCLBLAS_INVALID_INCY = -1008,
+    OCLBLAS_NULL_A = -1009,
+    OCLBLAS_NULL_B = -1010,
+    OCLBLAS_NULL_C = -1011,
+    OCLBLAS_NULL_X = -1012,
+    OCLBLAS_NULL_Y = -1013,
+    OCLBLAS_NULL_QUEUE = -1014,
+    OCLBLAS_BUFFER_A_TOO_SMALL = -1015,
+    OCLBLAS_BUFFER_B_TOO_SMALL = -1016,
+    OCLBLAS_BUFFER_C_TOO_SMALL = -1017,
+    OCLBLAS_BUFFER_X_TOO_SMALL = -1018,
+    OCLBLAS_BUFFER_Y_TOO_SMALL = -1019,
+    OCLBLAS_BUFFER_CONTEXT_MISMATCH = -1020, /* a buffer belongs to another context than the queue */
+    OCLBLAS_SIZE_TOO_LARGE = -1021,          /* an index would not fit the kernels' 32-bit arithmetic */
+    OCLBLAS_NO_DEVICE = -1022,               /* no OpenCL platform or device at all */
+    OCLBLAS_DEVICE_NOT_FOUND = -1023,        /* OCLBLAS_DEVICE names no device that exists */
+    OCLBLAS_INVALID_PARAMS = -1024,          /* a kernel parameter set breaks the kernel's constraints */
+    OCLBLAS_UNKNOWN_KERNEL = -1025,
+    OCLBLAS_UNKNOWN_PARAM = -1026,
+    OCLBLAS_BUILD_FAILED = -1027,            /* the OpenCL compiler rejected a kernel */
+    OCLBLAS_OUT_OF_HOST_MEMORY = -1028,
+    OCLBLAS_DATABASE_PARSE_ERROR = -1029,    /* database JSON is not well-formed */
+    OCLBLAS_DATABASE_INVALID_ENTRY = -1030,  /* well-formed JSON, but not a valid entry */
+    OCLBLAS_DATABASE_FILE_ERROR = -1031,     /* a database file or folder cannot be read */
+    OCLBLAS_INVALID_ARGUMENT = -1032         /* a control function got an argument it cannot use */
+} oclblas_status;
+
+/* A short, constant English description of a status (OpenCL codes too). */
+OCLBLAS_API const char *oclblas_status_string(oclblas_status status);
+
+/* The library version as "major.minor.patch". */
+OCLBLAS_API const char *oclblas_version(void);
+
+/* Host memory, synchronous, default device. */
+OCLBLAS_API oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a,
+                                         oclblas_transpose trans_b, size_t m, size_t n, size_t k,
+                                         float alpha, const float *a, size_t lda, const float *b,
+                                         size_t ldb, float beta, float *c, size_t ldc);
+OCLBLAS_API oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, size_t m,
+                                         size_t n, float alpha, const float *a, size_t lda,
+                                         const float *x, ptrdiff_t incx, float beta, float *y,
+                                         ptrdiff_t incy);
+
+/* Device buffers, asynchronous on the caller's queue; offsets in elements.
+ * event, when not NULL, receives an event that completes when the result is
+ * in c (or y); the caller releases it. */
+OCLBLAS_API oclblas_status oclblas_sgemm_cl(oclblas_layout layout, oclblas_transpose trans_a,
+                                            oclblas_transpose trans_b, size_t m, size_t n, size_t k,
+                                            float alpha, cl_mem a, size_t a_offset, size_t lda,
+                                            cl_mem b, size_t b_offset, size_t ldb, float beta,
+                                            cl_mem c, size_t c_offset, size_t ldc,
+                                            cl_command_queue queue, cl_event *event);
+OCLBLAS_API oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, size_t m,
+                                            size_t n, float alpha, cl_mem a, size_t a_offset,
+                                            size_t lda, cl_mem x, size_t x_offset, ptrdiff_t incx,
+                                            float beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
+                                            cl_command_queue queue, cl_event *event);
+
+/* The device, context and queue that the host-pointer calls use (chosen once
+ * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU). Any output
+ * pointer may be NULL. The handles stay owned by the library. */
+OCLBLAS_API oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
+                                                  cl_command_queue *queue);
+
+/* Parameters of one kernel for one device (NULL: every device), winning over
+ * the database. params is a list "NAME=VALUE" separated by commas or spaces;
+ * names it leaves out keep the value the database gives. params NULL or ""
+ * removes the override. Kernels: "gemm_fast", "gemm_direct", "helpers",
+ * "gemv_n", "gemv_t", and "routine" for routine-level values. The set is
+ * validated against the kernel's constraint table before it is accepted. */
+OCLBLAS_API oclblas_status oclblas_override_params(cl_device_id device, const char *kernel,
+                                                   const char *params);
+
+/* Writes into buf (NUL-terminated, at most len bytes) the parameters that
+ * a kernel would use on a device, as "NAME=VALUE,...;where they came from"
+ * (the database entry and the level at which it matched). A buffer that is
+ * too small gets nothing and OCLBLAS_INVALID_ARGUMENT. */
+OCLBLAS_API oclblas_status oclblas_get_params(cl_device_id device, const char *kernel, char *buf,
+                                              size_t len);
+
+/* Loads database entries (a JSON file or a folder of them) that win over the
+ * compiled-in ones, as OCLBLAS_DATABASE does at start. */
+OCLBLAS_API oclblas_status oclblas_database_load(const char *path);
+
+/* Program cache. what: OCLBLAS_CACHE_MEMORY drops built programs and kernels
+ * held in memory (and the contexts they hold), OCLBLAS_CACHE_DISK deletes
+ * the binaries in the cache folder. */
+#define OCLBLAS_CACHE_MEMORY 1
+#define OCLBLAS_CACHE_DISK 2
+OCLBLAS_API oclblas_status oclblas_cache_clear(int what);
+
+/* Builds (or loads from the disk cache) every kernel that the device's
+ * database entry needs, so that later calls compile nothing. */
+OCLBLAS_API oclblas_status oclblas_cache_fill(cl_device_id device);
+
+/* Counters of the program cache since the process started, for tests and
+ * benchmarks: programs found in memory, loaded from disk binaries, built
+ * from source, and disk files found invalid and removed. */
+typedef struct {
+    unsigned long memory_hits;
+    unsigned long disk_hits;
+    unsigned long builds;
+    unsigned long disk_rejects;
+} oclblas_cache_stats;
+OCLBLAS_API oclblas_status oclblas_cache_get_stats(oclblas_cache_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

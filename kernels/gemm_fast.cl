@@ -1,0 +1,271 @@
+// gemm_fast: C = alpha * A * B + beta * C on tile-aligned operands, the
+// kernel that large SGEMMs run on. Column-major throughout: element (m, k)
+// of A sits at ag[a_off + k * a_ld + m], element (k, n) of B at
+// bg[b_off + k * b_ld + n] (B is stored with n contiguous), C(m, n) at
+// cg[c_off + n * c_ld + m]. A's m and B's n extents must be padded to
+// multiples of MWG and NWG and K to a multiple of KWG (zeros beyond the
+// real K); offsets and leading dimensions of A and B are in vectors of VWM
+// and VWN. C is read and written in place, guarded at its edges, so it needs
+// no helper pass. Each work-group computes an MWG x NWG tile; each work-item
+// an MWI x NWI block of it held in registers. Tiles of A and B go through
+// local memory (SA, SB) in two buffers: the next tile is fetched from global
+// memory into registers while the current one is multiplied, so there is one
+// barrier per KWG step and the global loads' latency hides behind the math.
+
+#ifndef MWG
+#define MWG 8 // tile size in m of a work-group
+#endif
+#ifndef NWG
+#define NWG 8 // tile size in n of a work-group
+#endif
+#ifndef KWG
+#define KWG 8 // k-step of the tiles through local memory
+#endif
+#ifndef MDIMC
+#define MDIMC 8 // work-items along m (work-group shape for the computation)
+#endif
+#ifndef NDIMC
+#define NDIMC 8 // work-items along n
+#endif
+#ifndef MDIMA
+#define MDIMA 8 // work-items along m when loading A into local memory
+#endif
+#ifndef NDIMB
+#define NDIMB 8 // work-items along n when loading B into local memory
+#endif
+#ifndef KWI
+#define KWI 1 // unroll factor of the k loop
+#endif
+#ifndef VWM
+#define VWM 1 // vector width of loads and stores along m
+#endif
+#ifndef VWN
+#define VWN 1 // vector width of loads along n
+#endif
+#ifndef STRM
+#define STRM 0 // 1: a work-item's m positions are strided by MDIMC vectors, 0: contiguous
+#endif
+#ifndef STRN
+#define STRN 0 // the same along n
+#endif
+#ifndef SA
+#define SA 0 // 1: A goes through local memory, 0: read from global by each work-item
+#endif
+#ifndef SB
+#define SB 0 // the same for B
+#endif
+
+#define WGS (MDIMC * NDIMC)
+#define MWI (MWG / MDIMC) // m elements per work-item
+#define NWI (NWG / NDIMC) // n elements per work-item
+#define MVI (MWI / VWM)   // ... in vectors
+#define NVI (NWI / VWN)
+#define MVG (MWG / VWM) // tile width in vectors
+#define NVG (NWG / VWN)
+#define KDIMA (WGS / MDIMA) // loader shape for A: MDIMA x KDIMA
+#define KDIMB (WGS / NDIMB)
+#define MVA (MVG / MDIMA) // vectors of A per loader work-item along m
+#define KWA (KWG / KDIMA) // rows of A per loader work-item along k
+#define NVB (NVG / NDIMB)
+#define KWB (KWG / KDIMB)
+
+#if VWM == 1
+typedef float realM;
+#define UNPACK_M(d, i, v) d[(i)] = (v)
+#define PACK_M(v, s, i) v = s[(i)]
+#elif VWM == 2
+typedef float2 realM;
+#define UNPACK_M(d, i, v) d[(i)] = (v).s0; d[(i) + 1] = (v).s1
+#define PACK_M(v, s, i) v = (float2)(s[(i)], s[(i) + 1])
+#elif VWM == 4
+typedef float4 realM;
+#define UNPACK_M(d, i, v) d[(i)] = (v).s0; d[(i) + 1] = (v).s1; d[(i) + 2] = (v).s2; d[(i) + 3] = (v).s3
+#define PACK_M(v, s, i) v = (float4)(s[(i)], s[(i) + 1], s[(i) + 2], s[(i) + 3])
+#elif VWM == 8
+typedef float8 realM;
+#define UNPACK_M(d, i, v) \
+    d[(i)] = (v).s0; d[(i) + 1] = (v).s1; d[(i) + 2] = (v).s2; d[(i) + 3] = (v).s3; \
+    d[(i) + 4] = (v).s4; d[(i) + 5] = (v).s5; d[(i) + 6] = (v).s6; d[(i) + 7] = (v).s7
+#define PACK_M(v, s, i) \
+    v = (float8)(s[(i)], s[(i) + 1], s[(i) + 2], s[(i) + 3], s[(i) + 4], s[(i) + 5], s[(i) + 6], s[(i) + 7])
+#endif
+
+#if VWN == 1
+typedef float realN;
+#define UNPACK_N(d, i, v) d[(i)] = (v)
+#elif VWN == 2
+typedef float2 realN;
+#define UNPACK_N(d, i, v) d[(i)] = (v).s0; d[(i) + 1] = (v).s1
+#elif VWN == 4
+typedef float4 realN;
+#define UNPACK_N(d, i, v) d[(i)] = (v).s0; d[(i) + 1] = (v).s1; d[(i) + 2] = (v).s2; d[(i) + 3] = (v).s3
+#elif VWN == 8
+typedef float8 realN;
+#define UNPACK_N(d, i, v) \
+    d[(i)] = (v).s0; d[(i) + 1] = (v).s1; d[(i) + 2] = (v).s2; d[(i) + 3] = (v).s3; \
+    d[(i) + 4] = (v).s4; d[(i) + 5] = (v).s5; d[(i) + 6] = (v).s6; d[(i) + 7] = (v).s7
+#endif
+
+// Vector index within the tile of a work-item's i-th vector: contiguous
+// blocks (registers map to neighbouring memory) or strided (neighbouring
+// work-items touch neighbouring vectors, which coalesces and avoids bank
+// conflicts).
+#if STRM == 0
+#define M_VEC(tid, i) ((tid) * MVI + (i))
+#else
+#define M_VEC(tid, i) ((i) * MDIMC + (tid))
+#endif
+#if STRN == 0
+#define N_VEC(tid, i) ((tid) * NVI + (i))
+#else
+#define N_VEC(tid, i) ((i) * NDIMC + (tid))
+#endif
+
+__attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
+kernel void gemm_fast(const int M, const int N, const int K, const float alpha, const float beta,
+                      const global realM *restrict ag, const int a_off, const int a_ld,
+                      const global realN *restrict bg, const int b_off, const int b_ld,
+                      global float *cg, const int c_off, const int c_ld)
+{
+    const int tid_m = get_local_id(0);
+    const int tid_n = get_local_id(1);
+    const int m_tile = get_group_id(0) * MWG;
+    const int n_tile = get_group_id(1) * NWG;
+    const global realM *a_tile = ag + a_off + m_tile / VWM;
+    const global realN *b_tile = bg + b_off + n_tile / VWN;
+    const int num_k_tiles = K / KWG;
+
+    float acc[MWI][NWI];
+#pragma unroll
+    for (int i = 0; i < MWI; ++i)
+#pragma unroll
+        for (int j = 0; j < NWI; ++j)
+            acc[i][j] = 0.0f;
+
+#if SA || SB
+    const int tid = tid_n * MDIMC + tid_m;
+#endif
+#if SA
+    local realM alm[2][KWG * MVG];
+    realM areg[KWA][MVA];
+    const int la_m = tid % MDIMA;
+    const int la_k = tid / MDIMA;
+#endif
+#if SB
+    local realN blm[2][KWG * NVG];
+    realN breg[KWB][NVB];
+    const int lb_n = tid % NDIMB;
+    const int lb_k = tid / NDIMB;
+#endif
+
+    // Step t stores tile t-1 (fetched during step t-1) into local buffer
+    // (t-1)&1, fetches tile t into registers and multiplies tile t-1. The
+    // buffer written at step t was last read at step t-2, before the
+    // barrier of step t-1, so one barrier per step suffices.
+    for (int t = 0; t <= num_k_tiles; ++t) {
+        const int tc = t - 1;
+#if SA || SB
+        const int buf = tc & 1;
+        if (t > 0) {
+#if SA
+#pragma unroll
+            for (int j = 0; j < KWA; ++j)
+#pragma unroll
+                for (int i = 0; i < MVA; ++i)
+                    alm[buf][(la_k + j * KDIMA) * MVG + la_m + i * MDIMA] = areg[j][i];
+#endif
+#if SB
+#pragma unroll
+            for (int j = 0; j < KWB; ++j)
+#pragma unroll
+                for (int i = 0; i < NVB; ++i)
+                    blm[buf][(lb_k + j * KDIMB) * NVG + lb_n + i * NDIMB] = breg[j][i];
+#endif
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < num_k_tiles) {
+#if SA
+#pragma unroll
+            for (int j = 0; j < KWA; ++j)
+#pragma unroll
+                for (int i = 0; i < MVA; ++i)
+                    areg[j][i] = a_tile[(t * KWG + la_k + j * KDIMA) * a_ld + la_m + i * MDIMA];
+#endif
+#if SB
+#pragma unroll
+            for (int j = 0; j < KWB; ++j)
+#pragma unroll
+                for (int i = 0; i < NVB; ++i)
+                    breg[j][i] = b_tile[(t * KWG + lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB];
+#endif
+        }
+#endif
+        if (t == 0)
+            continue;
+        for (int kb = 0; kb < KWG; kb += KWI) {
+#pragma unroll
+            for (int ki = 0; ki < KWI; ++ki) {
+                const int k = kb + ki;
+                float apm[MWI];
+                float bpm[NWI];
+#pragma unroll
+                for (int i = 0; i < MVI; ++i) {
+#if SA
+                    const realM v = alm[buf][k * MVG + M_VEC(tid_m, i)];
+#else
+                    const realM v = a_tile[(tc * KWG + k) * a_ld + M_VEC(tid_m, i)];
+#endif
+                    UNPACK_M(apm, i * VWM, v);
+                }
+#pragma unroll
+                for (int j = 0; j < NVI; ++j) {
+#if SB
+                    const realN v = blm[buf][k * NVG + N_VEC(tid_n, j)];
+#else
+                    const realN v = b_tile[(tc * KWG + k) * b_ld + N_VEC(tid_n, j)];
+#endif
+                    UNPACK_N(bpm, j * VWN, v);
+                }
+#pragma unroll
+                for (int i = 0; i < MWI; ++i)
+#pragma unroll
+                    for (int j = 0; j < NWI; ++j)
+                        acc[i][j] = fma(apm[i], bpm[j], acc[i][j]);
+            }
+        }
+    }
+
+    // Epilogue. beta == 0 must not read C: NaN there may not come through.
+    const bool read_c = beta != 0.0f;
+    const bool whole = m_tile + MWG <= M && n_tile + NWG <= N && ((c_off | c_ld) % VWM) == 0;
+#pragma unroll
+    for (int j = 0; j < NVI; ++j) {
+#pragma unroll
+        for (int jv = 0; jv < VWN; ++jv) {
+            const int n = n_tile + N_VEC(tid_n, j) * VWN + jv;
+            global float *ccol = cg + c_off + n * c_ld;
+#pragma unroll
+            for (int i = 0; i < MVI; ++i) {
+                const int m = m_tile + M_VEC(tid_m, i) * VWM;
+                float r[VWM];
+#pragma unroll
+                for (int iv = 0; iv < VWM; ++iv)
+                    r[iv] = alpha * acc[i * VWM + iv][j * VWN + jv];
+                if (whole) {
+                    global realM *cv = (global realM *)(ccol + m);
+                    realM out;
+                    PACK_M(out, r, 0);
+                    if (read_c)
+                        out = fma((realM)beta, *cv, out);
+                    *cv = out;
+                } else if (n < N) {
+#pragma unroll
+                    for (int iv = 0; iv < VWM; ++iv) {
+                        if (m + iv < M)
+                            ccol[m + iv] = read_c ? fma(beta, ccol[m + iv], r[iv]) : r[iv];
+                    }
+                }
+            }
+        }
+    }
+}

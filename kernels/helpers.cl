@@ -1,0 +1,123 @@
+// Helper kernels of the gemm_fast plan: they copy an operand into a zeroed,
+// tile-padded scratch buffer in the layout gemm_fast reads (pad_copy keeps
+// the orientation, pad_transpose turns it through a local-memory tile so
+// that both the reads and the writes are coalesced), and scale_matrix
+// computes C = beta * C for the cases that need no product (k = 0,
+// alpha = 0). All matrices are column-major; "rows x cols" is the logical
+// source, dst is dst_rows x dst_cols with zeros outside the source.
+
+#ifndef PAD_DIMX
+#define PAD_DIMX 8 // work-group size along rows (the contiguous direction)
+#endif
+#ifndef PAD_DIMY
+#define PAD_DIMY 8 // work-group size along columns
+#endif
+#ifndef PAD_WPTX
+#define PAD_WPTX 1 // elements per work-item along rows
+#endif
+#ifndef PAD_WPTY
+#define PAD_WPTY 1 // elements per work-item along columns
+#endif
+#ifndef TRA_DIM
+#define TRA_DIM 8 // work-group of the transpose: TRA_DIM x TRA_DIM
+#endif
+#ifndef TRA_WPT
+#define TRA_WPT 1 // the local tile is TRA_DIM * TRA_WPT square
+#endif
+#ifndef TRA_PAD
+#define TRA_PAD 1 // extra floats per local row against bank conflicts
+#endif
+
+#define TRA_TILE (TRA_DIM * TRA_WPT)
+
+// dst(r, c) = src(r, c) = src[src_off + c * src_ld + r], zero outside rows x cols.
+__attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
+kernel void pad_copy(const int rows, const int cols, const global float *restrict src, const int src_off,
+                     const int src_ld, const int dst_rows, const int dst_cols, global float *dst,
+                     const int dst_ld)
+{
+    const int r0 = get_group_id(0) * (PAD_DIMX * PAD_WPTX) + get_local_id(0);
+    const int c0 = get_group_id(1) * (PAD_DIMY * PAD_WPTY) + get_local_id(1);
+#pragma unroll
+    for (int j = 0; j < PAD_WPTY; ++j) {
+        const int c = c0 + j * PAD_DIMY;
+#pragma unroll
+        for (int i = 0; i < PAD_WPTX; ++i) {
+            const int r = r0 + i * PAD_DIMX;
+            if (r < dst_rows && c < dst_cols)
+                dst[c * dst_ld + r] = (r < rows && c < cols) ? src[src_off + c * src_ld + r] : 0.0f;
+        }
+    }
+}
+
+// dst(r, c) = src[src_off + r * src_ld + c] (the source is stored transposed),
+// zero outside rows x cols.
+__attribute__((reqd_work_group_size(TRA_DIM, TRA_DIM, 1)))
+kernel void pad_transpose(const int rows, const int cols, const global float *restrict src,
+                          const int src_off, const int src_ld, const int dst_rows, const int dst_cols,
+                          global float *dst, const int dst_ld)
+{
+    local float tile[TRA_TILE][TRA_TILE + TRA_PAD];
+    const int lx = get_local_id(0), ly = get_local_id(1);
+    const int r0 = get_group_id(0) * TRA_TILE;
+    const int c0 = get_group_id(1) * TRA_TILE;
+    // Read along c, which is contiguous in the source.
+#pragma unroll
+    for (int j = 0; j < TRA_WPT; ++j) {
+#pragma unroll
+        for (int i = 0; i < TRA_WPT; ++i) {
+            const int lr = ly + j * TRA_DIM, lc = lx + i * TRA_DIM;
+            const int r = r0 + lr, c = c0 + lc;
+            tile[lr][lc] = (r < rows && c < cols) ? src[src_off + r * src_ld + c] : 0.0f;
+        }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Write along r, which is contiguous in the destination.
+#pragma unroll
+    for (int j = 0; j < TRA_WPT; ++j) {
+#pragma unroll
+        for (int i = 0; i < TRA_WPT; ++i) {
+            const int lr = lx + i * TRA_DIM, lc = ly + j * TRA_DIM;
+            const int r = r0 + lr, c = c0 + lc;
+            if (r < dst_rows && c < dst_cols)
+                dst[c * dst_ld + r] = tile[lr][lc];
+        }
+    }
+}
+
+// C = beta * C on rows x cols; beta == 0 writes zeros without reading C.
+__attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
+kernel void scale_matrix(const int rows, const int cols, const float beta, global float *c, const int c_off,
+                         const int c_ld)
+{
+    const int r0 = get_group_id(0) * (PAD_DIMX * PAD_WPTX) + get_local_id(0);
+    const int c0 = get_group_id(1) * (PAD_DIMY * PAD_WPTY) + get_local_id(1);
+#pragma unroll
+    for (int j = 0; j < PAD_WPTY; ++j) {
+        const int col = c0 + j * PAD_DIMY;
+#pragma unroll
+        for (int i = 0; i < PAD_WPTX; ++i) {
+            const int r = r0 + i * PAD_DIMX;
+            if (r < rows && col < cols) {
+                global float *p = c + c_off + col * c_ld + r;
+                *p = beta == 0.0f ? 0.0f : beta * *p;
+            }
+        }
+    }
+}
+
+// The last step of a split gemv: y = alpha * (sum of the splits' partial
+// sums) + beta * y, without reading y when beta == 0.
+__attribute__((reqd_work_group_size(PAD_DIMX * PAD_DIMY, 1, 1)))
+kernel void gemv_reduce(const int n, const int splits, const global float *restrict partial, const float alpha,
+                        const float beta, global float *y, const int y_off, const int incy)
+{
+    const int i = get_global_id(0);
+    if (i >= n)
+        return;
+    float sum = 0.0f;
+    for (int s = 0; s < splits; ++s)
+        sum += partial[s * n + i];
+    global float *yp = y + y_off + i * incy;
+    *yp = beta != 0.0f ? fma(beta, *yp, alpha * sum) : alpha * sum;
+}

@@ -1,0 +1,403 @@
+/*
+ * Parameter lookup. For a device and a kernel the parameters come from the
+ * most specific database entry that covers the kernel, trying in order an
+ * entry for the device's name, for its architecture, for its vendor (and
+ * type), for its type, and the global default; at each level entries loaded
+ * at run time (OCLBLAS_DATABASE, oclblas_database_load; the newest first)
+ * win over the compiled-in ones. An entry whose parameters this particular
+ * device cannot run (work-group or local memory limits) is passed over.
+ * Overrides from oclblas_override_params are applied on top, first those
+ * for every device, then those for this device.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct override {
+    cl_device_id device; /* NULL: every device */
+    int kernel;
+    char *text;
+    struct override *next;
+} override;
+
+static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
+static oclblas__db_entry *runtime_entries; /* in load order */
+static size_t runtime_count;
+static override *overrides;
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+
+/* ---- loading ----------------------------------------------------------- */
+
+static oclblas_status read_file(const char *path, char **out)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return OCLBLAS_DATABASE_FILE_ERROR;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    oclblas_status st = OCLBLAS_SUCCESS;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 16384;
+            char *nb = realloc(buf, cap);
+            if (!nb) {
+                st = OCLBLAS_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+        if (got == 0) {
+            if (ferror(f))
+                st = OCLBLAS_DATABASE_FILE_ERROR;
+            break;
+        }
+    }
+    fclose(f);
+    if (st != OCLBLAS_SUCCESS) {
+        free(buf);
+        return st;
+    }
+    buf[len] = '\0';
+    *out = buf;
+    return OCLBLAS_SUCCESS;
+}
+
+typedef struct {
+    oclblas__db_entry *items;
+    size_t count;
+} entry_list;
+
+static oclblas_status append(entry_list *l, const oclblas__db_entry *e, size_t n)
+{
+    oclblas__db_entry *ni = realloc(l->items, (l->count + n) * sizeof *ni);
+    if (!ni && l->count + n)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    l->items = ni;
+    memcpy(l->items + l->count, e, n * sizeof *e);
+    l->count += n;
+    return OCLBLAS_SUCCESS;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static oclblas_status load_path(const char *path, entry_list *out, int depth)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        oclblas__log("database: cannot read %s: %s", path, strerror(errno));
+        return OCLBLAS_DATABASE_FILE_ERROR;
+    }
+    if (S_ISDIR(sb.st_mode)) {
+        if (depth > 8)
+            return OCLBLAS_SUCCESS;
+        DIR *d = opendir(path);
+        if (!d)
+            return OCLBLAS_DATABASE_FILE_ERROR;
+        /* Sorted, so that the order of entries (and which wins) does not
+         * depend on the file system. */
+        char **names = NULL;
+        size_t n = 0;
+        oclblas_status st = OCLBLAS_SUCCESS;
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL && st == OCLBLAS_SUCCESS) {
+            if (de->d_name[0] == '.')
+                continue;
+            size_t len = strlen(path) + strlen(de->d_name) + 2;
+            char *full = malloc(len);
+            char **nn = realloc(names, (n + 1) * sizeof *nn);
+            if (!full || !nn) {
+                free(full);
+                if (nn)
+                    names = nn;
+                st = OCLBLAS_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            names = nn;
+            snprintf(full, len, "%s/%s", path, de->d_name);
+            names[n++] = full;
+        }
+        closedir(d);
+        if (n)
+            qsort(names, n, sizeof *names, name_cmp);
+        for (size_t i = 0; i < n && st == OCLBLAS_SUCCESS; ++i) {
+            struct stat cs;
+            const size_t len = strlen(names[i]);
+            if (stat(names[i], &cs) == 0 &&
+                (S_ISDIR(cs.st_mode) || (len > 5 && strcmp(names[i] + len - 5, ".json") == 0)))
+                st = load_path(names[i], out, depth + 1);
+        }
+        for (size_t i = 0; i < n; ++i)
+            free(names[i]);
+        free(names);
+        return st;
+    }
+    char *text;
+    oclblas_status st = read_file(path, &text);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__log("database: cannot read %s", path);
+        return st;
+    }
+    oclblas__db_entry *es;
+    size_t n;
+    char err[512];
+    st = oclblas__db_parse(text, path, &es, &n, err, sizeof err);
+    free(text);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__log("database: refused %s", err);
+        return st;
+    }
+    st = append(out, es, n);
+    free(es);
+    return st;
+}
+
+/* All or nothing: entries become visible only when every file was good. */
+static oclblas_status load_all(const char *path)
+{
+    entry_list l = {NULL, 0};
+    oclblas_status st = load_path(path, &l, 0);
+    if (st == OCLBLAS_SUCCESS && l.count) {
+        oclblas__mutex_lock(&db_lock);
+        oclblas__db_entry *ni = realloc(runtime_entries, (runtime_count + l.count) * sizeof *ni);
+        if (ni) {
+            memcpy(ni + runtime_count, l.items, l.count * sizeof *ni);
+            runtime_entries = ni;
+            runtime_count += l.count;
+        } else {
+            st = OCLBLAS_OUT_OF_HOST_MEMORY;
+        }
+        oclblas__mutex_unlock(&db_lock);
+        if (st == OCLBLAS_SUCCESS)
+            oclblas__log("database: loaded %zu entr%s from %s", l.count, l.count == 1 ? "y" : "ies", path);
+    }
+    free(l.items);
+    return st;
+}
+
+static void env_init(void)
+{
+    const char *env = getenv("OCLBLAS_DATABASE");
+    if (!env || !*env)
+        return;
+    char *copy = strdup(env);
+    if (!copy)
+        return;
+    /* A bad path costs its entries only; the log says why. */
+    for (char *save = NULL, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
+        if (load_all(p) != OCLBLAS_SUCCESS)
+            oclblas__log("database: OCLBLAS_DATABASE entry %s ignored", p);
+    free(copy);
+}
+
+oclblas_status oclblas_database_load(const char *path)
+{
+    if (!path || !*path)
+        return OCLBLAS_INVALID_ARGUMENT;
+    pthread_once(&env_once, env_init);
+    return load_all(path);
+}
+
+/* ---- lookup ------------------------------------------------------------ */
+
+/* The level (0 most specific) at which an entry applies to a device, or -1. */
+static int match_level(const oclblas__db_entry *e, const oclblas__device_info *d)
+{
+    if (e->vendor[0] && !oclblas__strcaseeq(e->vendor, d->vendor))
+        return -1;
+    if (e->type[0] && strcmp(e->type, d->type) != 0)
+        return -1;
+    if (e->name[0])
+        return oclblas__strcaseeq(e->name, d->name) ? 0 : -1;
+    if (e->arch[0])
+        return d->arch[0] && oclblas__strcaseeq(e->arch, d->arch) ? 1 : -1;
+    if (e->vendor[0])
+        return 2;
+    if (e->type[0])
+        return 3;
+    return 4;
+}
+
+static const char *const level_names[] = {"device name", "architecture", "vendor", "device type",
+                                          "global default"};
+
+static int try_entry(const oclblas__db_entry *e, int level, const oclblas__device_info *dev, int kernel,
+                     oclblas__params *out, char *from, size_t from_len, int builtin)
+{
+    if (!(e->has & (1u << kernel)) || match_level(e, dev) != level)
+        return 0;
+    oclblas__params p;
+    memcpy(p.v, e->values[kernel], sizeof p.v);
+    const char *why;
+    if (!oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
+        oclblas__log("database: %s entry %s skipped for %s on %s: %s", oclblas__kernels[kernel].name, e->origin,
+                     level_names[level], dev->name, why);
+        return 0;
+    }
+    *out = p;
+    if (from)
+        snprintf(from, from_len, "%s%s (%s match)", builtin ? "compiled-in " : "", e->origin, level_names[level]);
+    return 1;
+}
+
+static oclblas_status apply_overrides(const oclblas__device_info *dev, int kernel, oclblas__params *p,
+                                      const override *extra, int *applied)
+{
+    /* Every-device overrides first, so that a device's own wins. */
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const override *o = overrides; o; o = o->next) {
+            if (o->kernel != kernel || (pass == 0 ? o->device != NULL : o->device != dev->id))
+                continue;
+            if (extra && o->device == extra->device)
+                continue; /* about to be replaced */
+            oclblas_status st = oclblas__params_parse(kernel, o->text, p);
+            if (st != OCLBLAS_SUCCESS)
+                return st;
+            *applied = 1;
+        }
+        if (extra && (pass == 0 ? extra->device == NULL : extra->device == dev->id)) {
+            oclblas_status st = oclblas__params_parse(kernel, extra->text, p);
+            if (st != OCLBLAS_SUCCESS)
+                return st;
+            *applied = 1;
+        }
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+static oclblas_status lookup_locked(const oclblas__device_info *dev, int kernel, const override *extra,
+                                    oclblas__params *out, char *from, size_t from_len)
+{
+    int found = 0;
+    for (int level = 0; level <= 4 && !found; ++level) {
+        for (size_t i = runtime_count; i-- > 0 && !found;)
+            found = try_entry(&runtime_entries[i], level, dev, kernel, out, from, from_len, 0);
+        for (size_t i = 0; i < oclblas__db_builtin_count && !found; ++i)
+            found = try_entry(&oclblas__db_builtin[i], level, dev, kernel, out, from, from_len, 1);
+    }
+    if (!found) {
+        *out = oclblas__kernels[kernel].defaults;
+        if (from)
+            oclblas__strlcpy(from, "the kernel's built-in defaults", from_len);
+    }
+    int applied = 0;
+    oclblas_status st = apply_overrides(dev, kernel, out, extra, &applied);
+    if (st == OCLBLAS_SUCCESS && applied && from) {
+        const size_t used = strlen(from);
+        oclblas__strlcpy(from + used, " with overrides", from_len - used);
+    }
+    return st;
+}
+
+oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
+                                  size_t from_len)
+{
+    pthread_once(&env_once, env_init);
+    oclblas__mutex_lock(&db_lock);
+    oclblas_status st = lookup_locked(dev, kernel, NULL, out, from, from_len);
+    oclblas__mutex_unlock(&db_lock);
+    return st;
+}
+
+/* ---- overrides --------------------------------------------------------- */
+
+oclblas_status oclblas_override_params(cl_device_id device, const char *kernel, const char *params)
+{
+    const int k = oclblas__kernel_by_name(kernel);
+    if (k < 0)
+        return OCLBLAS_UNKNOWN_KERNEL;
+    pthread_once(&env_once, env_init);
+    const int remove = !params || !*params;
+    override probe = {device, k, (char *)params, NULL};
+    if (!remove) {
+        /* Names and numbers must parse whatever they are applied to. */
+        oclblas__params scratch = oclblas__kernels[k].defaults;
+        oclblas_status st = oclblas__params_parse(k, params, &scratch);
+        if (st != OCLBLAS_SUCCESS)
+            return st;
+        if (device) {
+            /* For one device the resulting set is known: it must be legal there. */
+            const oclblas__device_info *dev;
+            st = oclblas__device_info_get(device, &dev);
+            if (st != OCLBLAS_SUCCESS)
+                return st;
+            oclblas__params merged;
+            oclblas__mutex_lock(&db_lock);
+            st = lookup_locked(dev, k, &probe, &merged, NULL, 0);
+            oclblas__mutex_unlock(&db_lock);
+            if (st != OCLBLAS_SUCCESS)
+                return st;
+            const char *why;
+            if (!oclblas__params_legal(k, &merged, &dev->lim, &why)) {
+                oclblas__log("override of %s refused: %s", kernel, why);
+                return OCLBLAS_INVALID_PARAMS;
+            }
+        }
+    }
+    char *text = remove ? NULL : strdup(params);
+    if (!remove && !text)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    oclblas__mutex_lock(&db_lock);
+    override **pp = &overrides;
+    while (*pp && !((*pp)->device == device && (*pp)->kernel == k))
+        pp = &(*pp)->next;
+    if (*pp) {
+        override *o = *pp;
+        if (remove) {
+            *pp = o->next;
+            free(o->text);
+            free(o);
+        } else {
+            free(o->text);
+            o->text = text;
+        }
+    } else if (!remove) {
+        override *o = malloc(sizeof *o);
+        if (!o) {
+            oclblas__mutex_unlock(&db_lock);
+            free(text);
+            return OCLBLAS_OUT_OF_HOST_MEMORY;
+        }
+        o->device = device;
+        o->kernel = k;
+        o->text = text;
+        o->next = overrides;
+        overrides = o;
+    }
+    oclblas__mutex_unlock(&db_lock);
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas_get_params(cl_device_id device, const char *kernel, char *buf, size_t len)
+{
+    const int k = oclblas__kernel_by_name(kernel);
+    if (k < 0)
+        return OCLBLAS_UNKNOWN_KERNEL;
+    if (!device || !buf || len == 0)
+        return OCLBLAS_INVALID_ARGUMENT;
+    const oclblas__device_info *dev;
+    oclblas_status st = oclblas__device_info_get(device, &dev);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    oclblas__params p;
+    char from[400];
+    st = oclblas__db_lookup(dev, k, &p, from, sizeof from);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    char text[512], out[1024];
+    oclblas__params_format(k, &p, text, sizeof text);
+    const int n = snprintf(out, sizeof out, "%s;%s", text, from);
+    if (n < 0 || (size_t)n >= len)
+        return OCLBLAS_INVALID_ARGUMENT; /* and buf stays as it was */
+    memcpy(buf, out, (size_t)n + 1);
+    return OCLBLAS_SUCCESS;
+}

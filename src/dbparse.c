@@ -1,0 +1,153 @@
+/*
+ * Database entries from JSON: the one parser for the build-time generator
+ * (compiled-in tables), OCLBLAS_DATABASE and oclblas_database_load, so that
+ * a file is accepted or refused by the same rules everywhere. An entry names
+ * a device (any of its fields may be left out, which makes it a default for
+ * the devices that match the rest), how it was tuned, and for each kernel it
+ * covers a complete, legal parameter set.
+ */
+#include "internal.h"
+#include "json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static oclblas_status bad(char *err, size_t len, const char *origin, const char *what, const char *name)
+{
+    snprintf(err, len, "%s: %s%s%s", origin, what, name ? " " : "", name ? name : "");
+    return OCLBLAS_DATABASE_INVALID_ENTRY;
+}
+
+static oclblas_status get_string(const oclblas__json *obj, const char *key, char *dst, size_t len, char *err,
+                                 size_t err_len, const char *origin)
+{
+    const oclblas__json *v = oclblas__json_get(obj, key);
+    dst[0] = '\0';
+    if (!v)
+        return OCLBLAS_SUCCESS;
+    if (v->type != OCLBLAS__JSON_STRING)
+        return bad(err, err_len, origin, "expected a string for", key);
+    if (strlen(v->string) >= len)
+        return bad(err, err_len, origin, "string too long for", key);
+    oclblas__strlcpy(dst, v->string, len);
+    return OCLBLAS_SUCCESS;
+}
+
+static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oclblas__db_entry *e, char *err,
+                                  size_t err_len)
+{
+    memset(e, 0, sizeof *e);
+    oclblas__strlcpy(e->origin, origin, sizeof e->origin);
+    if (j->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "an entry must be a JSON object", NULL);
+    const oclblas__json *fmt = oclblas__json_get(j, "format");
+    if (!fmt || fmt->type != OCLBLAS__JSON_STRING || strcmp(fmt->string, OCLBLAS__DB_FORMAT) != 0)
+        return bad(err, err_len, origin, "\"format\" must be", "\"" OCLBLAS__DB_FORMAT "\"");
+    for (const oclblas__json *c = j->child; c; c = c->next)
+        if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
+            strcmp(c->key, "parameters"))
+            return bad(err, err_len, origin, "unknown member", c->key);
+
+    const oclblas__json *dev = oclblas__json_get(j, "device");
+    if (!dev || dev->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "missing object", "\"device\"");
+    oclblas_status st;
+    if ((st = get_string(dev, "vendor", e->vendor, sizeof e->vendor, err, err_len, origin)) ||
+        (st = get_string(dev, "type", e->type, sizeof e->type, err, err_len, origin)) ||
+        (st = get_string(dev, "architecture", e->arch, sizeof e->arch, err, err_len, origin)) ||
+        (st = get_string(dev, "name", e->name, sizeof e->name, err, err_len, origin)))
+        return st;
+    if (e->type[0] && strcmp(e->type, "GPU") && strcmp(e->type, "CPU") && strcmp(e->type, "ACCELERATOR"))
+        return bad(err, err_len, origin, "device type must be GPU, CPU or ACCELERATOR, not", e->type);
+
+    const oclblas__json *tuned = oclblas__json_get(j, "tuned");
+    if (tuned && tuned->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"tuned\"");
+    if (tuned && ((st = get_string(tuned, "tool", e->tool, sizeof e->tool, err, err_len, origin)) ||
+                  (st = get_string(tuned, "driver", e->driver, sizeof e->driver, err, err_len, origin)) ||
+                  (st = get_string(tuned, "date", e->date, sizeof e->date, err, err_len, origin)) ||
+                  (st = get_string(tuned, "sizes", e->sizes, sizeof e->sizes, err, err_len, origin))))
+        return st;
+
+    const oclblas__json *params = oclblas__json_get(j, "parameters");
+    if (!params || params->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "missing object", "\"parameters\"");
+    for (const oclblas__json *kj = params->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel", kj->key);
+        if (kj->type != OCLBLAS__JSON_OBJECT)
+            return bad(err, err_len, origin, "expected an object of parameters for", kj->key);
+        const oclblas__kernel_def *kd = &oclblas__kernels[k];
+        oclblas__params p = {{0}};
+        int seen = 0;
+        for (const oclblas__json *pj = kj->child; pj; pj = pj->next) {
+            const int i = oclblas__param_index(k, pj->key);
+            if (i < 0)
+                return bad(err, err_len, origin, "unknown parameter", pj->key);
+            if (pj->type != OCLBLAS__JSON_NUMBER || pj->number != floor(pj->number) || fabs(pj->number) > 1e9)
+                return bad(err, err_len, origin, "expected an integer for", pj->key);
+            if (seen & (1 << i))
+                return bad(err, err_len, origin, "parameter given twice:", pj->key);
+            seen |= 1 << i;
+            p.v[i] = (int)pj->number;
+        }
+        for (int i = 0; i < kd->num_params; ++i)
+            if (!(seen & (1 << i))) {
+                char what[96];
+                snprintf(what, sizeof what, "%s.%s", kd->name, kd->params[i].name);
+                return bad(err, err_len, origin, "missing parameter", what);
+            }
+        const char *why;
+        if (!oclblas__params_legal(k, &p, NULL, &why)) {
+            char what[256];
+            snprintf(what, sizeof what, "%s (%s)", kd->name, why);
+            return bad(err, err_len, origin, "illegal parameters for", what);
+        }
+        memcpy(e->values[k], p.v, sizeof p.v);
+        e->has |= 1u << k;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__db_parse(const char *text, const char *origin, oclblas__db_entry **entries, size_t *count,
+                                 char *err, size_t err_len)
+{
+    char perr[200] = "";
+    *entries = NULL;
+    *count = 0;
+    oclblas__json *doc = oclblas__json_parse(text, perr, sizeof perr);
+    if (!doc) {
+        snprintf(err, err_len, "%s: %s", origin, perr);
+        return strstr(perr, "out of memory") ? OCLBLAS_OUT_OF_HOST_MEMORY : OCLBLAS_DATABASE_PARSE_ERROR;
+    }
+    size_t n = 0;
+    if (doc->type == OCLBLAS__JSON_ARRAY)
+        for (const oclblas__json *c = doc->child; c; c = c->next)
+            ++n;
+    else
+        n = 1;
+    oclblas__db_entry *out = calloc(n ? n : 1, sizeof *out);
+    if (!out) {
+        oclblas__json_free(doc);
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    }
+    oclblas_status st = OCLBLAS_SUCCESS;
+    if (doc->type == OCLBLAS__JSON_ARRAY) {
+        size_t i = 0;
+        for (const oclblas__json *c = doc->child; c && st == OCLBLAS_SUCCESS; c = c->next)
+            st = parse_entry(c, origin, &out[i++], err, err_len);
+    } else {
+        st = parse_entry(doc, origin, &out[0], err, err_len);
+    }
+    oclblas__json_free(doc);
+    if (st != OCLBLAS_SUCCESS) {
+        free(out);
+        return st;
+    }
+    *entries = out;
+    *count = n;
+    return OCLBLAS_SUCCESS;
+}

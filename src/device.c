@@ -1,0 +1,287 @@
+/*
+ * Devices: the facts about a device that parameter lookup, legality and the
+ * cache key need (read once per device and kept), and the default device,
+ * context and queue of the host-pointer API, chosen once from
+ * OCLBLAS_DEVICE or else the first GPU, accelerator, CPU.
+ */
+#include "internal.h"
+
+#include <CL/cl_ext.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#endif
+
+typedef struct info_node {
+    oclblas__device_info info;
+    struct info_node *next;
+} info_node;
+
+static pthread_mutex_t info_lock = PTHREAD_MUTEX_INITIALIZER;
+static info_node *info_list;
+
+static void lowercase(char *s)
+{
+    for (; *s; ++s)
+        *s = (char)tolower((unsigned char)*s);
+}
+
+/* The implementation family decides which kernels run well, more than the
+ * chip's maker: PoCL reports the CPU's vendor but compiles its own way. */
+static void family_of(const char *platform, const char *vendor, char *out, size_t len)
+{
+    if (oclblas__strcasestr(platform, "portable computing language") || oclblas__strcasestr(platform, "pocl"))
+        oclblas__strlcpy(out, "pocl", len);
+    else if (oclblas__strcasestr(vendor, "nvidia"))
+        oclblas__strlcpy(out, "nvidia", len);
+    else if (oclblas__strcasestr(vendor, "advanced micro devices") || oclblas__strcasestr(vendor, "amd"))
+        oclblas__strlcpy(out, "amd", len);
+    else if (oclblas__strcasestr(vendor, "intel"))
+        oclblas__strlcpy(out, "intel", len);
+    else if (oclblas__strcasestr(vendor, "apple"))
+        oclblas__strlcpy(out, "apple", len);
+    else if (oclblas__strcasestr(vendor, "arm"))
+        oclblas__strlcpy(out, "arm", len);
+    else {
+        oclblas__strlcpy(out, vendor, len);
+        lowercase(out);
+    }
+}
+
+static oclblas_status read_info(cl_device_id dev, oclblas__device_info *d)
+{
+    memset(d, 0, sizeof *d);
+    d->id = dev;
+    char vendor[256] = "", version[256] = "", extensions[4096] = "";
+    cl_device_type type = 0;
+    size_t items[3] = {1, 1, 1};
+    cl_ulong local = 0, max_alloc = 0;
+    cl_bool unified = CL_FALSE;
+    cl_int err = clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof d->platform, &d->platform, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof d->name - 1, d->name, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DRIVER_VERSION, sizeof d->driver - 1, d->driver, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof version - 1, version, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof d->lim.max_wg_size,
+                                    &d->lim.max_wg_size, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof items, items, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local, &local, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof d->compute_units,
+                                    &d->compute_units, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_alloc, &max_alloc, NULL);
+    if (!err) err = clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
+    if (!err) err = clGetPlatformInfo(d->platform, CL_PLATFORM_NAME, sizeof d->platform_name - 1,
+                                      d->platform_name, NULL);
+    if (err)
+        return (oclblas_status)err;
+    /* Extensions only decide the architecture name: a long list that does
+     * not fit is no error. */
+    if (clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, NULL) != CL_SUCCESS)
+        extensions[0] = '\0';
+    d->lim.max_item[0] = items[0];
+    d->lim.max_item[1] = items[1];
+    d->lim.max_item[2] = items[2];
+    d->lim.local_mem = local;
+    d->max_alloc = max_alloc;
+    d->unified_memory = unified == CL_TRUE;
+    oclblas__strlcpy(d->type, (type & CL_DEVICE_TYPE_GPU) ? "GPU"
+                              : (type & CL_DEVICE_TYPE_CPU) ? "CPU"
+                              : (type & CL_DEVICE_TYPE_ACCELERATOR) ? "ACCELERATOR"
+                                                                    : "OTHER",
+                     sizeof d->type);
+    family_of(d->platform_name, vendor, d->vendor, sizeof d->vendor);
+
+    if (strstr(extensions, "cl_nv_device_attribute_query")) {
+        cl_uint major = 0, minor = 0;
+        if (clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) == CL_SUCCESS &&
+            clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) == CL_SUCCESS)
+            snprintf(d->arch, sizeof d->arch, "SM%u.%u", major, minor);
+    } else if (strcmp(d->vendor, "pocl") == 0) {
+        /* "... HSTR: pthread-x86_64-pc-linux-gnu-skylake-avx512": the CPU
+         * name follows the five parts of driver and target triple. */
+        const char *h = strstr(version, "HSTR: ");
+        if (h) {
+            h += 6;
+            for (int dashes = 0; *h && dashes < 5; ++h)
+                if (*h == '-')
+                    ++dashes;
+            oclblas__strlcpy(d->arch, h, sizeof d->arch);
+        }
+    } else if (strcmp(d->vendor, "amd") == 0 && strncmp(d->name, "gfx", 3) == 0) {
+        oclblas__strlcpy(d->arch, d->name, sizeof d->arch);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out)
+{
+    oclblas__mutex_lock(&info_lock);
+    for (info_node *n = info_list; n; n = n->next) {
+        if (n->info.id == dev) {
+            *out = &n->info;
+            oclblas__mutex_unlock(&info_lock);
+            return OCLBLAS_SUCCESS;
+        }
+    }
+    oclblas__mutex_unlock(&info_lock);
+
+    info_node *node = malloc(sizeof *node);
+    if (!node)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    oclblas_status st = read_info(dev, &node->info);
+    if (st != OCLBLAS_SUCCESS) {
+        free(node);
+        return st;
+    }
+    oclblas__mutex_lock(&info_lock);
+    /* Another thread may have added it meanwhile; keep the first. */
+    for (info_node *n = info_list; n; n = n->next) {
+        if (n->info.id == dev) {
+            *out = &n->info;
+            oclblas__mutex_unlock(&info_lock);
+            free(node);
+            return OCLBLAS_SUCCESS;
+        }
+    }
+    node->next = info_list;
+    info_list = node;
+    *out = &node->info;
+    oclblas__mutex_unlock(&info_lock);
+    return OCLBLAS_SUCCESS;
+}
+
+/* ---- the default device ------------------------------------------------ */
+
+static pthread_once_t default_once = PTHREAD_ONCE_INIT;
+static oclblas__default_device default_dev;
+
+#define MAX_PLATFORMS 16
+#define MAX_DEVICES 64
+
+static int type_rank(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU)
+        return 0;
+    if (t & CL_DEVICE_TYPE_ACCELERATOR)
+        return 1;
+    if (t & CL_DEVICE_TYPE_CPU)
+        return 2;
+    return 3;
+}
+
+/* Picks a device by OCLBLAS_DEVICE (spec) or by type rank (spec NULL). */
+static oclblas_status choose(const char *spec, cl_device_id *out)
+{
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    cl_int err = clGetPlatformIDs(MAX_PLATFORMS, plats, &np);
+    if (err == CL_PLATFORM_NOT_FOUND_KHR || np == 0)
+        return spec ? OCLBLAS_DEVICE_NOT_FOUND : OCLBLAS_NO_DEVICE;
+    if (err != CL_SUCCESS)
+        return (oclblas_status)err;
+    if (np > MAX_PLATFORMS)
+        np = MAX_PLATFORMS;
+
+    unsigned pi = 0, di = 0;
+    char tail = 0;
+    const int by_index = spec && sscanf(spec, "%u:%u%c", &pi, &di, &tail) == 2;
+    int best_rank = 99, any = 0;
+    for (cl_uint p = 0; p < np; ++p) {
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], CL_DEVICE_TYPE_ALL, MAX_DEVICES, devs, &nd) != CL_SUCCESS)
+            continue;
+        if (nd > MAX_DEVICES)
+            nd = MAX_DEVICES;
+        for (cl_uint d = 0; d < nd; ++d) {
+            cl_device_type type = 0;
+            char name[256] = "";
+            clGetDeviceInfo(devs[d], CL_DEVICE_TYPE, sizeof type, &type, NULL);
+            clGetDeviceInfo(devs[d], CL_DEVICE_NAME, sizeof name - 1, name, NULL);
+            any = 1;
+            int match;
+            if (!spec)
+                match = type_rank(type) < best_rank;
+            else if (by_index)
+                match = p == pi && d == di;
+            else if (oclblas__strcaseeq(spec, "gpu"))
+                match = (type & CL_DEVICE_TYPE_GPU) != 0;
+            else if (oclblas__strcaseeq(spec, "cpu"))
+                match = (type & CL_DEVICE_TYPE_CPU) != 0;
+            else if (oclblas__strcaseeq(spec, "accelerator"))
+                match = (type & CL_DEVICE_TYPE_ACCELERATOR) != 0;
+            else
+                match = oclblas__strcasestr(name, spec) != NULL;
+            if (match) {
+                *out = devs[d];
+                if (spec)
+                    return OCLBLAS_SUCCESS;
+                best_rank = type_rank(type);
+            }
+        }
+    }
+    if (!any)
+        return spec ? OCLBLAS_DEVICE_NOT_FOUND : OCLBLAS_NO_DEVICE;
+    return (!spec && best_rank < 99) ? OCLBLAS_SUCCESS : OCLBLAS_DEVICE_NOT_FOUND;
+}
+
+static void default_init(void)
+{
+    const char *spec = getenv("OCLBLAS_DEVICE");
+    if (spec && !*spec)
+        spec = NULL;
+    cl_device_id dev = NULL;
+    oclblas_status st = choose(spec, &dev);
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__device_info_get(dev, &default_dev.info);
+    if (st == OCLBLAS_SUCCESS) {
+        cl_int err;
+        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)default_dev.info->platform,
+                                         0};
+        default_dev.context = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+        if (err == CL_SUCCESS) {
+            default_dev.queue = clCreateCommandQueue(default_dev.context, dev, 0, &err);
+            if (err != CL_SUCCESS) {
+                clReleaseContext(default_dev.context);
+                default_dev.context = NULL;
+            }
+        }
+        st = (oclblas_status)err;
+    }
+    if (st == OCLBLAS_SUCCESS) {
+        default_dev.device = dev;
+        oclblas__log("default device: %s (%s, %s %s, platform %s, driver %s)%s%s", default_dev.info->name,
+                     default_dev.info->type, default_dev.info->vendor, default_dev.info->arch,
+                     default_dev.info->platform_name, default_dev.info->driver, spec ? " from OCLBLAS_DEVICE=" : "",
+                     spec ? spec : "");
+    } else {
+        oclblas__log("no default device: %s", oclblas_status_string(st));
+    }
+    default_dev.status = st;
+}
+
+const oclblas__default_device *oclblas__default(void)
+{
+    pthread_once(&default_once, default_init);
+    return &default_dev;
+}
+
+oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context, cl_command_queue *queue)
+{
+    const oclblas__default_device *d = oclblas__default();
+    if (d->status != OCLBLAS_SUCCESS)
+        return d->status;
+    if (device)
+        *device = d->device;
+    if (context)
+        *context = d->context;
+    if (queue)
+        *queue = d->queue;
+    return OCLBLAS_SUCCESS;
+}

@@ -1,0 +1,278 @@
+/*
+ * The host-pointer API: synchronous calls on the default device. On devices
+ * that share memory with the host (CPUs, integrated GPUs) the caller's
+ * arrays are wrapped as buffers (CL_MEM_USE_HOST_PTR) and nothing is copied;
+ * elsewhere device buffers are kept between calls in a small pool of staging
+ * sets and grown on demand. The result is read back as a rectangle, so the
+ * padding between columns (ld > rows) of the caller's C or y is never
+ * written, and nothing at all is written when a step fails.
+ */
+#include "internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SETS 8
+
+typedef struct {
+    cl_mem buf[3];
+    size_t bytes[3];
+    int busy;
+} staging_set;
+
+static pthread_mutex_t sets_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t sets_cond = PTHREAD_COND_INITIALIZER;
+static staging_set sets[MAX_SETS];
+
+static staging_set *take_set(void)
+{
+    oclblas__mutex_lock(&sets_lock);
+    for (;;) {
+        for (int i = 0; i < MAX_SETS; ++i) {
+            if (!sets[i].busy) {
+                sets[i].busy = 1;
+                oclblas__mutex_unlock(&sets_lock);
+                return &sets[i];
+            }
+        }
+        pthread_cond_wait(&sets_cond, &sets_lock);
+    }
+}
+
+static void put_set(staging_set *s)
+{
+    oclblas__mutex_lock(&sets_lock);
+    s->busy = 0;
+    pthread_cond_signal(&sets_cond);
+    oclblas__mutex_unlock(&sets_lock);
+}
+
+static oclblas_status ensure(cl_context ctx, staging_set *s, int i, size_t bytes)
+{
+    if (bytes <= s->bytes[i])
+        return OCLBLAS_SUCCESS;
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err != CL_SUCCESS)
+        return (oclblas_status)err;
+    if (s->buf[i])
+        clReleaseMemObject(s->buf[i]);
+    s->buf[i] = m;
+    s->bytes[i] = bytes;
+    return OCLBLAS_SUCCESS;
+}
+
+/* One operand of a host call: elements [0, count) from ptr; the output also
+ * gives its rectangle (inner contiguous elements, outer lines, pitch ld). */
+typedef struct {
+    const float *ptr;
+    size_t count;
+} host_in;
+
+typedef struct {
+    float *ptr;
+    size_t count;
+    size_t inner, outer, ld;
+    int read; /* the routine reads the old values (beta != 0) */
+} host_out;
+
+typedef oclblas_status (*device_call)(void *ctx, cl_mem in0, cl_mem in1, cl_mem out, cl_command_queue q);
+
+/* Runs call on device buffers that hold the host operands, and brings out back. */
+static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host_out *out, device_call call,
+                                    void *call_ctx)
+{
+    const oclblas__default_device *d = oclblas__default();
+    if (d->status != OCLBLAS_SUCCESS)
+        return d->status;
+    cl_int err = CL_SUCCESS;
+    oclblas_status st;
+    const size_t rect_origin[3] = {0, 0, 0};
+    const size_t region[3] = {out->inner * sizeof(float), out->outer, 1};
+
+    if (d->info->unified_memory) {
+        cl_mem m[3] = {NULL, NULL, NULL};
+        const host_in *ins[2] = {in0, in1};
+        for (int i = 0; i < 2 && err == CL_SUCCESS; ++i)
+            if (ins[i] && ins[i]->count)
+                m[i] = clCreateBuffer(d->context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR,
+                                      ins[i]->count * sizeof(float), (void *)ins[i]->ptr, &err);
+        if (err == CL_SUCCESS)
+            m[2] = clCreateBuffer(d->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, out->count * sizeof(float),
+                                  out->ptr, &err);
+        st = (oclblas_status)err;
+        if (st == OCLBLAS_SUCCESS)
+            st = call(call_ctx, m[0], m[1], m[2], d->queue);
+        if (st == OCLBLAS_SUCCESS) {
+            /* Mapping is what makes the device's writes visible in the host array. */
+            void *p = clEnqueueMapBuffer(d->queue, m[2], CL_TRUE, CL_MAP_READ, 0, out->count * sizeof(float), 0,
+                                         NULL, NULL, &err);
+            if (err == CL_SUCCESS)
+                err = clEnqueueUnmapMemObject(d->queue, m[2], p, 0, NULL, NULL);
+            if (err == CL_SUCCESS)
+                err = clFinish(d->queue);
+            st = (oclblas_status)err;
+        } else {
+            clFinish(d->queue);
+        }
+        for (int i = 0; i < 3; ++i)
+            if (m[i])
+                clReleaseMemObject(m[i]);
+        return st;
+    }
+
+    staging_set *s = take_set();
+    st = ensure(d->context, s, 0, in0 && in0->count ? in0->count * sizeof(float) : 0);
+    if (st == OCLBLAS_SUCCESS)
+        st = ensure(d->context, s, 1, in1 && in1->count ? in1->count * sizeof(float) : 0);
+    if (st == OCLBLAS_SUCCESS)
+        st = ensure(d->context, s, 2, out->count * sizeof(float));
+    if (st == OCLBLAS_SUCCESS && in0 && in0->count)
+        st = (oclblas_status)clEnqueueWriteBuffer(d->queue, s->buf[0], CL_FALSE, 0, in0->count * sizeof(float),
+                                                  in0->ptr, 0, NULL, NULL);
+    if (st == OCLBLAS_SUCCESS && in1 && in1->count)
+        st = (oclblas_status)clEnqueueWriteBuffer(d->queue, s->buf[1], CL_FALSE, 0, in1->count * sizeof(float),
+                                                  in1->ptr, 0, NULL, NULL);
+    if (st == OCLBLAS_SUCCESS && out->read)
+        st = (oclblas_status)clEnqueueWriteBuffer(d->queue, s->buf[2], CL_FALSE, 0, out->count * sizeof(float),
+                                                  out->ptr, 0, NULL, NULL);
+    if (st == OCLBLAS_SUCCESS)
+        st = call(call_ctx, s->buf[0], s->buf[1], s->buf[2], d->queue);
+    if (st == OCLBLAS_SUCCESS) {
+        const size_t pitch = out->ld * sizeof(float);
+        st = (oclblas_status)clEnqueueReadBufferRect(d->queue, s->buf[2], CL_TRUE, rect_origin, rect_origin, region,
+                                                     pitch, 0, pitch, 0, out->ptr, 0, NULL, NULL);
+    } else {
+        /* The writes above read the caller's arrays: they must be done before we return. */
+        clFinish(d->queue);
+    }
+    put_set(s);
+    return st;
+}
+
+/* ---- sgemm ------------------------------------------------------------- */
+
+typedef struct {
+    oclblas_layout layout;
+    oclblas_transpose ta, tb;
+    size_t m, n, k, lda, ldb, ldc;
+    float alpha, beta;
+} gemm_args;
+
+static oclblas_status gemm_call(void *p, cl_mem a, cl_mem b, cl_mem c, cl_command_queue q)
+{
+    const gemm_args *g = p;
+    return oclblas_sgemm_cl(g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, a, 0, g->lda, b, 0, g->ldb,
+                            g->beta, c, 0, g->ldc, q, NULL);
+}
+
+static int valid_trans(oclblas_transpose t)
+{
+    return t == OCLBLAS_NO_TRANS || t == OCLBLAS_TRANS || t == OCLBLAS_CONJ_TRANS;
+}
+
+oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b, size_t m,
+                             size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb,
+                             float beta, float *c, size_t ldc)
+{
+    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
+        return OCLBLAS_INVALID_LAYOUT;
+    if (!valid_trans(trans_a))
+        return OCLBLAS_INVALID_TRANS_A;
+    if (!valid_trans(trans_b))
+        return OCLBLAS_INVALID_TRANS_B;
+    const int col = layout == OCLBLAS_COL_MAJOR;
+    const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
+    const size_t a_rows = at ? k : m, a_cols = at ? m : k, b_rows = bt ? n : k, b_cols = bt ? k : n;
+    if (lda < 1 || lda < (col ? a_rows : a_cols))
+        return OCLBLAS_INVALID_LDA;
+    if (ldb < 1 || ldb < (col ? b_rows : b_cols))
+        return OCLBLAS_INVALID_LDB;
+    if (ldc < 1 || ldc < (col ? m : n))
+        return OCLBLAS_INVALID_LDC;
+    if (m == 0 || n == 0)
+        return OCLBLAS_SUCCESS;
+    if (!c)
+        return OCLBLAS_NULL_C;
+    const int uses_ab = k > 0 && alpha != 0.0f;
+    if (uses_ab && !a)
+        return OCLBLAS_NULL_A;
+    if (uses_ab && !b)
+        return OCLBLAS_NULL_B;
+    if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
+        return OCLBLAS_SIZE_TOO_LARGE;
+
+    gemm_args g = {layout, trans_a, trans_b, m, n, k, lda, ldb, ldc, alpha, beta};
+    const size_t inner = col ? m : n, outer = col ? n : m;
+    host_in ha = {a, uses_ab ? (col ? oclblas__extent(a_rows, a_cols, lda) : oclblas__extent(a_cols, a_rows, lda)) : 0};
+    host_in hb = {b, uses_ab ? (col ? oclblas__extent(b_rows, b_cols, ldb) : oclblas__extent(b_cols, b_rows, ldb)) : 0};
+    host_out hc = {c, oclblas__extent(inner, outer, ldc), inner, outer, ldc, beta != 0.0f};
+    if (!uses_ab) {
+        /* Cheaper than a round trip: C = beta * C right here. */
+        for (size_t j = 0; j < outer; ++j)
+            for (size_t i = 0; i < inner; ++i)
+                c[j * ldc + i] = beta == 0.0f ? 0.0f : beta * c[j * ldc + i];
+        return OCLBLAS_SUCCESS;
+    }
+    return run_on_device(&ha, &hb, &hc, gemm_call, &g);
+}
+
+/* ---- sgemv ------------------------------------------------------------- */
+
+typedef struct {
+    oclblas_layout layout;
+    oclblas_transpose trans;
+    size_t m, n, lda;
+    ptrdiff_t incx, incy;
+    float alpha, beta;
+} gemv_args;
+
+static oclblas_status gemv_call(void *p, cl_mem a, cl_mem x, cl_mem y, cl_command_queue q)
+{
+    const gemv_args *g = p;
+    return oclblas_sgemv_cl(g->layout, g->trans, g->m, g->n, g->alpha, a, 0, g->lda, x, 0, g->incx, g->beta, y, 0,
+                            g->incy, q, NULL);
+}
+
+oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, float alpha,
+                             const float *a, size_t lda, const float *x, ptrdiff_t incx, float beta, float *y,
+                             ptrdiff_t incy)
+{
+    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
+        return OCLBLAS_INVALID_LAYOUT;
+    if (!valid_trans(trans))
+        return OCLBLAS_INVALID_TRANS_A;
+    const int col = layout == OCLBLAS_COL_MAJOR;
+    if (lda < 1 || lda < (col ? m : n))
+        return OCLBLAS_INVALID_LDA;
+    if (incx == 0)
+        return OCLBLAS_INVALID_INCX;
+    if (incy == 0)
+        return OCLBLAS_INVALID_INCY;
+    if (m == 0 || n == 0)
+        return OCLBLAS_SUCCESS;
+    if (!y)
+        return OCLBLAS_NULL_Y;
+    if (alpha != 0.0f && !a)
+        return OCLBLAS_NULL_A;
+    if (alpha != 0.0f && !x)
+        return OCLBLAS_NULL_X;
+    if (m > INT_MAX || n > INT_MAX || lda > INT_MAX || incx > INT_MAX || incx < -INT_MAX || incy > INT_MAX ||
+        incy < -INT_MAX)
+        return OCLBLAS_SIZE_TOO_LARGE;
+    const int t = trans != OCLBLAS_NO_TRANS;
+    const size_t len_x = t ? m : n, len_y = t ? n : m;
+    const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
+    if (alpha == 0.0f) {
+        for (size_t i = 0; i < len_y; ++i)
+            y[i * step_y] = beta == 0.0f ? 0.0f : beta * y[i * step_y];
+        return OCLBLAS_SUCCESS;
+    }
+    gemv_args g = {layout, trans, m, n, lda, incx, incy, alpha, beta};
+    host_in ha = {a, col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda)};
+    host_in hx = {x, (len_x - 1) * step_x + 1};
+    /* y as a rectangle of len_y lines of one element, step_y apart. */
+    host_out hy = {y, (len_y - 1) * step_y + 1, 1, len_y, step_y, beta != 0.0f};
+    return run_on_device(&ha, &hx, &hy, gemv_call, &g);
+}

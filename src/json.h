@@ -1,0 +1,29 @@
+/*
+ * A small JSON reader for database files: the whole document as a tree,
+ * strict RFC 8259 syntax, errors with a line number.
+ */
+#ifndef OCLBLAS_JSON_H
+#define OCLBLAS_JSON_H
+
+#include <stddef.h>
+
+typedef enum { OCLBLAS__JSON_NULL, OCLBLAS__JSON_BOOL, OCLBLAS__JSON_NUMBER, OCLBLAS__JSON_STRING,
+               OCLBLAS__JSON_ARRAY, OCLBLAS__JSON_OBJECT } oclblas__json_type;
+
+typedef struct oclblas__json {
+    oclblas__json_type type;
+    double number;
+    int boolean;
+    char *string;               /* STRING */
+    char *key;                  /* set on members of an object */
+    struct oclblas__json *child; /* first element or member */
+    struct oclblas__json *next;  /* next sibling */
+} oclblas__json;
+
+/* NULL on error (message in err) or when out of memory (err says so). */
+oclblas__json *oclblas__json_parse(const char *text, char *err, size_t err_len);
+void oclblas__json_free(oclblas__json *j);
+/* The member of an object, or NULL. */
+const oclblas__json *oclblas__json_get(const oclblas__json *obj, const char *key);
+
+#endif

@@ -1,0 +1,679 @@
+/*
+ * The program cache: a process never compiles what it, or an earlier
+ * process, already compiled. Three levels, tried in order:
+ *   memory   built programs per (context, device, kernel table, options),
+ *            each with a pool of kernel objects so that calls create none;
+ *   binaries program binaries per key, in memory, so that a new context on
+ *            the same device loads instead of compiling;
+ *   disk     the same binaries in the cache folder, for later processes.
+ * The key hashes platform and device name, driver version, library
+ * version, kernel source and build options. A disk file starts with a header
+ * holding the whole key text and a checksum of the binary; it is written
+ * under a temporary name and renamed, so readers never see half a file, and
+ * a file that does not check out or does not load is deleted and the
+ * program is built from source. A cache folder that cannot be written only
+ * costs speed. Threads asking for a program that another thread is building
+ * wait for it instead of building it again.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FILE_MAGIC "OCLBLAS\x01"
+#define FILE_VERSION 1u
+#define MAX_BINARY (256u << 20)
+
+typedef struct pooled_kernel {
+    char name[48];
+    cl_kernel kernel;
+    struct pooled_kernel *next;
+} pooled_kernel;
+
+enum { BUILDING, READY, FAILED };
+
+struct oclblas__program {
+    cl_context ctx;
+    cl_device_id dev;
+    int table;
+    char *options;
+    uint64_t hash;
+    int state;
+    oclblas_status failure;
+    int refs; /* the cache list holds one while the entry is listed */
+    cl_program program;
+    pthread_mutex_t pool_lock;
+    pooled_kernel *pool;
+    struct oclblas__program *next;
+};
+
+typedef struct binary {
+    char *key;
+    unsigned char *data;
+    size_t len;
+    struct binary *next;
+} binary;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cache_cond = PTHREAD_COND_INITIALIZER;
+static oclblas__program *programs;
+static binary *binaries;
+static oclblas_cache_stats stats;
+
+static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; ++i) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+#define FNV_SEED 0xcbf29ce484222325ull
+#define FNV_SEED2 0x84222325cbf29ce4ull
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- the cache folder -------------------------------------------------- */
+
+/* 0 when the disk cache is off or has no folder. */
+static int cache_dir(char *out, size_t len)
+{
+    const char *env = getenv("OCLBLAS_CACHE_DIR");
+    if (env && *env) {
+        if (strcmp(env, "off") == 0)
+            return 0;
+        oclblas__strlcpy(out, env, len);
+        return strlen(env) < len;
+    }
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (xdg && *xdg)
+        n = snprintf(out, len, "%s/oclblas", xdg);
+    else if (home && *home)
+        n = snprintf(out, len, "%s/.cache/oclblas", home);
+    else
+        return 0;
+    return n > 0 && (size_t)n < len;
+}
+
+static int make_dirs(const char *path)
+{
+    char tmp[1024];
+    oclblas__strlcpy(tmp, path, sizeof tmp);
+    for (char *p = tmp + 1; *p; ++p) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    }
+    return (mkdir(tmp, 0755) == 0 || errno == EEXIST) ? 0 : -1;
+}
+
+static void file_name(const char *dir, const char *key, char *out, size_t len)
+{
+    const size_t kl = strlen(key);
+    snprintf(out, len, "%s/oclblas-%016llx%016llx.bin", dir, (unsigned long long)fnv1a(key, kl, FNV_SEED),
+             (unsigned long long)fnv1a(key, kl, FNV_SEED2));
+}
+
+/* The binary for key from the disk, or NULL; a file that does not check out is removed. */
+static unsigned char *disk_read(const char *key, size_t *len_out)
+{
+    char dir[900], path[1024];
+    if (!cache_dir(dir, sizeof dir))
+        return NULL;
+    file_name(dir, key, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    const char *why = NULL;
+    unsigned char *data = NULL;
+    char magic[8];
+    uint32_t version = 0, key_len = 0;
+    uint64_t len = 0, sum = 0;
+    char *fkey = NULL;
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, FILE_MAGIC, 8) != 0 || fread(&version, 4, 1, f) != 1 ||
+        version != FILE_VERSION || fread(&key_len, 4, 1, f) != 1 || fread(&len, 8, 1, f) != 1 ||
+        fread(&sum, 8, 1, f) != 1)
+        why = "bad header";
+    else if (key_len != strlen(key) || len == 0 || len > MAX_BINARY)
+        why = "key or size does not match";
+    else if (!(fkey = malloc(key_len + 1)) || !(data = malloc(len)))
+        why = "out of memory";
+    else if (fread(fkey, 1, key_len, f) != key_len || memcmp(fkey, key, key_len) != 0)
+        why = "key does not match";
+    else if (fread(data, 1, len, f) != len)
+        why = "truncated";
+    else if (fgetc(f) != EOF)
+        why = "trailing bytes";
+    else if (fnv1a(data, len, FNV_SEED) != sum)
+        why = "checksum mismatch";
+    fclose(f);
+    free(fkey);
+    if (why) {
+        free(data);
+        if (strcmp(why, "out of memory") != 0) {
+            remove(path);
+            oclblas__mutex_lock(&cache_lock);
+            ++stats.disk_rejects;
+            oclblas__mutex_unlock(&cache_lock);
+            oclblas__log("cache: removed %s: %s", path, why);
+        }
+        return NULL;
+    }
+    *len_out = len;
+    return data;
+}
+
+static void disk_remove(const char *key)
+{
+    char dir[900], path[1024];
+    if (!cache_dir(dir, sizeof dir))
+        return;
+    file_name(dir, key, path, sizeof path);
+    if (remove(path) == 0) {
+        oclblas__mutex_lock(&cache_lock);
+        ++stats.disk_rejects;
+        oclblas__mutex_unlock(&cache_lock);
+        oclblas__log("cache: removed %s: the driver did not accept the binary", path);
+    }
+}
+
+static void disk_write(const char *key, const unsigned char *data, size_t len)
+{
+    char dir[900], path[1024], tmp[1100];
+    if (!cache_dir(dir, sizeof dir))
+        return;
+    if (make_dirs(dir) != 0) {
+        oclblas__log("cache: cannot create %s: %s", dir, strerror(errno));
+        return;
+    }
+    file_name(dir, key, path, sizeof path);
+    static unsigned long counter;
+    oclblas__mutex_lock(&cache_lock);
+    const unsigned long serial = ++counter;
+    oclblas__mutex_unlock(&cache_lock);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", path, (long)getpid(), serial);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        oclblas__log("cache: cannot write %s: %s", tmp, strerror(errno));
+        return;
+    }
+    const uint32_t version = FILE_VERSION, key_len = (uint32_t)strlen(key);
+    const uint64_t len64 = len, sum = fnv1a(data, len, FNV_SEED);
+    int ok = fwrite(FILE_MAGIC, 1, 8, f) == 8 && fwrite(&version, 4, 1, f) == 1 && fwrite(&key_len, 4, 1, f) == 1 &&
+             fwrite(&len64, 8, 1, f) == 1 && fwrite(&sum, 8, 1, f) == 1 &&
+             fwrite(key, 1, key_len, f) == key_len && fwrite(data, 1, len, f) == len;
+    ok = fflush(f) == 0 && ok;
+    ok = fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        remove(tmp);
+        oclblas__log("cache: cannot write %s", path);
+        return;
+    }
+    oclblas__log("cache: wrote %s (%zu bytes)", path, len);
+}
+
+/* ---- binaries in memory ------------------------------------------------ */
+
+static unsigned char *memory_binary(const char *key, size_t *len)
+{
+    unsigned char *copy = NULL;
+    oclblas__mutex_lock(&cache_lock);
+    for (binary *b = binaries; b; b = b->next) {
+        if (strcmp(b->key, key) == 0) {
+            copy = malloc(b->len);
+            if (copy) {
+                memcpy(copy, b->data, b->len);
+                *len = b->len;
+            }
+            break;
+        }
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    return copy;
+}
+
+static void remember_binary(const char *key, const unsigned char *data, size_t len)
+{
+    binary *b = malloc(sizeof *b);
+    char *k = strdup(key);
+    unsigned char *d = malloc(len);
+    if (!b || !k || !d) {
+        free(b);
+        free(k);
+        free(d);
+        return;
+    }
+    memcpy(d, data, len);
+    b->key = k;
+    b->data = d;
+    b->len = len;
+    oclblas__mutex_lock(&cache_lock);
+    for (binary *o = binaries; o; o = o->next) {
+        if (strcmp(o->key, key) == 0) {
+            oclblas__mutex_unlock(&cache_lock);
+            free(b);
+            free(k);
+            free(d);
+            return;
+        }
+    }
+    b->next = binaries;
+    binaries = b;
+    oclblas__mutex_unlock(&cache_lock);
+}
+
+static void forget_binary(const char *key)
+{
+    oclblas__mutex_lock(&cache_lock);
+    for (binary **pp = &binaries; *pp; pp = &(*pp)->next) {
+        if (strcmp((*pp)->key, key) == 0) {
+            binary *b = *pp;
+            *pp = b->next;
+            free(b->key);
+            free(b->data);
+            free(b);
+            break;
+        }
+    }
+    oclblas__mutex_unlock(&cache_lock);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static cl_program from_binary(cl_context ctx, cl_device_id dev, const unsigned char *data, size_t len,
+                              const char *options)
+{
+    cl_int err, bin_status;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, &data, &bin_status, &err);
+    if (err != CL_SUCCESS || bin_status != CL_SUCCESS) {
+        if (p)
+            clReleaseProgram(p);
+        return NULL;
+    }
+    if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+        clReleaseProgram(p);
+        return NULL;
+    }
+    return p;
+}
+
+static unsigned char *program_binary(cl_program p, size_t *len)
+{
+    size_t size = 0;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS || size == 0 ||
+        size > MAX_BINARY)
+        return NULL;
+    unsigned char *data = malloc(size);
+    if (!data)
+        return NULL;
+    if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof data, &data, NULL) != CL_SUCCESS) {
+        free(data);
+        return NULL;
+    }
+    *len = size;
+    return data;
+}
+
+static void log_build_failure(cl_program p, cl_device_id dev, const char *what)
+{
+    if (!oclblas__verbose())
+        return;
+    size_t size = 0;
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+    char *log = size ? malloc(size + 1) : NULL;
+    if (log && clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
+        log[size] = '\0';
+        oclblas__log("build of %s failed:\n%s", what, log);
+    } else {
+        oclblas__log("build of %s failed", what);
+    }
+    free(log);
+}
+
+static oclblas_status obtain(oclblas__program *e, const oclblas__device_info *dev, const char *key,
+                             const char *what)
+{
+    size_t len = 0;
+    unsigned char *bin = memory_binary(key, &len);
+    if (bin) {
+        e->program = from_binary(e->ctx, e->dev, bin, len, e->options);
+        free(bin);
+        if (e->program) {
+            oclblas__log("cache: %s loaded from a binary in memory", what);
+            oclblas__mutex_lock(&cache_lock);
+            ++stats.disk_hits; /* counted with disk loads: no compilation happened */
+            oclblas__mutex_unlock(&cache_lock);
+            return OCLBLAS_SUCCESS;
+        }
+        forget_binary(key);
+    }
+    const double t0 = now_ms();
+    bin = disk_read(key, &len);
+    if (bin) {
+        e->program = from_binary(e->ctx, e->dev, bin, len, e->options);
+        if (e->program) {
+            remember_binary(key, bin, len);
+            free(bin);
+            oclblas__log("cache: %s loaded from disk in %.1f ms", what, now_ms() - t0);
+            oclblas__mutex_lock(&cache_lock);
+            ++stats.disk_hits;
+            oclblas__mutex_unlock(&cache_lock);
+            return OCLBLAS_SUCCESS;
+        }
+        free(bin);
+        disk_remove(key);
+    }
+
+    const char *src = oclblas__sources[oclblas__kernels[e->table].source];
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(e->ctx, 1, &src, NULL, &err);
+    if (err != CL_SUCCESS)
+        return (oclblas_status)err;
+    err = clBuildProgram(p, 1, &e->dev, e->options, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        log_build_failure(p, e->dev, what);
+        clReleaseProgram(p);
+        return err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ? OCLBLAS_BUILD_FAILED
+                                                                                   : (oclblas_status)err;
+    }
+    e->program = p;
+    oclblas__mutex_lock(&cache_lock);
+    ++stats.builds;
+    oclblas__mutex_unlock(&cache_lock);
+    oclblas__log("cache: %s built from source in %.1f ms on %s", what, now_ms() - t0, dev->name);
+    bin = program_binary(p, &len);
+    if (bin) {
+        remember_binary(key, bin, len);
+        disk_write(key, bin, len);
+        free(bin);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+static void free_program(oclblas__program *e)
+{
+    for (pooled_kernel *k = e->pool; k;) {
+        pooled_kernel *next = k->next;
+        clReleaseKernel(k->kernel);
+        free(k);
+        k = next;
+    }
+    if (e->program)
+        clReleaseProgram(e->program);
+    clReleaseContext(e->ctx);
+    pthread_mutex_destroy(&e->pool_lock);
+    free(e->options);
+    free(e);
+}
+
+void oclblas__program_release(oclblas__program *e)
+{
+    if (!e)
+        return;
+    oclblas__mutex_lock(&cache_lock);
+    const int last = --e->refs == 0;
+    oclblas__mutex_unlock(&cache_lock);
+    if (last)
+        free_program(e);
+}
+
+static void unlink_locked(oclblas__program *e)
+{
+    for (oclblas__program **pp = &programs; *pp; pp = &(*pp)->next) {
+        if (*pp == e) {
+            *pp = e->next;
+            return;
+        }
+    }
+}
+
+oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *dev, int table,
+                                    const oclblas__params *p, oclblas__program **out)
+{
+    const oclblas__kernel_def *kd = &oclblas__kernels[table];
+    const char *why;
+    if (!oclblas__params_legal(table, p, &dev->lim, &why)) {
+        oclblas__log("%s parameters refused for %s: %s", kd->name, dev->name, why);
+        return OCLBLAS_INVALID_PARAMS;
+    }
+    char defines[512], options[1400];
+    oclblas__params_defines(table, p, defines, sizeof defines);
+    const char *extra = getenv("OCLBLAS_BUILD_OPTIONS");
+    snprintf(options, sizeof options, "-cl-std=CL1.2 %s%s%s%s", defines,
+             strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
+             extra ? extra : "");
+    const uint64_t hash = fnv1a(options, strlen(options), fnv1a(&table, sizeof table, FNV_SEED));
+
+    oclblas__mutex_lock(&cache_lock);
+    for (;;) {
+        oclblas__program *e = programs;
+        while (e && !(e->hash == hash && e->ctx == ctx && e->dev == dev->id && e->table == table &&
+                      strcmp(e->options, options) == 0))
+            e = e->next;
+        if (!e)
+            break;
+        if (e->state == READY) {
+            ++e->refs;
+            ++stats.memory_hits;
+            oclblas__mutex_unlock(&cache_lock);
+            *out = e;
+            return OCLBLAS_SUCCESS;
+        }
+        if (e->state == FAILED) {
+            const oclblas_status st = e->failure;
+            oclblas__mutex_unlock(&cache_lock);
+            return st;
+        }
+        pthread_cond_wait(&cache_cond, &cache_lock);
+    }
+    oclblas__program *e = calloc(1, sizeof *e);
+    char *opts = strdup(options);
+    if (!e || !opts) {
+        oclblas__mutex_unlock(&cache_lock);
+        free(e);
+        free(opts);
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    }
+    e->ctx = ctx;
+    e->dev = dev->id;
+    e->table = table;
+    e->options = opts;
+    e->hash = hash;
+    e->state = BUILDING;
+    e->refs = 1;
+    pthread_mutex_init(&e->pool_lock, NULL);
+    clRetainContext(ctx);
+    e->next = programs;
+    programs = e;
+    oclblas__mutex_unlock(&cache_lock);
+
+    /* The key: everything that could change the binary. */
+    const char *src = oclblas__sources[kd->source];
+    char key[2048];
+    snprintf(key, sizeof key, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
+             OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver, oclblas__source_names[kd->source],
+             (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), options);
+    char what[600];
+    snprintf(what, sizeof what, "%s [%s]", kd->name, defines);
+    const oclblas_status st = obtain(e, dev, key, what);
+
+    oclblas__mutex_lock(&cache_lock);
+    if (st == OCLBLAS_SUCCESS) {
+        e->state = READY;
+        ++e->refs;
+    } else if (st == OCLBLAS_BUILD_FAILED) {
+        /* The same source and options will fail again: remember it. */
+        e->state = FAILED;
+        e->failure = st;
+    } else {
+        /* Possibly transient (out of resources): let a later call try again. */
+        unlink_locked(e);
+        e->state = FAILED;
+        e->failure = st;
+    }
+    pthread_cond_broadcast(&cache_cond);
+    oclblas__mutex_unlock(&cache_lock);
+    if (st != OCLBLAS_SUCCESS) {
+        if (st != OCLBLAS_BUILD_FAILED)
+            oclblas__program_release(e);
+        return st;
+    }
+    *out = e;
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out)
+{
+    oclblas__mutex_lock(&prog->pool_lock);
+    for (pooled_kernel **pp = &prog->pool; *pp; pp = &(*pp)->next) {
+        if (strcmp((*pp)->name, name) == 0) {
+            pooled_kernel *k = *pp;
+            *pp = k->next;
+            oclblas__mutex_unlock(&prog->pool_lock);
+            *out = k->kernel;
+            free(k);
+            return OCLBLAS_SUCCESS;
+        }
+    }
+    oclblas__mutex_unlock(&prog->pool_lock);
+    cl_int err;
+    *out = clCreateKernel(prog->program, name, &err);
+    return (oclblas_status)err;
+}
+
+void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k)
+{
+    pooled_kernel *pk = malloc(sizeof *pk);
+    if (!pk) {
+        clReleaseKernel(k);
+        return;
+    }
+    oclblas__strlcpy(pk->name, name, sizeof pk->name);
+    pk->kernel = k;
+    oclblas__mutex_lock(&prog->pool_lock);
+    pk->next = prog->pool;
+    prog->pool = pk;
+    oclblas__mutex_unlock(&prog->pool_lock);
+}
+
+/* ---- control ----------------------------------------------------------- */
+
+static void drop_programs(cl_context ctx)
+{
+    oclblas__program *dropped = NULL;
+    oclblas__mutex_lock(&cache_lock);
+    for (oclblas__program **pp = &programs; *pp;) {
+        oclblas__program *e = *pp;
+        if (e->state != BUILDING && (!ctx || e->ctx == ctx)) {
+            *pp = e->next;
+            e->next = dropped;
+            dropped = e;
+        } else {
+            pp = &e->next;
+        }
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    while (dropped) {
+        oclblas__program *next = dropped->next;
+        oclblas__program_release(dropped);
+        dropped = next;
+    }
+}
+
+void oclblas__programs_drop_context(cl_context ctx) { drop_programs(ctx); }
+
+oclblas_status oclblas_cache_clear(int what)
+{
+    if (what & ~(OCLBLAS_CACHE_MEMORY | OCLBLAS_CACHE_DISK) || !what)
+        return OCLBLAS_INVALID_ARGUMENT;
+    if (what & OCLBLAS_CACHE_MEMORY) {
+        drop_programs(NULL);
+        oclblas__scratch_clear();
+        oclblas__mutex_lock(&cache_lock);
+        binary *b = binaries;
+        binaries = NULL;
+        oclblas__mutex_unlock(&cache_lock);
+        while (b) {
+            binary *next = b->next;
+            free(b->key);
+            free(b->data);
+            free(b);
+            b = next;
+        }
+    }
+    if (what & OCLBLAS_CACHE_DISK) {
+        char dir[900];
+        if (!cache_dir(dir, sizeof dir))
+            return OCLBLAS_SUCCESS;
+        DIR *d = opendir(dir);
+        if (!d)
+            return OCLBLAS_SUCCESS;
+        struct dirent *de;
+        while ((de = readdir(d)) != NULL) {
+            if (strncmp(de->d_name, "oclblas-", 8) != 0 || !strstr(de->d_name, ".bin"))
+                continue;
+            char path[1200];
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+            remove(path);
+        }
+        closedir(d);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas_cache_get_stats(oclblas_cache_stats *s)
+{
+    if (!s)
+        return OCLBLAS_INVALID_ARGUMENT;
+    oclblas__mutex_lock(&cache_lock);
+    *s = stats;
+    oclblas__mutex_unlock(&cache_lock);
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas_cache_fill(cl_device_id device)
+{
+    if (!device)
+        return OCLBLAS_INVALID_ARGUMENT;
+    const oclblas__device_info *dev;
+    oclblas_status st = oclblas__device_info_get(device, &dev);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return (oclblas_status)err;
+    for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
+        if (oclblas__kernels[k].source < 0)
+            continue;
+        oclblas__params p;
+        st = oclblas__db_lookup(dev, k, &p, NULL, 0);
+        oclblas__program *prog = NULL;
+        if (st == OCLBLAS_SUCCESS)
+            st = oclblas__program_get(ctx, dev, k, &p, &prog);
+        oclblas__program_release(prog);
+    }
+    /* The binaries stay in memory and on disk; the programs of this private context go. */
+    drop_programs(ctx);
+    clReleaseContext(ctx);
+    return st;
+}

@@ -1,0 +1,123 @@
+/*
+ * Scratch buffers for the padded operands of the gemm_fast plan and the
+ * partial sums of split gemv reductions. One set per context, grown when a
+ * call needs more and otherwise reused, so that calls do not allocate. The
+ * set is locked from the first enqueue that uses it to the last, and it
+ * remembers the event of its last use: the next call, on whatever queue of
+ * the context, makes its first write wait for that event, so two calls can
+ * never overwrite each other's operands.
+ */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct oclblas__scratch {
+    cl_context ctx;
+    cl_mem buf[2];
+    size_t bytes[2];
+    cl_event last_use;
+    pthread_mutex_t lock;
+    struct oclblas__scratch *next;
+};
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static oclblas__scratch *sets;
+
+/* Returns the context's set locked. Lock order: list_lock, then a set's lock. */
+static oclblas__scratch *find_and_lock(cl_context ctx)
+{
+    oclblas__mutex_lock(&list_lock);
+    oclblas__scratch *s = sets;
+    while (s && s->ctx != ctx)
+        s = s->next;
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (s) {
+            s->ctx = ctx;
+            clRetainContext(ctx);
+            pthread_mutex_init(&s->lock, NULL);
+            s->next = sets;
+            sets = s;
+        }
+    }
+    if (s)
+        oclblas__mutex_lock(&s->lock);
+    oclblas__mutex_unlock(&list_lock);
+    return s;
+}
+
+static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
+{
+    if (bytes <= s->bytes[slot])
+        return OCLBLAS_SUCCESS;
+    /* Round up, so that a slowly growing sequence of sizes reallocates rarely. */
+    size_t want = bytes + bytes / 4;
+    cl_int err;
+    cl_mem m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+    if (err != CL_SUCCESS) {
+        want = bytes;
+        m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+        if (err != CL_SUCCESS)
+            return (oclblas_status)err;
+    }
+    /* The old buffer lives on until the commands that use it have finished. */
+    if (s->buf[slot])
+        clReleaseMemObject(s->buf[slot]);
+    s->buf[slot] = m;
+    s->bytes[slot] = want;
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__scratch_take(cl_context ctx, size_t bytes0, size_t bytes1, oclblas__scratch **out,
+                                     cl_mem *buf0, cl_mem *buf1, cl_event *wait)
+{
+    oclblas__scratch *s = find_and_lock(ctx);
+    if (!s)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    oclblas_status st = grow(s, 0, bytes0);
+    if (st == OCLBLAS_SUCCESS)
+        st = grow(s, 1, bytes1);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__mutex_unlock(&s->lock);
+        return st;
+    }
+    *out = s;
+    *buf0 = s->buf[0];
+    *buf1 = s->buf[1];
+    *wait = s->last_use;
+    return OCLBLAS_SUCCESS;
+}
+
+void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
+{
+    if (last_use) {
+        clRetainEvent(last_use);
+        if (s->last_use)
+            clReleaseEvent(s->last_use);
+        s->last_use = last_use;
+    }
+    oclblas__mutex_unlock(&s->lock);
+}
+
+void oclblas__scratch_clear(void)
+{
+    oclblas__mutex_lock(&list_lock);
+    oclblas__scratch *s = sets;
+    sets = NULL;
+    while (s) {
+        oclblas__scratch *next = s->next;
+        /* Wait for a call that is enqueueing with it right now. */
+        oclblas__mutex_lock(&s->lock);
+        for (int i = 0; i < 2; ++i)
+            if (s->buf[i])
+                clReleaseMemObject(s->buf[i]);
+        if (s->last_use)
+            clReleaseEvent(s->last_use);
+        clReleaseContext(s->ctx);
+        oclblas__mutex_unlock(&s->lock);
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+        s = next;
+    }
+    oclblas__mutex_unlock(&list_lock);
+}
