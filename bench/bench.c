@@ -1,0 +1,774 @@
+/*
+ * oclblas-bench: SGEMM and SGEMV rates of oclblas against OpenBLAS on the
+ * host and, when present, CLBlast and cuBLAS, in the same run on the same
+ * operands. oclblas and CLBlast run on one OpenCL context and profiling
+ * queue; "device" time is the span between a marker before a batch of
+ * back-to-back calls and the last call's completion, divided by the calls
+ * (so launch gaps and helper kernels count), "wall" time the host clock
+ * over the same batch. Each oclblas result is checked against OpenBLAS.
+ * Output: a table on stdout, and CSV and JSON files on request; the first
+ * call of a fresh process, with a cold and a warm disk cache, on request.
+ */
+#define _GNU_SOURCE
+#include "oclblas.h"
+#include "peers.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CASES 512
+#define MAX_OVERRIDES 16
+
+typedef struct {
+    int gemm;
+    bench_problem p;
+} bench_case;
+
+enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, NLIBS };
+static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas"};
+
+typedef struct {
+    bench_case c;
+    int have[NLIBS];
+    bench_time t[NLIBS];
+    double rate[NLIBS]; /* GFLOPS (gemm) or GB/s (gemv), by device time where there is one */
+    double check;       /* max |oclblas - openblas| / max |openblas| */
+} bench_result;
+
+static struct {
+    int reps;
+    int use[NLIBS];
+    int host;
+    float alpha, beta;
+    const char *csv, *json;
+    int quiet;
+    double min_time;
+} opt = {0, {1, 0, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, 0, 0.25};
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "oclblas-bench: ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+/* ---- timing on an OpenCL queue ---------------------------------------- */
+
+static cl_ulong profile(cl_event e, cl_profiling_info what)
+{
+    cl_ulong t = 0;
+    clGetEventProfilingInfo(e, what, sizeof t, &t, NULL);
+    return t;
+}
+
+int bench_reps(int reps, double one_call_s)
+{
+    if (reps > 0)
+        return reps;
+    const int r = (int)(opt.min_time / (one_call_s > 1e-6 ? one_call_s : 1e-6));
+    return r < 3 ? 3 : r > 500 ? 500 : r;
+}
+
+int bench_time_cl(const bench_cl *cl, bench_cl_call call, void *ctx, int reps, bench_time *t)
+{
+    cl_event ev = NULL, mark = NULL;
+    for (int warm = 0; warm < 2; ++warm) {
+        /* The first call builds and allocates; the second tells how many calls fill the time. */
+        const double w = bench_now();
+        if (call(ctx, &ev) != 0)
+            return -1;
+        if (ev)
+            clReleaseEvent(ev);
+        ev = NULL;
+        clFinish(cl->queue);
+        if (warm)
+            reps = bench_reps(reps, bench_now() - w);
+    }
+    if (clEnqueueMarkerWithWaitList(cl->queue, 0, NULL, &mark) != CL_SUCCESS)
+        return -1;
+    const double w0 = bench_now();
+    ev = NULL;
+    for (int r = 0; r < reps; ++r) {
+        if (ev)
+            clReleaseEvent(ev);
+        ev = NULL;
+        if (call(ctx, &ev) != 0) {
+            clReleaseEvent(mark);
+            return -1;
+        }
+    }
+    clFinish(cl->queue);
+    const double w1 = bench_now();
+    t->wall_s = (w1 - w0) / reps;
+    t->device_s = -1.0;
+    if (ev && mark) {
+        const cl_ulong start = profile(mark, CL_PROFILING_COMMAND_END), end = profile(ev, CL_PROFILING_COMMAND_END);
+        if (end > start && start)
+            t->device_s = (double)(end - start) * 1e-9 / reps;
+    }
+    if (ev)
+        clReleaseEvent(ev);
+    clReleaseEvent(mark);
+    return 0;
+}
+
+/* ---- oclblas on device buffers ---------------------------------------- */
+
+typedef struct {
+    const bench_cl *cl;
+    const bench_case *c;
+    cl_mem a, b, y;
+} ocl_ctx;
+
+static size_t lead(const bench_problem *p, size_t rows, size_t cols) { return p->col_major ? rows : cols; }
+
+static int ocl_call(void *v, cl_event *ev)
+{
+    ocl_ctx *x = v;
+    const bench_problem *p = &x->c->p;
+    const oclblas_layout l = p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR;
+    const oclblas_transpose ta = p->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
+    const oclblas_transpose tb = p->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
+    oclblas_status st;
+    if (x->c->gemm)
+        st = oclblas_sgemm_cl(l, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0,
+                              lead(p, p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k), x->b, 0,
+                              lead(p, p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n), p->beta, x->y, 0,
+                              lead(p, p->m, p->n), x->cl->queue, ev);
+    else
+        st = oclblas_sgemv_cl(l, ta, p->m, p->n, p->alpha, x->a, 0, lead(p, p->m, p->n), x->b, 0, 1, p->beta, x->y, 0,
+                              1, x->cl->queue, ev);
+    if (st != OCLBLAS_SUCCESS)
+        fprintf(stderr, "oclblas-bench: oclblas failed: %s\n", oclblas_status_string(st));
+    return st == OCLBLAS_SUCCESS ? 0 : -1;
+}
+
+static void sizes_of(const bench_case *c, size_t *na, size_t *nb, size_t *nc)
+{
+    const bench_problem *p = &c->p;
+    if (c->gemm) {
+        *na = p->m * p->k;
+        *nb = p->k * p->n;
+        *nc = p->m * p->n;
+    } else {
+        *na = p->m * p->n;
+        *nb = p->trans_a ? p->m : p->n;
+        *nc = p->trans_a ? p->n : p->m;
+    }
+}
+
+static int ocl_run(const bench_cl *cl, const bench_case *c, const bench_data *d, int reps, bench_time *t)
+{
+    size_t na, nb, nc;
+    sizes_of(c, &na, &nb, &nc);
+    cl_int err;
+    ocl_ctx x = {cl, c, NULL, NULL, NULL};
+    x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
+    if (err == CL_SUCCESS)
+        x.b = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err);
+    if (err == CL_SUCCESS)
+        x.y = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nc * 4, (void *)d->c, &err);
+    int rc = -1;
+    if (err == CL_SUCCESS) {
+        /* One checked call from the original C, then the timed batch. */
+        cl_event ev = NULL;
+        rc = ocl_call(&x, &ev);
+        if (ev)
+            clReleaseEvent(ev);
+        if (rc == 0)
+            rc = clEnqueueReadBuffer(cl->queue, x.y, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+        if (rc == 0)
+            rc = bench_time_cl(cl, ocl_call, &x, reps, t);
+    }
+    if (x.a)
+        clReleaseMemObject(x.a);
+    if (x.b)
+        clReleaseMemObject(x.b);
+    if (x.y)
+        clReleaseMemObject(x.y);
+    return rc;
+}
+
+/* One call of the host-pointer API (host 1) or of OpenBLAS (host 0) on a
+ * fresh copy of C in y. */
+static int host_call(int host, const bench_case *c, const bench_data *d, float *y, size_t nc)
+{
+    const bench_problem *p = &c->p;
+    const size_t lda = c->gemm ? lead(p, p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k) : lead(p, p->m, p->n);
+    const size_t ldb = lead(p, p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n), ldc = lead(p, p->m, p->n);
+    memcpy(y, d->c, nc * 4);
+    if (host) {
+        const oclblas_layout l = p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR;
+        const oclblas_transpose ta = p->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
+        const oclblas_transpose tb = p->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
+        const oclblas_status st =
+            c->gemm ? oclblas_sgemm(l, ta, tb, p->m, p->n, p->k, p->alpha, d->a, lda, d->b, ldb, p->beta, y, ldc)
+                    : oclblas_sgemv(l, ta, p->m, p->n, p->alpha, d->a, lda, d->b, 1, p->beta, y, 1);
+        return st == OCLBLAS_SUCCESS ? 0 : -1;
+    }
+    const CBLAS_ORDER o = p->col_major ? CblasColMajor : CblasRowMajor;
+    const CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
+    if (c->gemm)
+        cblas_sgemm(o, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, d->a, (int)lda, d->b, (int)ldb, p->beta, y,
+                    (int)ldc);
+    else
+        cblas_sgemv(o, ta, (int)p->m, (int)p->n, p->alpha, d->a, (int)lda, d->b, 1, p->beta, y, 1);
+    return 0;
+}
+
+/* Times host_call: a warm-up (whose result goes to d->out), a probe call
+ * that sets the number of calls, then the batch. The copies of C that each
+ * call makes are timed on their own and subtracted. */
+static int host_run(int host, const bench_case *c, const bench_data *d, int reps, bench_time *t)
+{
+    size_t na, nb, nc;
+    sizes_of(c, &na, &nb, &nc);
+    float *y = malloc(nc * 4);
+    int rc = host_call(host, c, d, y, nc);
+    if (rc == 0 && d->out)
+        memcpy(d->out, y, nc * 4);
+    double t0 = bench_now();
+    if (rc == 0)
+        rc = host_call(host, c, d, y, nc);
+    reps = bench_reps(reps, bench_now() - t0);
+    t0 = bench_now();
+    for (int r = 0; r < reps && rc == 0; ++r)
+        rc = host_call(host, c, d, y, nc);
+    const double t1 = bench_now();
+    for (int r = 0; r < reps; ++r)
+        memcpy(y, d->c, nc * 4);
+    const double copies = bench_now() - t1;
+    t->wall_s = (t1 - t0 - copies) / reps;
+    t->device_s = -1;
+    free(y);
+    return rc;
+}
+
+/* ---- problems ---------------------------------------------------------- */
+
+static double flops(const bench_case *c)
+{
+    const bench_problem *p = &c->p;
+    return c->gemm ? 2.0 * p->m * p->n * p->k : 2.0 * p->m * p->n;
+}
+
+static double bytes(const bench_case *c)
+{
+    size_t na, nb, nc;
+    sizes_of(c, &na, &nb, &nc);
+    return 4.0 * (na + nb + nc + (c->p.beta != 0.0f ? nc : 0));
+}
+
+/* Rate in GFLOPS (gemm) or GB/s (gemv) for seconds per call. */
+static double rate(const bench_case *c, double s) { return s > 0 ? (c->gemm ? flops(c) : bytes(c)) / s * 1e-9 : 0.0; }
+
+static void fill(float *x, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; ++i) {
+        seed = seed * 1664525u + 1013904223u;
+        x[i] = (float)((seed >> 8) * (1.0 / 8388608.0) - 1.0);
+    }
+}
+
+static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
+{
+    bench_case *c = &res->c;
+    size_t na, nb, nc;
+    sizes_of(c, &na, &nb, &nc);
+    float *a = malloc(na * 4), *b = malloc(nb * 4), *y = malloc(nc * 4);
+    float *out_ocl = malloc(nc * 4), *out_ref = malloc(nc * 4);
+    fill(a, na, 1);
+    fill(b, nb, 2);
+    fill(y, nc, 3);
+    bench_data d = {a, b, y, NULL};
+    const int reps = opt.reps;
+    memset(res->have, 0, sizeof res->have);
+    res->check = -1;
+
+    d.out = out_ref;
+    if (host_run(0, c, &d, opt.use[LIB_OPENBLAS] ? reps : 1, &res->t[LIB_OPENBLAS]) == 0)
+        res->have[LIB_OPENBLAS] = opt.use[LIB_OPENBLAS];
+    d.out = out_ocl;
+    if (opt.use[LIB_OCLBLAS] && ocl_run(cl, c, &d, reps, &res->t[LIB_OCLBLAS]) == 0) {
+        res->have[LIB_OCLBLAS] = 1;
+        double maxdiff = 0, maxref = 0;
+        for (size_t i = 0; i < nc; ++i) {
+            const double diff = fabs((double)out_ocl[i] - out_ref[i]);
+            maxdiff = diff > maxdiff || isnan(diff) ? diff : maxdiff;
+            maxref = fabs(out_ref[i]) > maxref ? fabs(out_ref[i]) : maxref;
+        }
+        res->check = maxref > 0 ? maxdiff / maxref : maxdiff;
+    }
+    d.out = NULL;
+    if (opt.host && host_run(1, c, &d, reps, &res->t[LIB_HOST]) == 0)
+        res->have[LIB_HOST] = 1;
+    if (opt.use[LIB_CLBLAST] && clblast_available() && clblast_run(cl, c->gemm, &c->p, &d, reps, &res->t[LIB_CLBLAST]) == 0)
+        res->have[LIB_CLBLAST] = 1;
+    if (opt.use[LIB_CUBLAS] && have_cublas && cublas_run(c->gemm, &c->p, &d, reps, &res->t[LIB_CUBLAS]) == 0)
+        res->have[LIB_CUBLAS] = 1;
+    for (int l = 0; l < NLIBS; ++l) {
+        const double s = res->t[l].device_s > 0 ? res->t[l].device_s : res->t[l].wall_s;
+        res->rate[l] = res->have[l] ? rate(c, s) : 0.0;
+    }
+    free(a);
+    free(b);
+    free(y);
+    free(out_ocl);
+    free(out_ref);
+}
+
+/* ---- command line ------------------------------------------------------ */
+
+static int parse_sizes(const char *s, size_t *out, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || v == 0)
+            die("bad size list: %s", s);
+        out[n++] = v;
+        s = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            die("bad size list: %s", s);
+    }
+    return n;
+}
+
+static int ncases;
+static bench_case cases[MAX_CASES];
+
+static void add_case(int gemm, int col_major, int ta, int tb, size_t m, size_t n, size_t k)
+{
+    if (ncases >= MAX_CASES)
+        die("too many cases (at most %s)", "512");
+    bench_case *c = &cases[ncases++];
+    c->gemm = gemm;
+    c->p = (bench_problem){col_major, ta, tb, m, n, gemm ? k : 0, opt.alpha, opt.beta};
+}
+
+static void usage(void)
+{
+    printf(
+        "usage: oclblas-bench [options]\n"
+        "  --routine gemm|gemv|all      what to measure (all)\n"
+        "  --preset NAME                quick: 256..1024 squares; default: 256..2048 squares;\n"
+        "                               users: tall-skinny, short-wide, large k, odd sizes, m or n = 1;\n"
+        "                               gpu: 1024..8192 squares and users' shapes at GPU scale\n"
+        "  --sizes S,S,...              square sizes (gemm m=n=k, gemv m=n), instead of a preset\n"
+        "  --shapes MxNxK,...           gemm shapes (MxN for gemv), instead of a preset\n"
+        "  --layout row|col|both        (row)\n"
+        "  --trans NN,NT,TN,TT          gemm transposes; for gemv the first letter (NN)\n"
+        "  --peers LIST                 openblas,clblast,cublas or none (all that are present)\n"
+        "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included\n"
+        "  --alpha A --beta B           (1, 0)\n"
+        "  --reps N                     calls per timing (automatic)\n"
+        "  --override KERNEL:PARAMS     e.g. gemm_fast:MWG=128,NWG=128 (repeatable)\n"
+        "  --csv FILE --json FILE       write the results\n"
+        "  --first-call SIZE            time the first SGEMM of a fresh process, cold and warm disk cache\n"
+        "  --quiet                      no progress line\n");
+}
+
+/* ---- first call of a process ------------------------------------------ */
+
+static double child_first_call(size_t s)
+{
+    cl_device_id dev;
+    if (oclblas_default_device(&dev, NULL, NULL) != OCLBLAS_SUCCESS)
+        return -1;
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        return -1;
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
+    cl_mem m[3];
+    const float zero = 0;
+    for (int i = 0; i < 3; ++i) {
+        m[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s * s * 4, NULL, &err);
+        clEnqueueFillBuffer(q, m[i], &zero, 4, 0, s * s * 4, 0, NULL, NULL);
+    }
+    clFinish(q);
+    const double t0 = bench_now();
+    oclblas_status st = oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, s, 1.0f, m[0], 0,
+                                         s, m[1], 0, s, 0.0f, m[2], 0, s, q, NULL);
+    clFinish(q);
+    const double t1 = bench_now();
+    return st == OCLBLAS_SUCCESS ? t1 - t0 : -1;
+}
+
+static double spawn_first_call(const char *self, size_t s, const char *cache, int cuda_cache_off, int clblast)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        dup2(fd[1], 1);
+        setenv("OCLBLAS_CACHE_DIR", cache, 1);
+        if (cuda_cache_off)
+            setenv("CUDA_CACHE_DISABLE", "1", 1);
+        char size[32];
+        snprintf(size, sizeof size, "%zu", s);
+        execl(self, self, clblast ? "--first-call-child-clblast" : "--first-call-child", size, (char *)NULL);
+        _exit(127);
+    }
+    close(fd[1]);
+    char buf[64] = "";
+    ssize_t n = read(fd[0], buf, sizeof buf - 1);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    buf[n] = '\0';
+    return atof(buf);
+}
+
+static void first_call_report(const char *self, size_t s)
+{
+    char dir[] = "/tmp/oclblas-bench-cache-XXXXXX";
+    if (!mkdtemp(dir))
+        die("cannot make a temporary folder%s", "");
+    const double cold = spawn_first_call(self, s, dir, 1, 0);
+    const double warm = spawn_first_call(self, s, dir, 0, 0);
+    const double warm_nocuda = spawn_first_call(self, s, dir, 1, 0);
+    const double clb = clblast_available() ? spawn_first_call(self, s, dir, 0, 1) : -1;
+    printf("first SGEMM %zu^3 of a new process (context made before the clock starts):\n", s);
+    printf("  oclblas, cold disk cache             %10.1f ms\n", cold * 1e3);
+    printf("  oclblas, warm disk cache             %10.1f ms\n", warm * 1e3);
+    printf("  oclblas, warm, driver JIT cache off  %10.1f ms\n", warm_nocuda * 1e3);
+    if (clb >= 0)
+        printf("  CLBlast (no disk cache of its own)   %10.1f ms\n", clb * 1e3);
+    if (opt.csv) {
+        FILE *f = fopen(opt.csv, "w");
+        if (f) {
+            fprintf(f, "what,size,ms\noclblas_cold,%zu,%.3f\noclblas_warm,%zu,%.3f\noclblas_warm_no_driver_cache,%zu,%.3f\n",
+                    s, cold * 1e3, s, warm * 1e3, s, warm_nocuda * 1e3);
+            if (clb >= 0)
+                fprintf(f, "clblast,%zu,%.3f\n", s, clb * 1e3);
+            fclose(f);
+        }
+    }
+    /* Leave no cache files behind. */
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "oclblas-bench: could not remove %s\n", dir);
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static void describe(const bench_case *c, char *buf, size_t len)
+{
+    if (c->gemm)
+        snprintf(buf, len, "sgemm %s %c%c %zux%zux%zu", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N',
+                 c->p.trans_b ? 'T' : 'N', c->p.m, c->p.n, c->p.k);
+    else
+        snprintf(buf, len, "sgemv %s %c %zux%zu", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N', c->p.m,
+                 c->p.n);
+}
+
+static void print_table(const bench_result *r, int n, const int *present)
+{
+    printf("%-32s", "problem");
+    for (int l = 0; l < NLIBS; ++l)
+        if (present[l])
+            printf(" %13s", lib_names[l]);
+    for (int l = LIB_OPENBLAS; l < NLIBS; ++l)
+        if (present[l] && present[LIB_OCLBLAS])
+            printf(" %11s", l == LIB_OPENBLAS ? "/openblas" : l == LIB_CLBLAST ? "/clblast" : "/cublas");
+    printf(" %10s\n", "max diff");
+    for (int i = 0; i < n; ++i) {
+        char d[96];
+        describe(&r[i].c, d, sizeof d);
+        printf("%-32s", d);
+        for (int l = 0; l < NLIBS; ++l)
+            if (present[l]) {
+                if (r[i].have[l])
+                    printf(" %8.1f %s", r[i].rate[l], r[i].c.gemm ? "GF/s" : "GB/s");
+                else
+                    printf(" %13s", "-");
+            }
+        for (int l = LIB_OPENBLAS; l < NLIBS; ++l)
+            if (present[l] && present[LIB_OCLBLAS]) {
+                if (r[i].have[l] && r[i].have[LIB_OCLBLAS] && r[i].rate[l] > 0)
+                    printf(" %10.2fx", r[i].rate[LIB_OCLBLAS] / r[i].rate[l]);
+                else
+                    printf(" %11s", "-");
+            }
+        if (r[i].check >= 0)
+            printf(" %10.2e\n", r[i].check);
+        else
+            printf(" %10s\n", "-");
+    }
+}
+
+static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("cannot write %s", path);
+    fprintf(f, "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit,ratio_oclblas_to_lib,"
+               "max_rel_diff,device\n");
+    for (int i = 0; i < n; ++i) {
+        const bench_case *c = &r[i].c;
+        for (int l = 0; l < NLIBS; ++l) {
+            if (!r[i].have[l])
+                continue;
+            const double ratio = r[i].have[LIB_OCLBLAS] && r[i].rate[l] > 0 ? r[i].rate[LIB_OCLBLAS] / r[i].rate[l] : 0;
+            fprintf(f, "%s,%s,%c,%c,%zu,%zu,%zu,%g,%g,%s,%.6f,%.6f,%.3f,%s,%.4f,%.3e,\"%s\"\n", c->gemm ? "sgemm" : "sgemv",
+                    c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N', c->gemm ? (c->p.trans_b ? 'T' : 'N') : '-',
+                    c->p.m, c->p.n, c->p.k, (double)c->p.alpha, (double)c->p.beta, lib_names[l],
+                    r[i].t[l].device_s > 0 ? r[i].t[l].device_s * 1e3 : -1.0, r[i].t[l].wall_s * 1e3, r[i].rate[l],
+                    c->gemm ? "GFLOPS" : "GB/s", ratio, l == LIB_OCLBLAS ? r[i].check : 0.0,
+                    l == LIB_OPENBLAS || l == LIB_HOST ? (l == LIB_HOST ? cl->name : "host CPU") : cl->name);
+        }
+    }
+    fclose(f);
+}
+
+static void write_json(const char *path, const bench_result *r, int n, const bench_cl *cl, const char *cublas_dev)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        die("cannot write %s", path);
+    fprintf(f, "{\n  \"tool\": \"oclblas-bench %s\",\n  \"opencl_device\": \"%s\",\n  \"cuda_device\": \"%s\",\n"
+               "  \"results\": [\n",
+            oclblas_version(), cl->name, cublas_dev);
+    int first = 1;
+    for (int i = 0; i < n; ++i) {
+        const bench_case *c = &r[i].c;
+        for (int l = 0; l < NLIBS; ++l) {
+            if (!r[i].have[l])
+                continue;
+            fprintf(f, "%s    {\"routine\": \"%s\", \"layout\": \"%s\", \"trans_a\": \"%c\", \"trans_b\": \"%c\", "
+                       "\"m\": %zu, \"n\": %zu, \"k\": %zu, \"library\": \"%s\", \"device_ms\": %.6f, "
+                       "\"wall_ms\": %.6f, \"rate\": %.3f, \"unit\": \"%s\"%s",
+                    first ? "" : ",\n", c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row",
+                    c->p.trans_a ? 'T' : 'N', c->gemm ? (c->p.trans_b ? 'T' : 'N') : '-', c->p.m, c->p.n, c->p.k,
+                    lib_names[l], r[i].t[l].device_s > 0 ? r[i].t[l].device_s * 1e3 : -1.0, r[i].t[l].wall_s * 1e3,
+                    r[i].rate[l], c->gemm ? "GFLOPS" : "GB/s", l == LIB_OCLBLAS ? "" : "}");
+            if (l == LIB_OCLBLAS)
+                fprintf(f, ", \"max_rel_diff\": %.3e}", r[i].check);
+            first = 0;
+        }
+    }
+    fprintf(f, "\n  ]\n}\n");
+    fclose(f);
+}
+
+/* ---- main -------------------------------------------------------------- */
+
+int main(int argc, char **argv)
+{
+    const char *routine = "all", *preset = "default", *layout = "row", *trans = "NN", *peers = NULL;
+    size_t sizes[64];
+    int nsizes = 0;
+    const char *shapes = NULL;
+    const char *overrides[MAX_OVERRIDES];
+    int noverrides = 0;
+    size_t first_call = 0;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define TAKE() (v ? (++i, v) : (die("%s needs a value", a), ""))
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage();
+            return 0;
+        } else if (!strcmp(a, "--first-call-child") || !strcmp(a, "--first-call-child-clblast")) {
+            const size_t s = strtoul(TAKE(), NULL, 10);
+            double t;
+            if (!strcmp(a, "--first-call-child-clblast"))
+                t = clblast_first_call(s, &t) == 0 ? t : -1;
+            else
+                t = child_first_call(s);
+            printf("%.9f\n", t);
+            return t < 0;
+        } else if (!strcmp(a, "--routine")) routine = TAKE();
+        else if (!strcmp(a, "--preset")) preset = TAKE();
+        else if (!strcmp(a, "--sizes")) nsizes = parse_sizes(TAKE(), sizes, 64);
+        else if (!strcmp(a, "--shapes")) shapes = TAKE();
+        else if (!strcmp(a, "--layout")) layout = TAKE();
+        else if (!strcmp(a, "--trans")) trans = TAKE();
+        else if (!strcmp(a, "--peers")) peers = TAKE();
+        else if (!strcmp(a, "--host")) opt.host = 1;
+        else if (!strcmp(a, "--alpha")) opt.alpha = strtof(TAKE(), NULL);
+        else if (!strcmp(a, "--beta")) opt.beta = strtof(TAKE(), NULL);
+        else if (!strcmp(a, "--reps")) opt.reps = atoi(TAKE());
+        else if (!strcmp(a, "--csv")) opt.csv = TAKE();
+        else if (!strcmp(a, "--json")) opt.json = TAKE();
+        else if (!strcmp(a, "--quiet")) opt.quiet = 1;
+        else if (!strcmp(a, "--first-call")) first_call = strtoul(TAKE(), NULL, 10);
+        else if (!strcmp(a, "--override")) {
+            if (noverrides == MAX_OVERRIDES)
+                die("too many overrides%s", "");
+            overrides[noverrides++] = TAKE();
+        } else
+            die("unknown option %s (try --help)", a);
+#undef TAKE
+    }
+    if (peers) {
+        opt.use[LIB_OPENBLAS] = strstr(peers, "openblas") != NULL;
+        opt.use[LIB_CLBLAST] = strstr(peers, "clblast") != NULL;
+        opt.use[LIB_CUBLAS] = strstr(peers, "cublas") != NULL;
+    }
+
+    bench_cl cl;
+    oclblas_status st = oclblas_default_device(&cl.device, NULL, NULL);
+    if (st != OCLBLAS_SUCCESS)
+        die("no OpenCL device: %s", oclblas_status_string(st));
+    clGetDeviceInfo(cl.device, CL_DEVICE_NAME, sizeof cl.name, cl.name, NULL);
+    for (int i = 0; i < noverrides; ++i) {
+        char kernel[64];
+        const char *colon = strchr(overrides[i], ':');
+        if (!colon || (size_t)(colon - overrides[i]) >= sizeof kernel)
+            die("bad override %s (KERNEL:PARAMS)", overrides[i]);
+        memcpy(kernel, overrides[i], (size_t)(colon - overrides[i]));
+        kernel[colon - overrides[i]] = '\0';
+        st = oclblas_override_params(cl.device, kernel, colon + 1);
+        if (st != OCLBLAS_SUCCESS)
+            die("override refused: %s", oclblas_status_string(st));
+    }
+    if (first_call) {
+        first_call_report(argv[0], first_call);
+        return 0;
+    }
+
+    cl_int err;
+    cl.context = clCreateContext(NULL, 1, &cl.device, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        die("cannot create a context%s", "");
+    cl.queue = clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS)
+        die("cannot create a queue%s", "");
+    char cublas_dev[256] = "";
+    const int have_cublas = opt.use[LIB_CUBLAS] && cublas_available(cublas_dev, sizeof cublas_dev);
+
+    const int do_gemm = strcmp(routine, "gemv") != 0, do_gemv = strcmp(routine, "gemm") != 0;
+    const int layouts[2] = {strcmp(layout, "col") != 0, strcmp(layout, "row") != 0}; /* row, col */
+    for (int li = 0; li < 2; ++li) {
+        if (!layouts[li])
+            continue;
+        const int col = li == 1;
+        for (const char *t = trans; *t;) {
+            const int ta = t[0] == 'T' || t[0] == 'C', tb = t[1] == 'T' || t[1] == 'C';
+            if (shapes) {
+                for (const char *s = shapes; *s;) {
+                    size_t m = 0, n = 0, k = 0;
+                    int used = 0;
+                    if (sscanf(s, "%zux%zux%zu%n", &m, &n, &k, &used) == 3) {
+                        if (do_gemm)
+                            add_case(1, col, ta, tb, m, n, k);
+                    } else if (sscanf(s, "%zux%zu%n", &m, &n, &used) == 2) {
+                        if (do_gemv)
+                            add_case(0, col, ta, 0, m, n, 0);
+                    } else {
+                        die("bad shape list: %s", s);
+                    }
+                    s += used;
+                    if (*s == ',')
+                        ++s;
+                }
+            } else if (nsizes) {
+                for (int i = 0; i < nsizes; ++i) {
+                    if (do_gemm)
+                        add_case(1, col, ta, tb, sizes[i], sizes[i], sizes[i]);
+                    if (do_gemv)
+                        add_case(0, col, ta, 0, sizes[i], sizes[i], 0);
+                }
+            } else {
+                static const size_t quick[] = {256, 512, 1024}, deflt[] = {256, 512, 1024, 2048},
+                                    gpu[] = {1024, 2048, 4096, 8192};
+                const size_t *sq = quick;
+                int nsq = 3;
+                if (!strcmp(preset, "default"))
+                    sq = deflt, nsq = 4;
+                else if (!strcmp(preset, "gpu"))
+                    sq = gpu, nsq = 4;
+                else if (strcmp(preset, "quick") && strcmp(preset, "users"))
+                    die("unknown preset %s", preset);
+                if (strcmp(preset, "users"))
+                    for (int i = 0; i < nsq; ++i) {
+                        if (do_gemm && (sq[i] <= 4096 || strcmp(preset, "gpu")))
+                            add_case(1, col, ta, tb, sq[i], sq[i], sq[i]);
+                        if (do_gemv)
+                            add_case(0, col, ta, 0, sq[i], sq[i], 0);
+                    }
+                if (!strcmp(preset, "users") || !strcmp(preset, "gpu")) {
+                    const size_t f = strcmp(preset, "gpu") ? 1 : 4;
+                    if (do_gemm) {
+                        add_case(1, col, ta, tb, 4096 * f, 64, 1024);  /* tall-skinny */
+                        add_case(1, col, ta, tb, 64, 4096 * f, 1024);  /* short-wide */
+                        add_case(1, col, ta, tb, 256, 256, 16384 * f); /* k much larger */
+                        add_case(1, col, ta, tb, 1000 * f, 999 * f, 1001);
+                        add_case(1, col, ta, tb, 1, 2048 * f, 2048);
+                        add_case(1, col, ta, tb, 2048 * f, 1, 2048);
+                    }
+                    if (do_gemv) {
+                        add_case(0, col, ta, 0, 65536 * f, 256, 0);
+                        add_case(0, col, ta, 0, 256, 65536 * f, 0);
+                        add_case(0, col, ta, 0, 3001 * f, 2999 * f, 0);
+                    }
+                }
+            }
+            t += t[1] ? 2 : 1;
+            if (*t == ',')
+                ++t;
+        }
+    }
+
+    printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl.name);
+    if (have_cublas)
+        printf("; CUDA device %s", cublas_dev);
+    printf("; peers:%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
+           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "", have_cublas ? " cuBLAS" : "");
+    printf("rates by device time where there is one (OpenCL events, CUDA events), else by host clock; alpha=%g beta=%g\n",
+           (double)opt.alpha, (double)opt.beta);
+    bench_result *results = calloc((size_t)ncases, sizeof *results);
+    int present[NLIBS] = {0};
+    const double t_start = bench_now();
+    for (int i = 0; i < ncases; ++i) {
+        results[i].c = cases[i];
+        if (!opt.quiet) {
+            char d[96];
+            describe(&cases[i], d, sizeof d);
+            const double el = bench_now() - t_start;
+            fprintf(stderr, "[%d/%d] %s (%.0f s elapsed%s)\n", i + 1, ncases, d, el,
+                    i ? "" : ", first calls compile kernels");
+        }
+        run_case(&cl, have_cublas, &results[i]);
+        for (int l = 0; l < NLIBS; ++l)
+            present[l] |= results[i].have[l];
+    }
+    print_table(results, ncases, present);
+    if (opt.csv)
+        write_csv(opt.csv, results, ncases, &cl);
+    if (opt.json)
+        write_json(opt.json, results, ncases, &cl, cublas_dev);
+    int bad = 0;
+    for (int i = 0; i < ncases; ++i)
+        bad |= results[i].have[LIB_OCLBLAS] && !(results[i].check < 1e-3);
+    if (bad)
+        fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than 1e-3 (relative)\n");
+    free(results);
+    clReleaseCommandQueue(cl.queue);
+    clReleaseContext(cl.context);
+    return bad;
+}

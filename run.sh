@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# oclblas: set up, build and run, on a Debian machine.
+#   ./run.sh          install what is missing, build, and benchmark SGEMM and SGEMV
+#                     against OpenBLAS (and CLBlast) on the default OpenCL device
+#   ./run.sh test     install what is missing, build, and run the test suite
+#   ./run.sh build    only install and build
+# Extra arguments after "bench" go to oclblas-bench, e.g. ./run.sh bench --preset quick
+set -euo pipefail
+cd "$(dirname "$0")"
+what=${1:-bench}
+[ $# -gt 0 ] && shift
+
+pkgs="build-essential cmake pkgconf ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+      libopenblas-dev libcmocka-dev libclblast-dev"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "installing:$missing"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+build=${OCLBLAS_BUILD_DIR:-build}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${OCLBLAS_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j"$(nproc)"
+
+case "$what" in
+  build) ;;
+  test) ctest --test-dir "$build" --output-on-failure -j1 ;;
+  bench) "$build/bench/oclblas-bench" "$@" ;;
+  *) echo "usage: $0 [bench [options] | test | build]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,304 @@
+/*
+ * Invalid arguments: every cause gets its own status, and a call that fails
+ * writes nothing (C and y are read back bit for bit). Also the trivial cases
+ * that must succeed without touching anything (m or n = 0), and the ones
+ * that must not read A and B (k = 0, alpha = 0).
+ */
+#include "testutil.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N 16
+#define SENTINEL 12345.0f
+
+typedef struct {
+    tu_env env;
+    cl_mem a, b, c, x, y, small, foreign;
+    cl_context other;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture f;
+    tu_get_env(&f.env);
+    float host[N * N];
+    for (int i = 0; i < N * N; ++i)
+        host[i] = SENTINEL;
+    f.a = tu_buffer(&f.env, host, N * N);
+    f.b = tu_buffer(&f.env, host, N * N);
+    f.c = tu_buffer(&f.env, host, N * N);
+    f.x = tu_buffer(&f.env, host, N);
+    f.y = tu_buffer(&f.env, host, N);
+    f.small = tu_buffer(&f.env, host, 4);
+    cl_int err;
+    f.other = clCreateContext(NULL, 1, &f.env.device, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    f.foreign = clCreateBuffer(f.other, CL_MEM_READ_WRITE, N * N * sizeof(float), NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    cl_mem all[] = {f->a, f->b, f->c, f->x, f->y, f->small, f->foreign};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i)
+        clReleaseMemObject(all[i]);
+    clReleaseContext(f->other);
+    return 0;
+}
+
+static void assert_untouched(fixture *f, cl_mem buf, size_t count)
+{
+    float got[N * N];
+    tu_read(&f->env, buf, got, count);
+    for (size_t i = 0; i < count; ++i)
+        if (got[i] != SENTINEL)
+            fail_msg("element %zu was written (%g)", i, (double)got[i]);
+}
+
+#define COL OCLBLAS_COL_MAJOR
+#define ROW OCLBLAS_ROW_MAJOR
+#define NT OCLBLAS_NO_TRANS
+#define TR OCLBLAS_TRANS
+
+static oclblas_status gemm(fixture *f, oclblas_layout l, oclblas_transpose ta, oclblas_transpose tb, size_t m,
+                           size_t n, size_t k, cl_mem a, size_t ao, size_t lda, cl_mem b, size_t bo, size_t ldb, cl_mem c,
+                           size_t co, size_t ldc, cl_command_queue q)
+{
+    cl_event ev = NULL;
+    oclblas_status st = oclblas_sgemm_cl(l, ta, tb, m, n, k, 1.0f, a, ao, lda, b, bo, ldb, 0.0f, c, co, ldc, q, &ev);
+    if (st != OCLBLAS_SUCCESS && ev)
+        fail_msg("an event came back with a failure");
+    if (ev) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+    }
+    return st;
+}
+
+static void test_gemm_cl_invalid(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    struct {
+        oclblas_status want;
+        oclblas_status got;
+    } cases[] = {
+        {OCLBLAS_INVALID_LAYOUT, gemm(f, (oclblas_layout)0, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_TRANS_A, gemm(f, COL, (oclblas_transpose)0, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_TRANS_B, gemm(f, COL, NT, (oclblas_transpose)114, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        /* column-major: lda >= rows of the stored A (m, or k when transposed) */
+        {OCLBLAS_INVALID_LDA, gemm(f, COL, NT, NT, 5, 4, 3, f->a, 0, 4, f->b, 0, 4, f->c, 0, 5, q)},
+        {OCLBLAS_INVALID_LDA, gemm(f, COL, TR, NT, 3, 4, 5, f->a, 0, 4, f->b, 0, 5, f->c, 0, 3, q)},
+        /* row-major: lda >= columns of the stored A (k, or m when transposed) */
+        {OCLBLAS_INVALID_LDA, gemm(f, ROW, NT, NT, 3, 4, 5, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_LDA, gemm(f, COL, NT, NT, 0, 4, 4, f->a, 0, 0, f->b, 0, 4, f->c, 0, 1, q)},
+        {OCLBLAS_INVALID_LDB, gemm(f, COL, NT, NT, 4, 4, 5, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_LDB, gemm(f, ROW, NT, TR, 4, 4, 5, f->a, 0, 5, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_LDC, gemm(f, COL, NT, NT, 5, 4, 4, f->a, 0, 5, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_INVALID_LDC, gemm(f, ROW, NT, NT, 4, 5, 4, f->a, 0, 4, f->b, 0, 5, f->c, 0, 4, q)},
+        {OCLBLAS_NULL_QUEUE, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->c, 0, 4, NULL)},
+        {OCLBLAS_NULL_A, gemm(f, COL, NT, NT, 4, 4, 4, NULL, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NULL_B, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, NULL, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NULL_C, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, NULL, 0, 4, q)},
+        {OCLBLAS_BUFFER_A_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->small, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_A_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->a, N * N - 15, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_A_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 100, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_B_TOO_SMALL, gemm(f, ROW, NT, NT, 4, 4, 4, f->a, 0, 4, f->small, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_B_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, SIZE_MAX - 2, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_C_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->small, 0, 4, q)},
+        {OCLBLAS_BUFFER_C_TOO_SMALL, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->c, 0, 100, q)},
+        {OCLBLAS_BUFFER_CONTEXT_MISMATCH, gemm(f, COL, NT, NT, 4, 4, 4, f->foreign, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_BUFFER_CONTEXT_MISMATCH, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, f->foreign, 0, 4, q)},
+        {OCLBLAS_SIZE_TOO_LARGE, gemm(f, COL, NT, NT, (size_t)INT_MAX + 1, 1, 1, f->a, 0, (size_t)INT_MAX + 1, f->b, 0,
+                                      1, f->c, 0, (size_t)INT_MAX + 1, q)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        if (cases[i].got != cases[i].want)
+            fail_msg("case %zu: got %d (%s), want %d (%s)", i, cases[i].got, oclblas_status_string(cases[i].got),
+                     cases[i].want, oclblas_status_string(cases[i].want));
+    assert_untouched(f, f->c, N * N);
+}
+
+static void test_gemm_cl_trivial(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    /* m or n = 0: nothing happens, even with NULL buffers, and an event still comes back. */
+    assert_int_equal(gemm(f, COL, NT, NT, 0, 4, 4, NULL, 0, 1, NULL, 0, 4, NULL, 0, 1, q), OCLBLAS_SUCCESS);
+    assert_int_equal(gemm(f, ROW, NT, NT, 4, 0, 4, NULL, 0, 4, NULL, 0, 1, NULL, 0, 1, q), OCLBLAS_SUCCESS);
+    assert_untouched(f, f->c, N * N);
+    /* k = 0: C = beta * C and A, B are not referenced (NULL is fine). */
+    cl_event ev = NULL;
+    assert_int_equal(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 0, 1.0f, NULL, 0, 4, NULL, 0, 1, 0.5f, f->c, 0, N, q, &ev),
+                     OCLBLAS_SUCCESS);
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    float got[N * N];
+    tu_read(&f->env, f->c, got, N * N);
+    for (int j = 0; j < N; ++j)
+        for (int i = 0; i < N; ++i)
+            assert_true(got[j * N + i] == ((i < 4 && j < 4) ? SENTINEL * 0.5f : SENTINEL));
+    /* alpha = 0, beta = 1: nothing changes. */
+    assert_int_equal(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 4, 0.0f, NULL, 0, 4, NULL, 0, 4, 1.0f, f->c, 0, N, q, NULL),
+                     OCLBLAS_SUCCESS);
+    clFinish(q);
+    float again[N * N];
+    tu_read(&f->env, f->c, again, N * N);
+    assert_memory_equal(got, again, sizeof got);
+    /* Restore the sentinel for the other tests. */
+    float host[N * N];
+    for (int i = 0; i < N * N; ++i)
+        host[i] = SENTINEL;
+    clEnqueueWriteBuffer(q, f->c, CL_TRUE, 0, sizeof host, host, 0, NULL, NULL);
+}
+
+static void test_gemm_host_invalid(void **state)
+{
+    (void)state;
+    float a[N * N], b[N * N], c[N * N], c0[N * N];
+    for (int i = 0; i < N * N; ++i)
+        a[i] = b[i] = c[i] = c0[i] = SENTINEL;
+    assert_int_equal(oclblas_sgemm((oclblas_layout)7, NT, NT, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4), OCLBLAS_INVALID_LAYOUT);
+    assert_int_equal(oclblas_sgemm(COL, (oclblas_transpose)1, NT, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4),
+                     OCLBLAS_INVALID_TRANS_A);
+    assert_int_equal(oclblas_sgemm(COL, NT, (oclblas_transpose)1, 4, 4, 4, 1, a, 4, b, 4, 0, c, 4),
+                     OCLBLAS_INVALID_TRANS_B);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, a, 3, b, 4, 0, c, 4), OCLBLAS_INVALID_LDA);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, a, 4, b, 3, 0, c, 4), OCLBLAS_INVALID_LDB);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, a, 4, b, 4, 0, c, 3), OCLBLAS_INVALID_LDC);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, NULL, 4, b, 4, 0, c, 4), OCLBLAS_NULL_A);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, a, 4, NULL, 4, 0, c, 4), OCLBLAS_NULL_B);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 4, 4, 4, 1, a, 4, b, 4, 0, NULL, 4), OCLBLAS_NULL_C);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, (size_t)INT_MAX + 1, 1, 1, 1, a, (size_t)INT_MAX + 1, b, 1, 0, c,
+                                   (size_t)INT_MAX + 1),
+                     OCLBLAS_SIZE_TOO_LARGE);
+    assert_int_equal(oclblas_sgemm(COL, NT, NT, 0, 4, 4, 1, NULL, 1, NULL, 4, 0, NULL, 1), OCLBLAS_SUCCESS);
+    assert_memory_equal(c, c0, sizeof c);
+}
+
+static oclblas_status gemv(fixture *f, oclblas_layout l, oclblas_transpose t, size_t m, size_t n, cl_mem a,
+                           size_t ao, size_t lda, cl_mem x, size_t xo, ptrdiff_t incx, cl_mem y, size_t yo,
+                           ptrdiff_t incy, cl_command_queue q)
+{
+    cl_event ev = NULL;
+    oclblas_status st = oclblas_sgemv_cl(l, t, m, n, 1.0f, a, ao, lda, x, xo, incx, 0.0f, y, yo, incy, q, &ev);
+    if (st != OCLBLAS_SUCCESS && ev)
+        fail_msg("an event came back with a failure");
+    if (ev) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+    }
+    return st;
+}
+
+static void test_gemv_cl_invalid(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    struct {
+        oclblas_status want, got;
+    } cases[] = {
+        {OCLBLAS_INVALID_LAYOUT, gemv(f, (oclblas_layout)0, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_INVALID_TRANS_A, gemv(f, COL, (oclblas_transpose)0, 4, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_INVALID_LDA, gemv(f, COL, NT, 5, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_INVALID_LDA, gemv(f, ROW, NT, 4, 5, f->a, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_INVALID_INCX, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 0, f->y, 0, 1, q)},
+        {OCLBLAS_INVALID_INCY, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, 0, q)},
+        {OCLBLAS_NULL_QUEUE, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, 1, NULL)},
+        {OCLBLAS_NULL_A, gemv(f, COL, NT, 4, 4, NULL, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NULL_X, gemv(f, COL, NT, 4, 4, f->a, 0, 4, NULL, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NULL_Y, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, NULL, 0, 1, q)},
+        {OCLBLAS_BUFFER_A_TOO_SMALL, gemv(f, COL, NT, 4, 4, f->small, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_BUFFER_X_TOO_SMALL, gemv(f, COL, NT, 4, 8, f->a, 0, 4, f->x, 0, 3, f->y, 0, 1, q)},
+        {OCLBLAS_BUFFER_X_TOO_SMALL, gemv(f, COL, TR, 8, 4, f->a, 0, 8, f->x, 0, -3, f->y, 0, 1, q)},
+        {OCLBLAS_BUFFER_Y_TOO_SMALL, gemv(f, COL, NT, 8, 4, f->a, 0, 8, f->x, 0, 1, f->y, 10, 1, q)},
+        {OCLBLAS_BUFFER_Y_TOO_SMALL, gemv(f, ROW, NT, 8, 4, f->a, 0, 4, f->x, 0, 1, f->y, 0, -3, q)},
+        {OCLBLAS_BUFFER_CONTEXT_MISMATCH, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->foreign, 0, 1, f->y, 0, 1, q)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        if (cases[i].got != cases[i].want)
+            fail_msg("case %zu: got %d (%s), want %d (%s)", i, cases[i].got, oclblas_status_string(cases[i].got),
+                     cases[i].want, oclblas_status_string(cases[i].want));
+    assert_untouched(f, f->y, N);
+    /* m or n = 0: a no-op even with NULL buffers. */
+    assert_int_equal(gemv(f, COL, NT, 0, 4, NULL, 0, 1, NULL, 0, 1, NULL, 0, 1, q), OCLBLAS_SUCCESS);
+    assert_int_equal(gemv(f, COL, TR, 4, 0, NULL, 0, 4, NULL, 0, 1, NULL, 0, 1, q), OCLBLAS_SUCCESS);
+    assert_untouched(f, f->y, N);
+}
+
+static void test_gemv_host_invalid(void **state)
+{
+    (void)state;
+    float a[N * N], x[N], y[N], y0[N];
+    for (int i = 0; i < N; ++i)
+        x[i] = y[i] = y0[i] = SENTINEL;
+    memset(a, 0, sizeof a);
+    assert_int_equal(oclblas_sgemv((oclblas_layout)0, NT, 4, 4, 1, a, 4, x, 1, 0, y, 1), OCLBLAS_INVALID_LAYOUT);
+    assert_int_equal(oclblas_sgemv(COL, (oclblas_transpose)0, 4, 4, 1, a, 4, x, 1, 0, y, 1), OCLBLAS_INVALID_TRANS_A);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, a, 3, x, 1, 0, y, 1), OCLBLAS_INVALID_LDA);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, a, 4, x, 0, 0, y, 1), OCLBLAS_INVALID_INCX);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, a, 4, x, 1, 0, y, 0), OCLBLAS_INVALID_INCY);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, NULL, 4, x, 1, 0, y, 1), OCLBLAS_NULL_A);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, a, 4, NULL, 1, 0, y, 1), OCLBLAS_NULL_X);
+    assert_int_equal(oclblas_sgemv(COL, NT, 4, 4, 1, a, 4, x, 1, 0, NULL, 1), OCLBLAS_NULL_Y);
+    assert_memory_equal(y, y0, sizeof y);
+}
+
+static void test_status_strings(void **state)
+{
+    (void)state;
+    /* Every library status has its own sentence; unknown codes say so. */
+    const char *seen[64] = {0};
+    for (int s = OCLBLAS_INVALID_ARGUMENT; s <= OCLBLAS_INVALID_LAYOUT; ++s) {
+        const char *text = oclblas_status_string((oclblas_status)s);
+        assert_string_not_equal(text, "unknown status");
+        for (int j = 0; j < 64 && seen[j]; ++j)
+            assert_string_not_equal(text, seen[j]);
+        for (int j = 0; j < 64; ++j)
+            if (!seen[j]) {
+                seen[j] = text;
+                break;
+            }
+    }
+    assert_string_equal(oclblas_status_string((oclblas_status)-999), "unknown status");
+    assert_string_not_equal(oclblas_status_string((oclblas_status)CL_INVALID_MEM_OBJECT), "unknown status");
+}
+
+static void test_override_refused(void **state)
+{
+    fixture *f = *state;
+    cl_device_id d = f->env.device;
+    assert_int_equal(oclblas_override_params(d, "no_such_kernel", "X=1"), OCLBLAS_UNKNOWN_KERNEL);
+    assert_int_equal(oclblas_override_params(d, "gemm_fast", "NOPE=4"), OCLBLAS_UNKNOWN_PARAM);
+    assert_int_equal(oclblas_override_params(d, "gemm_fast", "MWG=abc"), OCLBLAS_INVALID_ARGUMENT);
+    /* MWG not a multiple of MDIMC * VWM */
+    assert_int_equal(oclblas_override_params(d, "gemm_fast", "MWG=24,MDIMC=16,VWM=1"), OCLBLAS_INVALID_PARAMS);
+    /* more work-items than any device allows */
+    assert_int_equal(oclblas_override_params(d, "gemm_direct", "MDIMCD=1024,NDIMCD=1024,WGD=1024"),
+                     OCLBLAS_INVALID_PARAMS);
+    char before[512], after[512];
+    assert_int_equal(oclblas_get_params(d, "gemm_fast", before, sizeof before), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas_override_params(d, "gemm_fast", "VWM=3"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_get_params(d, "gemm_fast", after, sizeof after), OCLBLAS_SUCCESS);
+    assert_string_equal(before, after);
+    /* A buffer too small gets nothing. */
+    char tiny[8] = "unset";
+    assert_int_equal(oclblas_get_params(d, "gemm_fast", tiny, sizeof tiny), OCLBLAS_INVALID_ARGUMENT);
+    assert_string_equal(tiny, "unset");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gemm_cl_invalid), cmocka_unit_test(test_gemm_cl_trivial),
+        cmocka_unit_test(test_gemm_host_invalid), cmocka_unit_test(test_gemv_cl_invalid),
+        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_override_refused),
+    };
+    return cmocka_run_group_tests_name("arguments", tests, setup, teardown);
+}

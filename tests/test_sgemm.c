@@ -1,0 +1,192 @@
+/*
+ * SGEMM against OpenBLAS: both layouts, all three transposes of A and B,
+ * sizes 1 to 257 in every dimension, alpha and beta including 0 and 1,
+ * padded leading dimensions and element offsets; the same sweep through the
+ * database's parameters, four hand-picked gemm_fast sets that between them
+ * take every code path of the kernel (local memory on and off, strided on
+ * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets; and the
+ * host-pointer API.
+ */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const size_t sizes[] = {1, 2, 7, 16, 33, 64, 100, 129, 257};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+static const float alphas[] = {1.0f, 1.0f, -1.5f, 0.0f, 0.75f};
+static const float betas[] = {0.0f, 1.0f, 0.5f, 2.0f, 0.0f};
+static const oclblas_transpose transposes[] = {OCLBLAS_NO_TRANS, OCLBLAS_TRANS, OCLBLAS_CONJ_TRANS};
+
+/* Every size appears once as m, once as n and once as k; two more triples
+ * are tile multiples, so that gemm_fast also reads operands in place. */
+static void triple(int i, size_t *m, size_t *n, size_t *k)
+{
+    if (i < (int)NSIZES) {
+        *m = sizes[i];
+        *n = sizes[(i + 3) % NSIZES];
+        *k = sizes[(i + 6) % NSIZES];
+    } else if (i == (int)NSIZES) {
+        *m = *n = *k = 64;
+    } else {
+        *m = 128;
+        *n = 64;
+        *k = 32;
+    }
+}
+#define NTRIPLES ((int)NSIZES + 2)
+
+static void sweep(const char *what)
+{
+    tu_env env;
+    tu_get_env(&env);
+    int cases = 0, failures = 0;
+    double worst = 0.0;
+    for (int l = 0; l < 2; ++l) {
+        const oclblas_layout layout = l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR;
+        for (int ia = 0; ia < 3; ++ia) {
+            for (int ib = 0; ib < 3; ++ib) {
+                for (int t = 0; t < NTRIPLES; ++t) {
+                    size_t m, n, k;
+                    triple(t, &m, &n, &k);
+                    const int v = cases % 5;
+                    const size_t pad = (cases % 3 == 1) ? 3 : 0;
+                    const int offs = cases % 2;
+                    const double r = tu_gemm_case(&env, 0, layout, transposes[ia], transposes[ib], m, n, k, alphas[v],
+                                                  betas[v], pad, offs ? 5 : 0, offs ? 3 : 0, offs ? 7 : 0,
+                                                  1234u + (unsigned)cases);
+                    if (r > 1.0) {
+                        print_message("%s: FAILED %s %c%c m=%zu n=%zu k=%zu alpha=%g beta=%g pad=%zu offsets=%d: "
+                                      "error %.3g x bound\n",
+                                      what, l ? "row" : "col", "NTC"[ia], "NTC"[ib], m, n, k, (double)alphas[v],
+                                      (double)betas[v], pad, offs, r);
+                        ++failures;
+                    }
+                    if (r > worst)
+                        worst = r;
+                    ++cases;
+                }
+            }
+        }
+    }
+    print_message("%s: %d cases, worst error %.3g of the bound\n", what, cases, worst);
+    assert_int_equal(failures, 0);
+}
+
+static void with_params(const char *what, const char *routine, const char *fast, const char *direct)
+{
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", routine);
+    tu_override(&env, "gemm_fast", fast);
+    tu_override(&env, "gemm_direct", direct);
+    sweep(what);
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    tu_override(&env, "gemm_direct", NULL);
+}
+
+static void test_database_params(void **state)
+{
+    (void)state;
+    sweep("database parameters");
+}
+
+/* GEMM_MIN_INDIRECT=0: every product with m, n > 1 goes through gemm_fast. */
+static void test_fast_global_scalar(void **state)
+{
+    (void)state;
+    with_params("gemm_fast SA=0 SB=0 STRM=0 STRN=0 VW=1/1", "GEMM_MIN_INDIRECT=0",
+                "MWG=16,NWG=16,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=1,VWM=1,VWN=1,STRM=0,STRN=0,SA=0,SB=0", NULL);
+}
+
+static void test_fast_local_strided(void **state)
+{
+    (void)state;
+    with_params("gemm_fast SA=1 SB=1 STRM=1 STRN=1 VW=2/4", "GEMM_MIN_INDIRECT=0",
+                "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1", NULL);
+}
+
+static void test_fast_local_a(void **state)
+{
+    (void)state;
+    with_params("gemm_fast SA=1 SB=0 STRM=0 STRN=1 VW=8/2", "GEMM_MIN_INDIRECT=0",
+                "MWG=64,NWG=32,KWG=16,MDIMC=8,NDIMC=16,MDIMA=8,NDIMB=16,KWI=4,VWM=8,VWN=2,STRM=0,STRN=1,SA=1,SB=0",
+                NULL);
+}
+
+static void test_fast_local_b(void **state)
+{
+    (void)state;
+    with_params("gemm_fast SA=0 SB=1 STRM=1 STRN=0 VW=4/8", "GEMM_MIN_INDIRECT=0",
+                "MWG=32,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=4,VWN=8,STRM=1,STRN=0,SA=0,SB=1", NULL);
+}
+
+/* GEMM_MIN_INDIRECT huge: everything goes through gemm_direct. */
+static void test_direct_padded(void **state)
+{
+    (void)state;
+    with_params("gemm_direct WGD=16 KWGD=8 PAD=1", "GEMM_MIN_INDIRECT=1000000", NULL,
+                "WGD=16,KWGD=8,MDIMCD=8,NDIMCD=8,KWID=2,PADA=1,PADB=1");
+}
+
+static void test_direct_unpadded(void **state)
+{
+    (void)state;
+    with_params("gemm_direct WGD=32 KWGD=16 PAD=0", "GEMM_MIN_INDIRECT=1000000", NULL,
+                "WGD=32,KWGD=16,MDIMCD=16,NDIMCD=8,KWID=4,PADA=0,PADB=0");
+}
+
+/* A product above the database's crossover, so that the default plan picks gemm_fast. */
+static void test_above_crossover(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    char buf[512];
+    TU_CHECK(oclblas_get_params(env.device, "routine", buf, sizeof buf));
+    int crossover = 0;
+    const char *p = strstr(buf, "GEMM_MIN_INDIRECT=");
+    assert_non_null(p);
+    crossover = atoi(p + strlen("GEMM_MIN_INDIRECT="));
+    const size_t s = (size_t)crossover + 37;
+    double r = tu_gemm_case(&env, 0, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s + 5, s - 3, 1.0f, 0.0f,
+                            1, 0, 0, 0, 99);
+    print_message("above crossover (%zu): error %.3g of the bound\n", s, r);
+    assert_true(r <= 1.0);
+    r = tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, s, s - 1, s + 2, -0.5f, 1.5f, 0, 3, 1,
+                     2, 100);
+    assert_true(r <= 1.0);
+}
+
+/* The host-pointer API, on the same comparison. */
+static void test_host_api(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    const size_t cases[][3] = {{1, 1, 1}, {7, 33, 16}, {64, 64, 64}, {129, 100, 257}, {300, 290, 310}, {1, 50, 9},
+                               {50, 1, 9}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int l = 0; l < 2; ++l) {
+            const double r = tu_gemm_case(&env, 1, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR, transposes[i % 3],
+                                          transposes[(i + l) % 3], cases[i][0], cases[i][1], cases[i][2],
+                                          i % 2 ? 1.0f : -2.0f, i % 3 ? 0.0f : 0.5f, i % 2 ? 2 : 0, i % 2, i % 3,
+                                          i % 4, (unsigned)(7 * i + l));
+            if (r > 1.0)
+                fail_msg("host sgemm case %zu layout %d: error %.3g x bound", i, l, r);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_database_params), cmocka_unit_test(test_fast_global_scalar),
+        cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
+        cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
+        cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
+        cmocka_unit_test(test_host_api),
+    };
+    return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
+}

@@ -1,0 +1,58 @@
+/*
+ * Shared pieces of the test programs: the device the tests run on, seeded
+ * random data, and the comparison against OpenBLAS with an error bound that
+ * scales with k and the operands' magnitudes.
+ */
+#ifndef OCLBLAS_TESTUTIL_H
+#define OCLBLAS_TESTUTIL_H
+
+#include "oclblas.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+typedef struct {
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+} tu_env;
+
+/* The library's default device, context and queue; fails the test if there is none. */
+void tu_get_env(tu_env *env);
+
+/* Uniform in [-1, 1) from a small LCG, so a failure reproduces from its seed. */
+void tu_fill(float *x, size_t n, unsigned *seed);
+
+cl_mem tu_buffer(const tu_env *env, const float *host, size_t count);
+void tu_read(const tu_env *env, cl_mem buf, float *host, size_t count);
+
+/* Elements a rows x cols operand spans in a layout with leading dimension ld. */
+size_t tu_span(oclblas_layout layout, size_t rows, size_t cols, size_t ld);
+
+/* One SGEMM case, checked against OpenBLAS on the same inputs: on device
+ * buffers with element offsets (host 0), or through the host-pointer API
+ * (host 1, offsets into the arrays). With beta = 0, C starts as NaN. Memory
+ * around the result (ldc > rows, elements before the offset) must come back
+ * unchanged. Returns the worst ratio of error to its bound (<= 1 passes). */
+double tu_gemm_case(const tu_env *env, int host, oclblas_layout layout, oclblas_transpose ta, oclblas_transpose tb,
+                    size_t m, size_t n, size_t k, float alpha, float beta, size_t pad_ld, size_t a_off, size_t b_off,
+                    size_t c_off, unsigned seed);
+
+/* The same for SGEMV with increments. */
+double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
+                    float alpha, float beta, size_t pad_ld, ptrdiff_t incx, ptrdiff_t incy, size_t a_off,
+                    size_t x_off, size_t y_off, unsigned seed);
+
+/* Overrides of one device's parameters for a test; NULL text removes them. */
+void tu_override(const tu_env *env, const char *kernel, const char *params);
+
+#define TU_CHECK(call)                                                                                         \
+    do {                                                                                                       \
+        oclblas_status st_ = (call);                                                                           \
+        if (st_ != OCLBLAS_SUCCESS)                                                                            \
+            fail_msg("%s -> %d (%s)", #call, (int)st_, oclblas_status_string(st_));                           \
+    } while (0)
+
+#endif
