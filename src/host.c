@@ -63,6 +63,22 @@ static oclblas_status ensure(cl_context ctx, staging_set *s, int i, size_t bytes
     return OCLBLAS_SUCCESS;
 }
 
+static pthread_once_t zero_copy_once = PTHREAD_ONCE_INIT;
+static int zero_copy_allowed = 1;
+
+static void zero_copy_init(void)
+{
+    const char *v = getenv("OCLBLAS_HOST_ZERO_COPY");
+    zero_copy_allowed = !(v && strcmp(v, "0") == 0);
+}
+
+/* OCLBLAS_HOST_ZERO_COPY=0 makes host calls copy even where memory is shared. */
+static int zero_copy(void)
+{
+    pthread_once(&zero_copy_once, zero_copy_init);
+    return zero_copy_allowed;
+}
+
 /* One operand of a host call: elements [0, count) from ptr; the output also
  * gives its rectangle (inner contiguous elements, outer lines, pitch ld). */
 typedef struct {
@@ -91,7 +107,7 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
     const size_t rect_origin[3] = {0, 0, 0};
     const size_t region[3] = {out->inner * sizeof(float), out->outer, 1};
 
-    if (d->info->unified_memory) {
+    if (d->info->unified_memory && zero_copy()) {
         cl_mem m[3] = {NULL, NULL, NULL};
         const host_in *ins[2] = {in0, in1};
         for (int i = 0; i < 2 && err == CL_SUCCESS; ++i)

@@ -4,8 +4,7 @@
  * padded leading dimensions and element offsets; the same sweep through the
  * database's parameters, four hand-picked gemm_fast sets that between them
  * take every code path of the kernel (local memory on and off, strided on
- * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets; and the
- * host-pointer API.
+ * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets.
  */
 #include "testutil.h"
 
@@ -160,25 +159,6 @@ static void test_above_crossover(void **state)
     assert_true(r <= 1.0);
 }
 
-/* The host-pointer API, on the same comparison. */
-static void test_host_api(void **state)
-{
-    (void)state;
-    tu_env env;
-    tu_get_env(&env);
-    const size_t cases[][3] = {{1, 1, 1}, {7, 33, 16}, {64, 64, 64}, {129, 100, 257}, {300, 290, 310}, {1, 50, 9},
-                               {50, 1, 9}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        for (int l = 0; l < 2; ++l) {
-            const double r = tu_gemm_case(&env, 1, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR, transposes[i % 3],
-                                          transposes[(i + l) % 3], cases[i][0], cases[i][1], cases[i][2],
-                                          i % 2 ? 1.0f : -2.0f, i % 3 ? 0.0f : 0.5f, i % 2 ? 2 : 0, i % 2, i % 3,
-                                          i % 4, (unsigned)(7 * i + l));
-            if (r > 1.0)
-                fail_msg("host sgemm case %zu layout %d: error %.3g x bound", i, l, r);
-        }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,7 +166,6 @@ int main(void)
         cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
-        cmocka_unit_test(test_host_api),
     };
     return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
 }
