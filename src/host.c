@@ -142,8 +142,11 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
     st = ensure(d->context, s, 0, in0 && in0->count ? in0->count * sizeof(float) : 0);
     if (st == OCLBLAS_SUCCESS)
         st = ensure(d->context, s, 1, in1 && in1->count ? in1->count * sizeof(float) : 0);
+    /* Drivers check a rectangle against its whole last slice (lines x pitch),
+     * so the output buffer spans that much even though fewer elements are used. */
+    const size_t out_bytes = (out->outer * out->ld > out->count ? out->outer * out->ld : out->count) * sizeof(float);
     if (st == OCLBLAS_SUCCESS)
-        st = ensure(d->context, s, 2, out->count * sizeof(float));
+        st = ensure(d->context, s, 2, out_bytes);
     if (st == OCLBLAS_SUCCESS && in0 && in0->count)
         st = (oclblas_status)clEnqueueWriteBuffer(d->queue, s->buf[0], CL_FALSE, 0, in0->count * sizeof(float),
                                                   in0->ptr, 0, NULL, NULL);
