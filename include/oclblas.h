@@ -120,6 +120,11 @@ OCLBLAS_API oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_trans
 OCLBLAS_API oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
                                                   cl_command_queue *queue);
 
+/* The device as the database names it, a JSON object ready to paste into a
+ * database entry: {"vendor": ..., "type": ..., "architecture": ..., "name": ...}.
+ * A buffer that is too small gets nothing and OCLBLAS_INVALID_ARGUMENT. */
+OCLBLAS_API oclblas_status oclblas_device_description(cl_device_id device, char *buf, size_t len);
+
 /* Parameters of one kernel for one device (NULL: every device), winning over
  * the database. params is a list "NAME=VALUE" separated by commas or spaces;
  * names it leaves out keep the value the database gives. params NULL or ""

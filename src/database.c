@@ -298,13 +298,47 @@ static oclblas_status lookup_locked(const oclblas__device_info *dev, int kernel,
     return st;
 }
 
+/* The verbose log names each (device, kernel, parameters, origin) once, not on every call. */
+typedef struct logged {
+    cl_device_id dev;
+    int kernel;
+    oclblas__params p;
+    char from[400];
+    struct logged *next;
+} logged;
+static logged *logged_list;
+
+static void log_once(const oclblas__device_info *dev, int kernel, const oclblas__params *p, const char *from)
+{
+    for (const logged *l = logged_list; l; l = l->next)
+        if (l->dev == dev->id && l->kernel == kernel && !memcmp(&l->p, p, sizeof *p) && !strcmp(l->from, from))
+            return;
+    logged *l = malloc(sizeof *l);
+    if (!l)
+        return;
+    l->dev = dev->id;
+    l->kernel = kernel;
+    l->p = *p;
+    oclblas__strlcpy(l->from, from, sizeof l->from);
+    l->next = logged_list;
+    logged_list = l;
+    char text[512];
+    oclblas__params_format(kernel, p, text, sizeof text);
+    oclblas__log("database: %s on %s: %s from %s", oclblas__kernels[kernel].name, dev->name, text, from);
+}
+
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
                                   size_t from_len)
 {
     pthread_once(&env_once, env_init);
+    char where[400];
     oclblas__mutex_lock(&db_lock);
-    oclblas_status st = lookup_locked(dev, kernel, NULL, out, from, from_len);
+    oclblas_status st = lookup_locked(dev, kernel, NULL, out, where, sizeof where);
+    if (st == OCLBLAS_SUCCESS && oclblas__verbose())
+        log_once(dev, kernel, out, where);
     oclblas__mutex_unlock(&db_lock);
+    if (from)
+        oclblas__strlcpy(from, where, from_len);
     return st;
 }
 

@@ -285,3 +285,36 @@ oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
         *queue = d->queue;
     return OCLBLAS_SUCCESS;
 }
+
+/* JSON string contents: device names are printable ASCII in practice, but
+ * quotes and backslashes must not break the document. */
+static void json_text(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n + 2 < len; ++s) {
+        if (*s == '"' || *s == '\\')
+            out[n++] = '\\';
+        out[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+    }
+    out[n] = '\0';
+}
+
+oclblas_status oclblas_device_description(cl_device_id device, char *buf, size_t len)
+{
+    if (!device || !buf || !len)
+        return OCLBLAS_INVALID_ARGUMENT;
+    const oclblas__device_info *d;
+    oclblas_status st = oclblas__device_info_get(device, &d);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    char name[600], vendor[80], arch[140], out[1024];
+    json_text(name, sizeof name, d->name);
+    json_text(vendor, sizeof vendor, d->vendor);
+    json_text(arch, sizeof arch, d->arch);
+    const int n = snprintf(out, sizeof out, "{\"vendor\": \"%s\", \"type\": \"%s\", \"architecture\": \"%s\", \"name\": \"%s\"}",
+                           vendor, d->type, arch, name);
+    if (n < 0 || (size_t)n >= len)
+        return OCLBLAS_INVALID_ARGUMENT;
+    memcpy(buf, out, (size_t)n + 1);
+    return OCLBLAS_SUCCESS;
+}

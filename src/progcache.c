@@ -61,10 +61,16 @@ typedef struct binary {
     struct binary *next;
 } binary;
 
+typedef struct building {
+    const char *key;
+    struct building *next;
+} building;
+
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cache_cond = PTHREAD_COND_INITIALIZER;
 static oclblas__program *programs;
 static binary *binaries;
+static building *builds_in_flight; /* keys being compiled from source right now, in any context */
 static oclblas_cache_stats stats;
 
 static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
@@ -349,25 +355,81 @@ static void log_build_failure(cl_program p, cl_device_id dev, const char *what)
     free(log);
 }
 
+/* Claims the right to compile key from source. When another thread (for
+ * another context) is compiling the same key, waits for it and returns 0:
+ * its binary is then in memory. */
+static int claim_build(building *me)
+{
+    oclblas__mutex_lock(&cache_lock);
+    int waited = 0;
+    for (;;) {
+        const building *b = builds_in_flight;
+        while (b && strcmp(b->key, me->key) != 0)
+            b = b->next;
+        if (!b)
+            break;
+        waited = 1;
+        pthread_cond_wait(&cache_cond, &cache_lock);
+    }
+    if (!waited) {
+        me->next = builds_in_flight;
+        builds_in_flight = me;
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    return !waited;
+}
+
+static void release_build(building *me)
+{
+    oclblas__mutex_lock(&cache_lock);
+    for (building **pp = &builds_in_flight; *pp; pp = &(*pp)->next)
+        if (*pp == me) {
+            *pp = me->next;
+            break;
+        }
+    pthread_cond_broadcast(&cache_cond);
+    oclblas__mutex_unlock(&cache_lock);
+}
+
+static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_info *dev, const char *key,
+                                        const char *what);
+
 static oclblas_status obtain(oclblas__program *e, const oclblas__device_info *dev, const char *key,
                              const char *what)
 {
-    size_t len = 0;
-    unsigned char *bin = memory_binary(key, &len);
-    if (bin) {
-        e->program = from_binary(e->ctx, e->dev, bin, len, e->options);
-        free(bin);
-        if (e->program) {
-            oclblas__log("cache: %s loaded from a binary in memory", what);
-            oclblas__mutex_lock(&cache_lock);
-            ++stats.disk_hits; /* counted with disk loads: no compilation happened */
-            oclblas__mutex_unlock(&cache_lock);
-            return OCLBLAS_SUCCESS;
+    for (;;) {
+        size_t len = 0;
+        unsigned char *bin = memory_binary(key, &len);
+        if (bin) {
+            e->program = from_binary(e->ctx, e->dev, bin, len, e->options);
+            free(bin);
+            if (e->program) {
+                oclblas__log("cache: %s loaded from a binary in memory", what);
+                oclblas__mutex_lock(&cache_lock);
+                ++stats.disk_hits; /* counted with disk loads: no compilation happened */
+                oclblas__mutex_unlock(&cache_lock);
+                return OCLBLAS_SUCCESS;
+            }
+            forget_binary(key);
         }
-        forget_binary(key);
+        /* One thread per key goes to the disk or the compiler; the others
+         * (other contexts on the same device) wait and load its binary. */
+        building me = {key, NULL};
+        if (!claim_build(&me))
+            continue;
+        const oclblas_status st = load_or_build(e, dev, key, what);
+        release_build(&me);
+        return st;
     }
+}
+
+/* From the disk cache, else from source (and then into both caches). */
+static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_info *dev, const char *key,
+                                        const char *what)
+{
+    size_t len = 0;
     const double t0 = now_ms();
-    bin = disk_read(key, &len);
+    unsigned char *bin = disk_read(key, &len);
     if (bin) {
         e->program = from_binary(e->ctx, e->dev, bin, len, e->options);
         if (e->program) {
