@@ -237,7 +237,9 @@ kernel void gemm_fast(const int M, const int N, const int K, const float alpha, 
 
     // Epilogue. beta == 0 must not read C: NaN there may not come through.
     const bool read_c = beta != 0.0f;
-    const bool whole = m_tile + MWG <= M && n_tile + NWG <= N && ((c_off | c_ld) % VWM) == 0;
+    // Vector stores need aligned addresses: C may wrap unaligned host memory.
+    const bool whole = m_tile + MWG <= M && n_tile + NWG <= N && c_ld % VWM == 0 &&
+                       ((ulong)(cg + c_off)) % (VWM * sizeof(float)) == 0;
 #pragma unroll
     for (int j = 0; j < NVI; ++j) {
 #pragma unroll

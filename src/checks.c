@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <limits.h>
+#include <stdint.h>
 
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)
 {
@@ -14,6 +15,17 @@ oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_devic
     if (err == CL_SUCCESS)
         err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL);
     return (oclblas_status)err;
+}
+
+int oclblas__aligned(cl_mem buf, size_t off, size_t bytes)
+{
+    void *host = NULL;
+    if (clGetMemObjectInfo(buf, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
+        return 0;
+    /* Kernels index vectors from the start of the buffer, so the start must
+     * be aligned as well as the offset. The implementation's own allocations
+     * (host NULL) start far more aligned than any vector. */
+    return (uintptr_t)host % bytes == 0 && off * sizeof(float) % bytes == 0;
 }
 
 size_t oclblas__extent(size_t rows, size_t cols, size_t ld)

@@ -126,8 +126,8 @@ static oclblas_status indirect(cl_context ctx, const oclblas__device_info *dev, 
     /* gemm_fast reads A as (m, k) with m contiguous and B as (k, n) with n
      * contiguous; where the caller's operand already is that, tile-aligned,
      * it is read in place. */
-    const int a_in_place = !at && m == mp && k == kp && a_off % vwm == 0 && lda % vwm == 0;
-    const int b_in_place = bt && n == np && k == kp && b_off % vwn == 0 && ldb % vwn == 0;
+    const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && oclblas__aligned(a, a_off, vwm * 4);
+    const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && oclblas__aligned(b, b_off, vwn * 4);
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
 

@@ -59,7 +59,7 @@ oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, floa
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(cols, splits);
         splits = ceil_div(cols, chunk);
-        vec = a_off % vw == 0 && lda % vw == 0;
+        vec = lda % vw == 0 && oclblas__aligned(a, a_off, vw * 4);
     } else {
         /* Columns are the parallel direction; rows may be split. */
         const size_t tpc = (size_t)p.v[GT_TPC];
@@ -70,7 +70,7 @@ oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, floa
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(ceil_div(rows, splits), tpc * vw) * tpc * vw;
         splits = ceil_div(rows, chunk);
-        vec = incx == 1 && a_off % vw == 0 && lda % vw == 0 && x_start % vw == 0;
+        vec = incx == 1 && lda % vw == 0 && oclblas__aligned(a, a_off, vw * 4) && oclblas__aligned(x, x_start, vw * 4);
     }
     if (splits * len_y > INT_MAX || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;

@@ -227,6 +227,11 @@ oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_devic
  * [off, off + need) and inside 32-bit indexing. */
 oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need,
                                      oclblas_status null_status, oclblas_status small_status);
+/* Whether vectors of `bytes` can be read from buf starting at element off:
+ * the buffer's start and the offset are both multiples of bytes. Buffers
+ * the implementation allocates start aligned far beyond that; a buffer over
+ * the caller's host memory (CL_MEM_USE_HOST_PTR) is aligned as that memory is. */
+int oclblas__aligned(cl_mem buf, size_t off, size_t bytes);
 /* Elements spanned by a column-major rows x cols matrix with leading dimension ld. */
 size_t oclblas__extent(size_t rows, size_t cols, size_t ld);
 /* A marker on the queue as the call's event, for calls that enqueue nothing. */

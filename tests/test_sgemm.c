@@ -159,6 +159,17 @@ static void test_above_crossover(void **state)
     assert_true(r <= 1.0);
 }
 
+/* Buffers over misaligned host memory, with sizes and offsets that would
+ * otherwise let gemm_fast read A and B in place and store whole vectors of C. */
+static void test_misaligned_host_memory(void **state)
+{
+    (void)state;
+    tu_misaligned_host_buffers = 1;
+    with_params("misaligned host memory", "GEMM_MIN_INDIRECT=0",
+                "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=8,STRM=1,STRN=1,SA=1,SB=1", NULL);
+    tu_misaligned_host_buffers = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -166,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
+        cmocka_unit_test(test_misaligned_host_memory),
     };
     return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
 }

@@ -130,12 +130,20 @@ static void test_gemm_vector_shapes(void **state)
                 }
 }
 
+static void test_misaligned_host_memory(void **state)
+{
+    (void)state;
+    tu_misaligned_host_buffers = 1;
+    with_params("misaligned host memory", "WGS=32,WPT=2,VW=4,UNR=4", "WGS=64,TPC=8,VW=8,UNR=2", NULL);
+    tu_misaligned_host_buffers = 0;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_database_params), cmocka_unit_test(test_split_wide_vectors),
         cmocka_unit_test(test_unsplit_narrow_vectors), cmocka_unit_test(test_mixed),
-        cmocka_unit_test(test_gemm_vector_shapes),
+        cmocka_unit_test(test_gemm_vector_shapes), cmocka_unit_test(test_misaligned_host_memory),
     };
     return cmocka_run_group_tests_name("sgemv", tests, NULL, NULL);
 }

@@ -32,9 +32,29 @@ void tu_fill(float *x, size_t n, unsigned *seed)
     }
 }
 
+int tu_misaligned_host_buffers;
+
+static void CL_CALLBACK free_host(cl_mem m, void *p)
+{
+    (void)m;
+    free(p);
+}
+
 cl_mem tu_buffer(const tu_env *env, const float *host, size_t count)
 {
     cl_int err;
+    if (tu_misaligned_host_buffers) {
+        /* Over host memory one float past a 64-byte boundary: no vector access may assume alignment. */
+        float *base = aligned_alloc(64, (count + 17) * sizeof(float)), *p = base + 1;
+        if (host)
+            memcpy(p, host, count * sizeof(float));
+        cl_mem m = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                                  (count ? count : 1) * sizeof(float), p, &err);
+        if (err != CL_SUCCESS)
+            fail_msg("clCreateBuffer(USE_HOST_PTR, %zu floats): %d", count, err);
+        clSetMemObjectDestructorCallback(m, free_host, base);
+        return m;
+    }
     cl_mem m = clCreateBuffer(env->context, CL_MEM_READ_WRITE | (host ? CL_MEM_COPY_HOST_PTR : 0),
                               (count ? count : 1) * sizeof(float), (void *)host, &err);
     if (err != CL_SUCCESS)

@@ -26,6 +26,8 @@ void tu_get_env(tu_env *env);
 void tu_fill(float *x, size_t n, unsigned *seed);
 
 cl_mem tu_buffer(const tu_env *env, const float *host, size_t count);
+/* When set, tu_buffer wraps misaligned host memory (CL_MEM_USE_HOST_PTR). */
+extern int tu_misaligned_host_buffers;
 void tu_read(const tu_env *env, cl_mem buf, float *host, size_t count);
 
 /* Elements a rows x cols operand spans in a layout with leading dimension ld. */
