@@ -45,7 +45,7 @@ cl_mem tu_buffer(const tu_env *env, const float *host, size_t count)
     cl_int err;
     if (tu_misaligned_host_buffers) {
         /* Over host memory one float past a 64-byte boundary: no vector access may assume alignment. */
-        float *base = aligned_alloc(64, (count + 17) * sizeof(float)), *p = base + 1;
+        float *base = aligned_alloc(64, (count + 32) / 16 * 64), *p = base + 1;
         if (host)
             memcpy(p, host, count * sizeof(float));
         cl_mem m = clCreateBuffer(env->context, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
