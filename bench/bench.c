@@ -48,10 +48,10 @@ static struct {
     int use[NLIBS];
     int host;
     float alpha, beta;
-    const char *csv, *json;
+    const char *csv, *json, *png;
     int quiet;
     double min_time;
-} opt = {0, {1, 0, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, 0, 0.25};
+} opt = {0, {1, 0, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
 
 double bench_now(void)
 {
@@ -381,6 +381,7 @@ static void usage(void)
         "  --reps N                     calls per timing (automatic)\n"
         "  --override KERNEL:PARAMS     e.g. gemm_fast:MWG=128,NWG=128 (repeatable)\n"
         "  --csv FILE --json FILE       write the results\n"
+        "  --png FILE                   plot rate against size (square problems) with bench/plot.py\n"
         "  --first-call SIZE            time the first SGEMM of a fresh process, cold and warm disk cache\n"
         "  --quiet                      no progress line\n");
 }
@@ -574,6 +575,38 @@ static void write_json(const char *path, const bench_result *r, int n, const ben
     fclose(f);
 }
 
+/* The plot is drawn by bench/plot.py (matplotlib) from a CSV; without
+ * Python or matplotlib the run still succeeds and says why there is no plot. */
+static void plot(const bench_result *r, int n, const bench_cl *cl)
+{
+    char csv[64] = "/tmp/oclblas-bench-XXXXXX";
+    const char *src = opt.csv;
+    if (!src) {
+        const int fd = mkstemp(csv);
+        if (fd < 0)
+            return;
+        close(fd);
+        write_csv(csv, r, n, cl);
+        src = csv;
+    }
+    const char *script = getenv("OCLBLAS_BENCH_PLOT");
+    if (!script)
+        script = access(OCLBLAS_BENCH_PLOT_SCRIPT, R_OK) == 0 ? OCLBLAS_BENCH_PLOT_SCRIPT : OCLBLAS_BENCH_PLOT_INSTALLED;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execlp("python3", "python3", script, src, opt.png, (char *)NULL);
+        fprintf(stderr, "oclblas-bench: no plot: cannot run python3 %s\n", script);
+        _exit(127);
+    }
+    int status = 1;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "oclblas-bench: the plot was not drawn (see above)\n");
+    if (src == csv)
+        unlink(csv);
+}
+
 /* ---- main -------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -614,6 +647,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--reps")) opt.reps = atoi(TAKE());
         else if (!strcmp(a, "--csv")) opt.csv = TAKE();
         else if (!strcmp(a, "--json")) opt.json = TAKE();
+        else if (!strcmp(a, "--png")) opt.png = TAKE();
         else if (!strcmp(a, "--quiet")) opt.quiet = 1;
         else if (!strcmp(a, "--first-call")) first_call = strtoul(TAKE(), NULL, 10);
         else if (!strcmp(a, "--override")) {
@@ -762,6 +796,8 @@ int main(int argc, char **argv)
         write_csv(opt.csv, results, ncases, &cl);
     if (opt.json)
         write_json(opt.json, results, ncases, &cl, cublas_dev);
+    if (opt.png)
+        plot(results, ncases, &cl);
     int bad = 0;
     for (int i = 0; i < ncases; ++i)
         bad |= results[i].have[LIB_OCLBLAS] && !(results[i].check < 1e-3);
