@@ -388,7 +388,8 @@ static void usage(void)
 
 /* ---- first call of a process ------------------------------------------ */
 
-static double child_first_call(size_t s)
+/* In a fresh process: seconds of the first SGEMM and of the one after it. */
+static int child_first_call(size_t s, int clblast, double *first, double *second)
 {
     cl_device_id dev;
     if (oclblas_default_device(&dev, NULL, NULL) != OCLBLAS_SUCCESS)
@@ -405,15 +406,29 @@ static double child_first_call(size_t s)
         clEnqueueFillBuffer(q, m[i], &zero, 4, 0, s * s * 4, 0, NULL, NULL);
     }
     clFinish(q);
-    const double t0 = bench_now();
-    oclblas_status st = oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, s, 1.0f, m[0], 0,
-                                         s, m[1], 0, s, 0.0f, m[2], 0, s, q, NULL);
-    clFinish(q);
-    const double t1 = bench_now();
-    return st == OCLBLAS_SUCCESS ? t1 - t0 : -1;
+    for (int call = 0; call < 2; ++call) {
+        const double t0 = bench_now();
+        int rc;
+        if (clblast)
+            rc = clblast_sgemm_once(q, s, m[0], m[1], m[2]);
+        else
+            rc = oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, s, 1.0f, m[0], 0, s,
+                                  m[1], 0, s, 0.0f, m[2], 0, s, q, NULL) == OCLBLAS_SUCCESS
+                     ? 0
+                     : -1;
+        clFinish(q);
+        if (rc != 0)
+            return -1;
+        *(call ? second : first) = bench_now() - t0;
+    }
+    return 0;
 }
 
-static double spawn_first_call(const char *self, size_t s, const char *cache, int cuda_cache_off, int clblast)
+/* Runs child_first_call in a new process with our disk cache in `cache`
+ * and the drivers' own caches (NVIDIA's JIT cache, PoCL's kernel cache) in
+ * `driver_cache`, so that "cold" means nothing compiled anywhere. */
+static int spawn_first_call(const char *self, size_t s, const char *cache, const char *driver_cache, int clblast,
+                            double *first, double *second)
 {
     int fd[2];
     if (pipe(fd) != 0)
@@ -423,15 +438,15 @@ static double spawn_first_call(const char *self, size_t s, const char *cache, in
         close(fd[0]);
         dup2(fd[1], 1);
         setenv("OCLBLAS_CACHE_DIR", cache, 1);
-        if (cuda_cache_off)
-            setenv("CUDA_CACHE_DISABLE", "1", 1);
+        setenv("CUDA_CACHE_PATH", driver_cache, 1);
+        setenv("POCL_CACHE_DIR", driver_cache, 1);
         char size[32];
         snprintf(size, sizeof size, "%zu", s);
         execl(self, self, clblast ? "--first-call-child-clblast" : "--first-call-child", size, (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
-    char buf[64] = "";
+    char buf[128] = "";
     ssize_t n = read(fd[0], buf, sizeof buf - 1);
     close(fd[0]);
     int status;
@@ -439,7 +454,7 @@ static double spawn_first_call(const char *self, size_t s, const char *cache, in
     if (n <= 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         return -1;
     buf[n] = '\0';
-    return atof(buf);
+    return sscanf(buf, "%lf %lf", first, second) == 2 ? 0 : -1;
 }
 
 static void first_call_report(const char *self, size_t s)
@@ -447,23 +462,41 @@ static void first_call_report(const char *self, size_t s)
     char dir[] = "/tmp/oclblas-bench-cache-XXXXXX";
     if (!mkdtemp(dir))
         die("cannot make a temporary folder%s", "");
-    const double cold = spawn_first_call(self, s, dir, 1, 0);
-    const double warm = spawn_first_call(self, s, dir, 0, 0);
-    const double warm_nocuda = spawn_first_call(self, s, dir, 1, 0);
-    const double clb = clblast_available() ? spawn_first_call(self, s, dir, 0, 1) : -1;
-    printf("first SGEMM %zu^3 of a new process (context made before the clock starts):\n", s);
-    printf("  oclblas, cold disk cache             %10.1f ms\n", cold * 1e3);
-    printf("  oclblas, warm disk cache             %10.1f ms\n", warm * 1e3);
-    printf("  oclblas, warm, driver JIT cache off  %10.1f ms\n", warm_nocuda * 1e3);
-    if (clb >= 0)
-        printf("  CLBlast (no disk cache of its own)   %10.1f ms\n", clb * 1e3);
+    char ours[64], driver[64], driver2[64], driver3[64];
+    snprintf(ours, sizeof ours, "%s/oclblas", dir);
+    snprintf(driver, sizeof driver, "%s/driver", dir);   /* shared by the runs of one "user" */
+    snprintf(driver2, sizeof driver2, "%s/driver2", dir); /* always empty before its run */
+    snprintf(driver3, sizeof driver3, "%s/driver3", dir); /* CLBlast's own */
+    struct {
+        const char *what, *driver_cache;
+        int clblast, ok;
+        double first, second;
+    } runs[] = {
+        {"oclblas, cold: no disk cache, empty driver cache", driver, 0, 0, 0, 0},
+        {"oclblas, warm: a second process", driver, 0, 0, 0, 0},
+        {"oclblas, warm disk cache, empty driver cache", driver2, 0, 0, 0, 0},
+        {"CLBlast, empty driver cache", driver3, 1, 0, 0, 0},
+        {"CLBlast, a second process (warm driver cache)", driver3, 1, 0, 0, 0},
+    };
+    const int nruns = clblast_available() ? 5 : 3;
+    for (int i = 0; i < nruns; ++i)
+        runs[i].ok = spawn_first_call(self, s, ours, runs[i].driver_cache, runs[i].clblast, &runs[i].first,
+                                      &runs[i].second) == 0;
+    printf("first SGEMM %zu^3 (row-major NN) of a new process, context made before the clock starts:\n", s);
+    printf("  %-50s %12s %12s\n", "", "first call", "second call");
+    for (int i = 0; i < nruns; ++i) {
+        if (runs[i].ok)
+            printf("  %-50s %9.1f ms %9.1f ms\n", runs[i].what, runs[i].first * 1e3, runs[i].second * 1e3);
+        else
+            printf("  %-50s %12s\n", runs[i].what, "failed");
+    }
     if (opt.csv) {
         FILE *f = fopen(opt.csv, "w");
         if (f) {
-            fprintf(f, "what,size,ms\noclblas_cold,%zu,%.3f\noclblas_warm,%zu,%.3f\noclblas_warm_no_driver_cache,%zu,%.3f\n",
-                    s, cold * 1e3, s, warm * 1e3, s, warm_nocuda * 1e3);
-            if (clb >= 0)
-                fprintf(f, "clblast,%zu,%.3f\n", s, clb * 1e3);
+            fprintf(f, "what,size,first_ms,second_ms\n");
+            for (int i = 0; i < nruns; ++i)
+                if (runs[i].ok)
+                    fprintf(f, "\"%s\",%zu,%.3f,%.3f\n", runs[i].what, s, runs[i].first * 1e3, runs[i].second * 1e3);
             fclose(f);
         }
     }
@@ -627,13 +660,11 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--first-call-child") || !strcmp(a, "--first-call-child-clblast")) {
             const size_t s = strtoul(TAKE(), NULL, 10);
-            double t;
-            if (!strcmp(a, "--first-call-child-clblast"))
-                t = clblast_first_call(s, &t) == 0 ? t : -1;
-            else
-                t = child_first_call(s);
-            printf("%.9f\n", t);
-            return t < 0;
+            double first, second;
+            if (child_first_call(s, !strcmp(a, "--first-call-child-clblast"), &first, &second) != 0)
+                return 1;
+            printf("%.9f %.9f\n", first, second);
+            return 0;
         } else if (!strcmp(a, "--routine")) routine = TAKE();
         else if (!strcmp(a, "--preset")) preset = TAKE();
         else if (!strcmp(a, "--sizes")) nsizes = parse_sizes(TAKE(), sizes, 64);

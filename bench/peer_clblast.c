@@ -79,36 +79,19 @@ int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const benc
     return rc;
 }
 
-int clblast_first_call(size_t s, double *seconds)
+int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c)
 {
-    cl_device_id dev;
-    if (oclblas_default_device(&dev, NULL, NULL) != OCLBLAS_SUCCESS)
-        return -1;
-    cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    if (err != CL_SUCCESS)
-        return -1;
-    cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
-    cl_mem m[3];
-    const float zero = 0;
-    for (int i = 0; i < 3; ++i) {
-        m[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, s * s * 4, NULL, &err);
-        clEnqueueFillBuffer(q, m[i], &zero, 4, 0, s * s * 4, 0, NULL, NULL);
-    }
-    clFinish(q);
-    const double t0 = bench_now();
-    CLBlastStatusCode st = CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, s, s, s, 1.0f,
-                                        m[0], 0, s, m[1], 0, s, 0.0f, m[2], 0, s, &q, NULL);
-    clFinish(q);
-    *seconds = bench_now() - t0;
-    return st == CLBlastSuccess ? 0 : -1;
+    return CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, s, s, s, 1.0f, a, 0, s, b, 0, s,
+                        0.0f, c, 0, s, &q, NULL) == CLBlastSuccess
+               ? 0
+               : -1;
 }
 
 #else
 
-int clblast_first_call(size_t s, double *seconds)
+int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c)
 {
-    (void)s, (void)seconds;
+    (void)q, (void)s, (void)a, (void)b, (void)c;
     return -1;
 }
 int clblast_available(void) { return 0; }

@@ -41,8 +41,8 @@ typedef struct {
 int clblast_available(void);
 const char *clblast_version(void);
 int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
-/* Seconds of the first CLBlast SGEMM (s^3, row-major) of this process, on a new context. */
-int clblast_first_call(size_t s, double *seconds);
+/* One CLBlast SGEMM s^3, row-major NN, alpha 1, beta 0, on q. */
+int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c);
 
 /* cuBLAS (peer_cublas.c). */
 int cublas_available(char *device_name, size_t len);
