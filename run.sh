@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 what=${1:-bench}
 [ $# -gt 0 ] && shift
 
-pkgs="build-essential cmake pkgconf ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+pkgs="build-essential cmake pkgconf gfortran ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libopenblas-dev libcmocka-dev libclblast-dev"
 missing=""
 for p in $pkgs; do

@@ -1,8 +1,10 @@
 /*
  * The host-pointer API (oclblas_sgemm, oclblas_sgemv) against OpenBLAS:
  * both layouts, transposes, padded leading dimensions, negative increments,
- * beta = 0 over NaN. ctest runs it twice: as the device comes (zero-copy
- * where memory is shared with the host) and with OCLBLAS_HOST_ZERO_COPY=0,
+ * beta = 0 over NaN, with the database's host crossover (HOST_MAX) and
+ * with none, so that every size also runs on the device. ctest runs it
+ * twice: as the device comes (zero-copy where memory is shared with the
+ * host) and with OCLBLAS_HOST_ZERO_COPY=0,
  * so that the path with device copies, the one discrete GPUs take, is
  * tested on every machine.
  */
@@ -47,8 +49,21 @@ static void test_host_sgemv(void **state)
             }
 }
 
+/* The same with HOST_MAX=0, so that no size is computed on the host and the
+ * device paths (zero-copy or copying) are the ones tested. */
+static void test_device_paths(void **state)
+{
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", "HOST_MAX=0");
+    test_host_sgemm(state);
+    test_host_sgemv(state);
+    tu_override(&env, "routine", NULL);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_host_sgemm), cmocka_unit_test(test_host_sgemv)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_host_sgemm), cmocka_unit_test(test_host_sgemv),
+                                       cmocka_unit_test(test_device_paths)};
     return cmocka_run_group_tests_name("host API", tests, NULL, NULL);
 }

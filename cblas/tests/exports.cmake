@@ -1,0 +1,20 @@
+# The dynamic symbol table of liboclblas_cblas defines exactly the BLAS
+# symbols it is meant to export, and nothing of oclblas or of another BLAS:
+#   cmake -DNM=nm -DLIB=liboclblas_cblas.so -P exports.cmake
+execute_process(COMMAND ${NM} -D --defined-only ${LIB} RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc STREQUAL "0")
+  message(FATAL_ERROR "${NM} failed on ${LIB}")
+endif()
+string(REGEX MATCHALL "[^\n]+" lines "${out}")
+set(found)
+foreach(line IN LISTS lines)
+  if(line MATCHES "^[0-9a-fA-F]+ [A-Za-z] ([^ @]+)")
+    list(APPEND found ${CMAKE_MATCH_1})
+  endif()
+endforeach()
+list(SORT found)
+set(want cblas_sgemm cblas_sgemv cblas_xerbla sgemm_ sgemv_ xerbla_)
+message("exported: ${found}")
+if(NOT found STREQUAL want)
+  message(FATAL_ERROR "exported symbols differ from: ${want}")
+endif()
