@@ -263,8 +263,10 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
  * HOST_MAX^3, the routine value of the device's database entry. Below it a
  * device round trip (buffers, launch, map or copy back, finish) costs more
  * than the host needs for the whole product. SGEMM counts m*n*k, SGEMV m*n:
- * the same work, so one value serves both; both are dominated by the round
- * trip's fixed cost, which does not depend on the routine. */
+ * the same work, and one value serves both, a compromise the tuner picks.
+ * On a discrete GPU SGEMV's own crossover lies higher than SGEMM's, since
+ * its matrix must cross the bus (H100: the host is faster for SGEMM up to
+ * about 48^3 and for SGEMV up to past 1448^2; the tuner chose 64). */
 static int below_crossover(const oclblas__default_device *d, double work, int *host_max)
 {
     oclblas__params rp;

@@ -179,7 +179,7 @@ static const oclblas__param_def routine_params[RT_COUNT] = {
     /* gemv work-groups to aim for per compute unit before the reduction is split */
     [RT_GEMV_GROUPS_PER_CU] = {"GEMV_GROUPS_PER_CU", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
     /* host-pointer calls with m * n * k <= this cubed are computed on the host */
-    [RT_HOST_MAX] = {"HOST_MAX", 0, 1 << 20, 6, {0, 8, 16, 32, 48, 64}},
+    [RT_HOST_MAX] = {"HOST_MAX", 0, 1 << 20, 8, {0, 8, 16, 32, 48, 64, 96, 128}},
 };
 
 static const char *routine_check(const int *v, const oclblas__limits *lim)

@@ -1,0 +1,139 @@
+/*
+ * Writes the database entry a tuning run produced, in the format of
+ * database/ (see src/dbparse.c): the device as the library names it
+ * (oclblas_device_description), how it was tuned ("tuned": tool, driver,
+ * date, problem sizes, and a free "note" with the command line, strategy,
+ * budgets and wall time, which the library does not read), and one
+ * complete parameter object per kernel that was tuned. The file is written
+ * under a temporary name and renamed, so that an interrupted write never
+ * leaves half an entry, and it is read back with the library's own parser
+ * before the run calls it done.
+ */
+#include "measure.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; ++s) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        const size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0)
+            break;
+        if (n + 1 == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path, char *err, size_t len)
+{
+    char device[1024];
+    oclblas_status st = oclblas_device_description(d->device, device, sizeof device);
+    if (st != OCLBLAS_SUCCESS) {
+        snprintf(err, len, "device description: %s", oclblas_status_string(st));
+        return 0;
+    }
+    char date[32];
+    const time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(err, len, "cannot write %s: %s", tmp, strerror(errno));
+        return 0;
+    }
+    char driver[128];
+    oclblas__strlcpy(driver, d->info->driver, sizeof driver);
+    fprintf(f, "{\n  \"format\": \"%s\",\n  \"device\": %s,\n  \"tuned\": {\"tool\": ", OCLBLAS__DB_FORMAT, device);
+    json_string(f, e->tool);
+    fputs(", \"driver\": ", f);
+    json_string(f, driver);
+    fprintf(f, ", \"date\": \"%s\",\n            \"sizes\": ", date);
+    json_string(f, e->sizes);
+    fputs(",\n            \"note\": ", f);
+    json_string(f, e->note);
+    fputs("},\n  \"parameters\": {", f);
+    int first = 1;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (!e->has[k])
+            continue;
+        const oclblas__kernel_def *kd = &oclblas__kernels[k];
+        fprintf(f, "%s\n    \"%s\": {", first ? "" : ",", kd->name);
+        for (int i = 0; i < kd->num_params; ++i)
+            fprintf(f, "%s\"%s\": %d", i ? ", " : "", kd->params[i].name, e->params[k].v[i]);
+        fputc('}', f);
+        first = 0;
+    }
+    fputs("\n  }\n}\n", f);
+    int ok = fflush(f) == 0;
+    ok = fsync(fileno(f)) == 0 && ok;
+    ok = fclose(f) == 0 && ok;
+    if (!ok) {
+        snprintf(err, len, "cannot write %s: %s", tmp, strerror(errno));
+        remove(tmp);
+        return 0;
+    }
+    /* Read back with the library's parser: a file it refuses must not replace a good one. */
+    char *text = slurp(tmp);
+    if (!text) {
+        snprintf(err, len, "cannot read back %s", tmp);
+        remove(tmp);
+        return 0;
+    }
+    oclblas__db_entry *entries = NULL;
+    size_t count = 0;
+    char perr[512];
+    st = oclblas__db_parse(text, path, &entries, &count, perr, sizeof perr);
+    free(text);
+    free(entries);
+    if (st != OCLBLAS_SUCCESS) {
+        snprintf(err, len, "the entry does not parse (%s): %s", oclblas_status_string(st), perr);
+        remove(tmp);
+        return 0;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, len, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        remove(tmp);
+        return 0;
+    }
+    return 1;
+}

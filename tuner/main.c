@@ -1,0 +1,1275 @@
+/*
+ * oclblas-tune: tunes oclblas's kernels and routine-level values for one
+ * OpenCL device and writes a database entry. For each kernel in turn
+ * (gemm_fast, helpers, gemm_direct, gemv_n, gemv_t) a strategy searches
+ * the kernel's legal configurations, seeded with what the database gives
+ * the device today; candidates are built in worker threads a batch at a
+ * time, then checked and timed one by one; every outcome goes to the
+ * journal at once. The winner of each kernel is installed as an override
+ * before the next kernel (the helpers pad to the tuned tile, gemv's
+ * reduction uses the tuned helpers), and the routine crossovers are
+ * measured last, with everything tuned. The entry is then written, loaded
+ * back through oclblas_database_load with every override removed, and
+ * checked with a few calls that exercise each plan.
+ */
+#define _GNU_SOURCE /* nftw */
+#include "measure.h"
+
+#include <ctype.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3, EXIT_INTERRUPTED = 130 };
+enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
+
+/* Tuning order: the helpers pad to gemm_fast's tile, gemv's reduction runs on the helpers. */
+static const int order[] = {OCLBLAS__K_GEMM_FAST, OCLBLAS__K_HELPERS, OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMV_N,
+                            OCLBLAS__K_GEMV_T, OCLBLAS__K_ROUTINE};
+#define NUM_ORDER ((int)(sizeof order / sizeof *order))
+#define NUM_SEARCHED (NUM_ORDER - 1) /* the kernels a strategy searches: all but the routine values */
+/* Shares of a whole-run time budget; the routine values take what they take. */
+static const double weight[OCLBLAS__K_COUNT] = {[OCLBLAS__K_GEMM_FAST] = 0.55, [OCLBLAS__K_GEMM_DIRECT] = 0.2,
+                                                [OCLBLAS__K_HELPERS] = 0.05, [OCLBLAS__K_GEMV_N] = 0.1,
+                                                [OCLBLAS__K_GEMV_T] = 0.1};
+#define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
+#define MAX_VALUES_OPTS 64
+#define CLEAR_EVERY 64 /* candidates between drops of the library's memory cache */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+    interrupted = 1;
+    signal(sig, SIG_DFL); /* a second one ends the process */
+}
+
+typedef struct {
+    int kernel;
+    char text[256];
+} values_opt;
+
+typedef struct {
+    const char *device, *output, *journal, *cache_dir;
+    int fresh, list, quiet, jobs, runs, seed_db;
+    int build_mode; /* BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES */
+    int selected[OCLBLAS__K_COUNT];
+    tune_strategy_opts strategy;
+    double time_total;
+    double time_kernel[OCLBLAS__K_COUNT];
+    long configs_all;
+    long configs_kernel[OCLBLAS__K_COUNT];
+    double screen;
+    values_opt values[MAX_VALUES_OPTS];
+    int num_values;
+    tune_size sizes[OCLBLAS__K_COUNT][8];
+    int num_sizes[OCLBLAS__K_COUNT];
+    size_t gemv_long, gemv_short, gemv_square;
+    char command[2048];
+} options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+"Usage: oclblas-tune [options]\n"
+"Tunes oclblas's kernels (gemm_fast, helpers, gemm_direct, gemv_n, gemv_t) and the\n"
+"routine-level values for one OpenCL device, and writes a database entry.\n"
+"\n"
+"Device and files:\n"
+"  -d, --device SPEC        gpu, cpu, accelerator, P:D (platform:device), or part of the\n"
+"                           device name (default: $OCLBLAS_DEVICE, else the first GPU,\n"
+"                           accelerator, CPU)\n"
+"  -o, --output FILE        the entry to write (default: oclblas-VENDOR-NAME.json)\n"
+"  -j, --journal FILE       the journal (default: OUTPUT.journal); an existing journal of\n"
+"                           the same device is resumed: what it records is not measured again\n"
+"      --fresh              start the journal over\n"
+"  -k, --kernels LIST       comma-separated among gemm_fast, helpers, gemm_direct, gemv_n,\n"
+"                           gemv_t, routine (default: all)\n"
+"Search:\n"
+"  -s, --strategy NAME      full, random, annealing (default) or pso\n"
+"      --seed N             random seed (default 1): the same seed repeats the search\n"
+"      --fraction F         random: this fraction of the legal configurations\n"
+"      --count N            random: this many configurations (default 100)\n"
+"      --batch N            configurations built at once per step (default: --jobs)\n"
+"      --swarm N            pso: particles (default: 8, or --jobs if more)\n"
+"      --temperature T0,T1  annealing: start and end temperature, as the relative loss\n"
+"                           accepted with probability 1/e (default 0.1,0.002)\n"
+"      --no-database-seed   do not start from the configuration the database gives\n"
+"      --values K:NAME=V,V[:NAME=V,...]\n"
+"                           the candidate values of parameters of kernel K (repeatable),\n"
+"                           e.g. gemm_fast:MWG=64,128:SA=1; any value in the parameter's\n"
+"                           legal range; for routine, the sizes at which crossovers are\n"
+"                           measured and chosen\n"
+"Budgets (the search of a kernel ends at the first one spent):\n"
+"  -t, --time-budget SEC    seconds of tuning for the whole run, shared out among the\n"
+"                           kernels (gemm_fast 55%%, gemm_direct 20%%, gemv_n, gemv_t 10%%,\n"
+"                           helpers 5%%, after 6%% set aside for the routine values); time a\n"
+"                           kernel leaves unused passes on. Or K=SEC for one kernel (repeatable)\n"
+"  -n, --max-configs N      configurations per kernel, or K=N for one kernel (repeatable);\n"
+"                           default 200 when no time budget is given\n"
+"                           Time counts compilation and measurement, as recorded in the\n"
+"                           journal, so a resumed run continues the same budget.\n"
+"Measurement:\n"
+"      --size K=MxNxK[,MxNxK...]\n"
+"                           problem sizes of kernel K (gemv_n, gemv_t: MxN; helpers:\n"
+"                           ROWSxCOLS of an operand; routine: LONGxSHORTxSQUARE, the gemv\n"
+"                           shapes for GEMV_GROUPS_PER_CU); with several sizes a candidate\n"
+"                           is rated by the geometric mean of its rates\n"
+"      --runs N             timed runs per candidate after the checked one (default 5)\n"
+"      --screen X           a candidate whose first timed run is X times slower than the\n"
+"                           best gets no more runs (default 3)\n"
+"  -J, --jobs N             candidates compiled at once (default: the host's cores, at most 16)\n"
+"      --build MODE         threads, processes, or auto (default): processes on NVIDIA, whose\n"
+"                           driver compiles one program at a time per process, threads elsewhere\n"
+"      --cache-dir DIR      keep compiled binaries in DIR. By default this process runs with\n"
+"                           OCLBLAS_CACHE_DIR=off (build processes: a private temporary folder)\n"
+"                           and, unless they are set, CUDA_CACHE_PATH in a private temporary\n"
+"                           folder and POCL_KERNEL_CACHE=0, so that hundreds of candidates do not\n"
+"                           fill the user's cache folders; the temporary folder is removed at exit\n"
+"Other:\n"
+"      --list               print the search spaces and the plan, then exit\n"
+"  -q, --quiet              no progress lines\n"
+"  -h, --help               this text\n"
+"  -V, --version            the version\n"
+"\n"
+"Exit status: 0 done; 1 some kernel found no working configuration, or the entry failed\n"
+"its check; 2 bad options; 3 no device or journal; 130 interrupted (the entry holds what\n"
+"was found so far, and the journal lets the next run resume).\n");
+}
+
+static int bad_option(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "oclblas-tune: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see oclblas-tune --help)\n");
+    return 0;
+}
+
+/* "K=VALUE" or "VALUE": the kernel (-1 for all) and the value text. */
+static int split_kernel(const char *arg, int *kernel, const char **value)
+{
+    const char *eq = strchr(arg, '=');
+    *kernel = -1;
+    *value = arg;
+    if (!eq)
+        return 1;
+    char name[32];
+    if ((size_t)(eq - arg) >= sizeof name)
+        return 0;
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = '\0';
+    *kernel = oclblas__kernel_by_name(name);
+    *value = eq + 1;
+    return *kernel >= 0;
+}
+
+static int parse_sizes(options *o, const char *arg)
+{
+    int k;
+    const char *v;
+    if (!split_kernel(arg, &k, &v) || k < 0)
+        return bad_option("--size needs KERNEL=MxNxK[,...], got \"%s\"", arg);
+    const int gemm = k == OCLBLAS__K_GEMM_FAST || k == OCLBLAS__K_GEMM_DIRECT;
+    const int dims = gemm || k == OCLBLAS__K_ROUTINE ? 3 : 2;
+    int n = 0;
+    for (const char *p = v; *p;) {
+        size_t l = strcspn(p, ",");
+        char item[64];
+        if (l == 0 || l >= sizeof item || n == 8)
+            return bad_option("bad --size list \"%s\"", arg);
+        memcpy(item, p, l);
+        item[l] = '\0';
+        long x[3] = {0, 0, 0};
+        int got = 0;
+        for (char *tok = item, *save = NULL, *t; (t = strtok_r(tok, "x", &save)) != NULL; tok = NULL) {
+            if (got == 3 || !tune_parse_long(t, 1, 1 << 20, &x[got]))
+                return bad_option("bad size in \"%s\"", arg);
+            ++got;
+        }
+        if (got != dims)
+            return bad_option(dims == 3 ? "\"%s\": this kernel takes MxNxK sizes" : "\"%s\": this kernel takes MxN sizes",
+                              arg);
+        o->sizes[k][n].m = (size_t)x[0];
+        o->sizes[k][n].n = (size_t)x[1];
+        o->sizes[k][n].k = (size_t)x[2];
+        ++n;
+        p += l;
+        if (*p)
+            ++p;
+    }
+    if (k == OCLBLAS__K_ROUTINE) {
+        if (n != 1)
+            return bad_option("--size routine takes one LONGxSHORTxSQUARE, got \"%s\"", arg);
+        o->gemv_long = o->sizes[k][0].m;
+        o->gemv_short = o->sizes[k][0].n;
+        o->gemv_square = o->sizes[k][0].k;
+        return 1;
+    }
+    o->num_sizes[k] = n;
+    return 1;
+}
+
+static int parse_budget(options *o, const char *arg, int time)
+{
+    int k;
+    const char *v;
+    if (!split_kernel(arg, &k, &v) || k == OCLBLAS__K_ROUTINE)
+        return bad_option("bad budget \"%s\": SECONDS or KERNEL=SECONDS (not routine)", arg);
+    if (time) {
+        double t;
+        if (!tune_parse_double(v, 0.001, 1e7, &t))
+            return bad_option("bad time budget \"%s\"", arg);
+        if (k < 0)
+            o->time_total = t;
+        else
+            o->time_kernel[k] = t;
+    } else {
+        long n;
+        if (!tune_parse_long(v, 1, 1000000000L, &n))
+            return bad_option("bad configuration budget \"%s\"", arg);
+        if (k < 0)
+            o->configs_all = n;
+        else
+            o->configs_kernel[k] = n;
+    }
+    return 1;
+}
+
+static int parse_options(int argc, char **argv, options *o)
+{
+    static const struct option longs[] = {
+        {"device", 1, 0, 'd'},       {"output", 1, 0, 'o'},       {"journal", 1, 0, 'j'},
+        {"fresh", 0, 0, 1},          {"kernels", 1, 0, 'k'},      {"strategy", 1, 0, 's'},
+        {"seed", 1, 0, 2},           {"fraction", 1, 0, 3},       {"count", 1, 0, 4},
+        {"batch", 1, 0, 5},          {"swarm", 1, 0, 6},          {"temperature", 1, 0, 7},
+        {"values", 1, 0, 8},         {"time-budget", 1, 0, 't'},  {"max-configs", 1, 0, 'n'},
+        {"size", 1, 0, 9},           {"runs", 1, 0, 10},          {"screen", 1, 0, 11},
+        {"jobs", 1, 0, 'J'},         {"cache-dir", 1, 0, 12},     {"list", 0, 0, 13},
+        {"quiet", 0, 0, 'q'},        {"help", 0, 0, 'h'},         {"version", 0, 0, 'V'},
+        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {0, 0, 0, 0}};
+    int batch = 0, swarm = 0, any_kernel = 0;
+    long n;
+    double x;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":d:o:j:k:s:t:n:J:qhV", longs, NULL)) != -1) {
+        switch (c) {
+        case 'd': o->device = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'j': o->journal = optarg; break;
+        case 1: o->fresh = 1; break;
+        case 'k': {
+            any_kernel = 1;
+            char buf[256];
+            oclblas__strlcpy(buf, optarg, sizeof buf);
+            for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+                const int k = oclblas__kernel_by_name(t);
+                if (k < 0 && strcmp(t, "all") != 0)
+                    return bad_option("unknown kernel \"%s\"", t);
+                for (int i = 0; i < OCLBLAS__K_COUNT; ++i)
+                    o->selected[i] |= k < 0 || i == k;
+            }
+            break;
+        }
+        case 's':
+            if (!tune_strategy_parse(optarg, &o->strategy.kind))
+                return bad_option("unknown strategy \"%s\" (full, random, annealing, pso)", optarg);
+            break;
+        case 2:
+            if (!tune_parse_long(optarg, 0, 0x7fffffffL, &n))
+                return bad_option("bad --seed \"%s\"", optarg);
+            o->strategy.seed = (uint64_t)n;
+            break;
+        case 3:
+            if (!tune_parse_double(optarg, 1e-9, 1.0, &o->strategy.fraction))
+                return bad_option("--fraction needs a number in (0, 1], got \"%s\"", optarg);
+            break;
+        case 4:
+            if (!tune_parse_long(optarg, 1, 1000000000L, &o->strategy.count))
+                return bad_option("bad --count \"%s\"", optarg);
+            break;
+        case 5:
+            if (!tune_parse_long(optarg, 1, 256, &n))
+                return bad_option("--batch needs 1..256, got \"%s\"", optarg);
+            batch = (int)n;
+            break;
+        case 6:
+            if (!tune_parse_long(optarg, 1, 256, &n))
+                return bad_option("--swarm needs 1..256, got \"%s\"", optarg);
+            swarm = (int)n;
+            break;
+        case 7: {
+            char *comma = strchr(optarg, ',');
+            if (!comma)
+                return bad_option("--temperature needs T0,T1, got \"%s\"", optarg);
+            *comma = '\0';
+            const int ok = tune_parse_double(optarg, 1e-9, 1e3, &o->strategy.temp_start) &&
+                           tune_parse_double(comma + 1, 1e-9, 1e3, &o->strategy.temp_end);
+            *comma = ',';
+            if (!ok)
+                return bad_option("bad --temperature \"%s\"", optarg);
+            break;
+        }
+        case 8: {
+            const char *colon = strchr(optarg, ':');
+            char name[32];
+            if (!colon || (size_t)(colon - optarg) >= sizeof name)
+                return bad_option("--values needs KERNEL:NAME=V,..., got \"%s\"", optarg);
+            memcpy(name, optarg, (size_t)(colon - optarg));
+            name[colon - optarg] = '\0';
+            const int k = oclblas__kernel_by_name(name);
+            if (k < 0)
+                return bad_option("--values: unknown kernel \"%s\"", name);
+            /* One entry per NAME=... group. */
+            char buf[1024];
+            oclblas__strlcpy(buf, colon + 1, sizeof buf);
+            for (char *save = NULL, *t = strtok_r(buf, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+                if (o->num_values == MAX_VALUES_OPTS)
+                    return bad_option("too many --values%s", "");
+                o->values[o->num_values].kernel = k;
+                oclblas__strlcpy(o->values[o->num_values].text, t, sizeof o->values[0].text);
+                ++o->num_values;
+            }
+            break;
+        }
+        case 't':
+            if (!parse_budget(o, optarg, 1))
+                return 0;
+            break;
+        case 'n':
+            if (!parse_budget(o, optarg, 0))
+                return 0;
+            break;
+        case 9:
+            if (!parse_sizes(o, optarg))
+                return 0;
+            break;
+        case 10:
+            if (!tune_parse_long(optarg, 1, 50, &n))
+                return bad_option("--runs needs 1..50, got \"%s\"", optarg);
+            o->runs = (int)n;
+            break;
+        case 11:
+            if (!tune_parse_double(optarg, 1.0, 1e6, &x))
+                return bad_option("--screen needs a number >= 1, got \"%s\"", optarg);
+            o->screen = x;
+            break;
+        case 'J':
+            if (!tune_parse_long(optarg, 1, 64, &n))
+                return bad_option("--jobs needs 1..64, got \"%s\"", optarg);
+            o->jobs = (int)n;
+            break;
+        case 12: o->cache_dir = optarg; break;
+        case 13: o->list = 1; break;
+        case 14: o->seed_db = 0; break;
+        case 15:
+            if (strcmp(optarg, "threads") == 0)
+                o->build_mode = BUILD_THREADS;
+            else if (strcmp(optarg, "processes") == 0)
+                o->build_mode = BUILD_PROCESSES;
+            else if (strcmp(optarg, "auto") == 0)
+                o->build_mode = BUILD_AUTO;
+            else
+                return bad_option("--build needs threads, processes or auto, got \"%s\"", optarg);
+            break;
+        case 'q': o->quiet = 1; break;
+        case 'h': usage(stdout); exit(0);
+        case 'V': printf("oclblas-tune %s\n", TUNE_VERSION); exit(0);
+        case ':': return bad_option("option %s needs a value", argv[optind - 1]);
+        default: return bad_option("unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return bad_option("unexpected argument \"%s\"", argv[optind]);
+    if (!any_kernel)
+        for (int i = 0; i < OCLBLAS__K_COUNT; ++i)
+            o->selected[i] = 1;
+    o->strategy.batch = batch ? batch : o->jobs;
+    o->strategy.swarm = swarm ? swarm : (o->jobs > 8 ? o->jobs : 8);
+    if (o->strategy.kind == TUNE_RANDOM && o->strategy.fraction > 0 && o->strategy.count != 100)
+        return bad_option("give --fraction or --count, not both%s", "");
+    return 1;
+}
+
+/* ---- defaults that depend on the device --------------------------------------- */
+
+static void default_sizes(options *o, const tune_device *d)
+{
+    const int gpu = strcmp(d->info->type, "CPU") != 0;
+    typedef struct {
+        int count;
+        tune_size s[2];
+    } defaults;
+    /* Large enough to fill a device, small enough to measure in milliseconds. */
+    static const defaults gpu_sizes[OCLBLAS__K_COUNT] = {
+        [OCLBLAS__K_GEMM_FAST] = {1, {{2048, 2048, 2048}}},
+        [OCLBLAS__K_GEMM_DIRECT] = {2, {{128, 128, 128}, {256, 256, 256}}},
+        [OCLBLAS__K_HELPERS] = {1, {{4000, 4000, 0}}},
+        [OCLBLAS__K_GEMV_N] = {1, {{8192, 8192, 0}}},
+        [OCLBLAS__K_GEMV_T] = {1, {{8192, 8192, 0}}}};
+    static const defaults cpu_sizes[OCLBLAS__K_COUNT] = {
+        [OCLBLAS__K_GEMM_FAST] = {1, {{512, 512, 512}}},
+        [OCLBLAS__K_GEMM_DIRECT] = {2, {{64, 64, 64}, {128, 128, 128}}},
+        [OCLBLAS__K_HELPERS] = {1, {{1000, 1000, 0}}},
+        [OCLBLAS__K_GEMV_N] = {1, {{2048, 2048, 0}}},
+        [OCLBLAS__K_GEMV_T] = {1, {{2048, 2048, 0}}}};
+    const defaults *def = gpu ? gpu_sizes : cpu_sizes;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (o->num_sizes[k] || !def[k].count)
+            continue;
+        o->num_sizes[k] = def[k].count;
+        memcpy(o->sizes[k], def[k].s, (size_t)def[k].count * sizeof(tune_size));
+    }
+    if (!o->gemv_long) {
+        o->gemv_long = gpu ? 32768 : 8192;
+        o->gemv_short = gpu ? 512 : 256;
+        o->gemv_square = gpu ? 4096 : 1024;
+    }
+}
+
+static void default_output(const tune_device *d, char *buf, size_t len)
+{
+    char name[200];
+    size_t n = 0;
+    int dash = 1;
+    for (const char *s = d->info->name; *s && n + 2 < sizeof name; ++s) {
+        if (isalnum((unsigned char)*s)) {
+            name[n++] = (char)tolower((unsigned char)*s);
+            dash = 0;
+        } else if (!dash) {
+            name[n++] = '-';
+            dash = 1;
+        }
+    }
+    while (n && name[n - 1] == '-')
+        --n;
+    name[n] = '\0';
+    snprintf(buf, len, "oclblas-%s-%s.json", d->info->vendor, n ? name : "device");
+}
+
+/* ---- one kernel's search ----------------------------------------------------------- */
+
+typedef struct {
+    const options *o;
+    tune_device *d;
+    tune_workers *workers;
+    tune_space *space;
+    tune_bench *bench;
+    tune_journal *journal;
+    const char *kname;
+    char problem[256];
+    long measured, replayed, failed[4];
+    int built_since_clear;
+    double last_print, start;
+    int tty;
+    int have_best;
+    tune_record best;
+    char best_text[512];
+    oclblas__params seed;
+    int seed_measured;
+    tune_record seed_rec;
+} kernel_run;
+
+static void note_result(kernel_run *kr, const oclblas__params *p, const tune_record *r)
+{
+    if (r->status != TUNE_OK)
+        ++kr->failed[r->status];
+    if (r->status == TUNE_OK && (!kr->have_best || r->cost < kr->best.cost)) {
+        kr->have_best = 1;
+        kr->best = *r;
+        oclblas__params_format(kr->space->kernel, p, kr->best_text, sizeof kr->best_text);
+    }
+    if (!memcmp(p->v, kr->seed.v, sizeof p->v)) {
+        kr->seed_measured = 1;
+        kr->seed_rec = *r;
+    }
+}
+
+static int eval(void *v, const uint64_t *codes, int n, double *cost, double *charged)
+{
+    kernel_run *kr = v;
+    oclblas__params p[256], todo_p[256];
+    char cfg[256][512];
+    int todo[256], nt = 0;
+    for (int i = 0; i < n; ++i) {
+        tune_space_params(kr->space, codes[i], &p[i]);
+        oclblas__params_format(kr->space->kernel, &p[i], cfg[i], sizeof cfg[i]);
+        tune_record r;
+        if (tune_journal_find(kr->journal, kr->kname, kr->problem, cfg[i], &r)) {
+            cost[i] = r.status == TUNE_OK ? r.cost : INFINITY;
+            charged[i] = r.charged;
+            ++kr->replayed;
+            note_result(kr, &p[i], &r);
+        } else {
+            todo_p[nt] = p[i];
+            todo[nt++] = i;
+        }
+    }
+    if (nt == 0)
+        return interrupted;
+    if (interrupted)
+        return 1;
+    void *holds[256];
+    tune_status bst[256];
+    char notes[256][200];
+    const double t0 = tune_now();
+    tune_bench_build_all(kr->bench, todo_p, nt, kr->o->jobs, kr->workers, holds, bst, notes);
+    const double build_wall = tune_now() - t0, build_share = build_wall / nt;
+    for (int j = 0; j < nt && !interrupted; ++j) {
+        const int i = todo[j];
+        const double t1 = tune_now();
+        tune_record r;
+        if (bst[j] != TUNE_OK) {
+            memset(&r, 0, sizeof r);
+            r.status = bst[j];
+            r.cost = INFINITY;
+            oclblas__strlcpy(r.note, notes[j], sizeof r.note);
+        } else {
+            tune_bench_measure(kr->bench, &p[i], &r);
+            /* Where the time goes: this build, and the batch's builds in parallel. */
+            char m[1024];
+            snprintf(m, sizeof m, "%.199s (batch of %d in %.2f s); %.199s", notes[j], nt, build_wall, r.note);
+            oclblas__strlcpy(r.note, m, sizeof r.note);
+        }
+        r.charged = build_share + (tune_now() - t1);
+        if (!tune_journal_add(kr->journal, kr->kname, kr->problem, cfg[i], &r))
+            fprintf(stderr, "oclblas-tune: warning: cannot append to the journal\n");
+        cost[i] = r.status == TUNE_OK ? r.cost : INFINITY;
+        charged[i] = r.charged;
+        ++kr->measured;
+        note_result(kr, &p[i], &r);
+        if (r.status != TUNE_OK && !kr->o->quiet && kr->failed[r.status] <= 3)
+            fprintf(stderr, "%s: %s %s: %s%s\n", kr->kname, tune_status_name(r.status), cfg[i], r.note,
+                    kr->failed[r.status] == 3 ? " (further ones of this kind not shown)" : "");
+    }
+    for (int j = 0; j < nt; ++j)
+        tune_bench_release(holds[j]);
+    /* Candidates stay in the library's memory cache (binaries included)
+     * until it is dropped; dropping it now and then bounds the memory. */
+    kr->built_since_clear += nt;
+    if (kr->built_since_clear >= CLEAR_EVERY) {
+        oclblas_cache_clear(OCLBLAS_CACHE_MEMORY);
+        kr->built_since_clear = 0;
+    }
+    return interrupted;
+}
+
+static void progress(void *v, const tune_progress *p)
+{
+    kernel_run *kr = v;
+    const double now = tune_now();
+    if (kr->o->quiet || (!kr->tty && now - kr->last_print < 5.0))
+        return;
+    kr->last_print = now;
+    double left = -1;
+    if (p->clock_limit > 0)
+        left = p->clock_limit - p->clock;
+    if (p->total > 0 && p->done > 0) {
+        const double est = (double)(p->total - p->done) * p->clock / (double)p->done;
+        if (left < 0 || est < left)
+            left = est;
+    }
+    char el[32], lt[32], total[32] = "";
+    tune_format_duration(p->clock, el, sizeof el);
+    tune_format_duration(left < 0 ? 0 : left, lt, sizeof lt);
+    if (p->total > 0)
+        snprintf(total, sizeof total, "/%ld", p->total);
+    long failed = kr->failed[1] + kr->failed[2] + kr->failed[3];
+    char line[400], best[64] = "-";
+    if (kr->have_best)
+        snprintf(best, sizeof best, "%.1f %s", kr->best.rate, tune_unit(kr->space->kernel));
+    snprintf(line, sizeof line, "%s: %ld%s done, %s%s, %s%s left, best %s", kr->kname, p->done, total, el,
+             kr->replayed ? " (with the journal's)" : "", left < 0 ? "" : "~", left < 0 ? "?" : lt, best);
+    if (failed) {
+        const size_t u = strlen(line);
+        snprintf(line + u, sizeof line - u, ", %ld failed", failed);
+    }
+    if (kr->tty)
+        fprintf(stderr, "\r\033[K%s", line);
+    else
+        fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+}
+
+typedef struct {
+    int found;
+    oclblas__params best;
+    tune_record best_rec, seed_rec;
+    int seed_measured;
+    long measured, replayed, failed;
+    double clock;
+    tune_stop stop;
+    char problem[256];
+} kernel_result;
+
+static int search_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j, int kernel,
+                         double time_budget, long config_budget, kernel_result *res)
+{
+    memset(res, 0, sizeof *res);
+    const char *kname = oclblas__kernels[kernel].name;
+    char err[512];
+    tune_space space;
+    if (!tune_space_init(&space, kernel, &d->info->lim, err, sizeof err)) {
+        fprintf(stderr, "oclblas-tune: %s\n", err);
+        return 0;
+    }
+    for (int i = 0; i < o->num_values; ++i)
+        if (o->values[i].kernel == kernel && !tune_space_restrict(&space, o->values[i].text, err, sizeof err)) {
+            fprintf(stderr, "oclblas-tune: %s\n", err);
+            return 0;
+        }
+    /* Where the database stands today: the first configuration measured. */
+    oclblas__params seed;
+    uint64_t seed_code = 0;
+    int have_seed = 0;
+    if (oclblas__db_lookup(d->info, kernel, &seed, NULL, 0) == OCLBLAS_SUCCESS && o->seed_db)
+        have_seed = tune_space_nearest(&space, &seed, &seed_code);
+    if (have_seed)
+        tune_space_params(&space, seed_code, &seed);
+    oclblas__params gf;
+    oclblas__db_lookup(d->info, OCLBLAS__K_GEMM_FAST, &gf, NULL, 0);
+    tune_bench_opts bo = {o->runs, o->screen};
+    tune_bench *bench = tune_bench_new(d, kernel, o->sizes[kernel], o->num_sizes[kernel], &bo, &gf, err, sizeof err);
+    if (!bench) {
+        fprintf(stderr, "oclblas-tune: %s\n", err);
+        tune_space_free(&space);
+        return 0;
+    }
+    tune_strategy *st = tune_strategy_new(&space, &o->strategy, &seed_code, have_seed, err, sizeof err);
+    if (!st) {
+        fprintf(stderr, "oclblas-tune: %s: %s\n", kname, err);
+        tune_bench_free(bench);
+        tune_space_free(&space);
+        return 0;
+    }
+    kernel_run kr;
+    memset(&kr, 0, sizeof kr);
+    kr.o = o;
+    kr.d = d;
+    kr.workers = workers;
+    kr.space = &space;
+    kr.bench = bench;
+    kr.journal = j;
+    kr.kname = kname;
+    kr.seed = have_seed ? seed : (oclblas__params){{-1}};
+    kr.tty = isatty(STDERR_FILENO);
+    kr.start = tune_now();
+    tune_bench_problem(bench, kr.problem, sizeof kr.problem);
+    if (!o->quiet) {
+        char budget[96] = "none", tb[32];
+        tune_format_duration(time_budget, tb, sizeof tb);
+        if (time_budget > 0 && config_budget > 0)
+            snprintf(budget, sizeof budget, "%s or %ld configurations", tb, config_budget);
+        else if (time_budget > 0)
+            snprintf(budget, sizeof budget, "%s", tb);
+        else if (config_budget > 0)
+            snprintf(budget, sizeof budget, "%ld configurations", config_budget);
+        fprintf(stderr, "%s: %s search, problem %s, budget %s, %llu combinations%s\n", kname,
+                tune_strategy_name(o->strategy.kind), kr.problem, budget, (unsigned long long)space.product,
+                have_seed ? ", starting from the database's" : "");
+    }
+    tune_budget b = {config_budget, time_budget};
+    tune_outcome out;
+    const int ok = tune_search(&space, st, &b, eval, &kr, progress, &kr, &out);
+    if (kr.tty && !o->quiet)
+        fputc('\n', stderr);
+    res->found = ok && out.found;
+    if (res->found)
+        tune_space_params(&space, out.best, &res->best);
+    res->best_rec = kr.best;
+    res->seed_rec = kr.seed_rec;
+    res->seed_measured = kr.seed_measured;
+    res->measured = kr.measured;
+    res->replayed = kr.replayed;
+    res->failed = kr.failed[1] + kr.failed[2] + kr.failed[3];
+    res->clock = out.clock;
+    res->stop = out.stop;
+    oclblas__strlcpy(res->problem, kr.problem, sizeof res->problem);
+    if (!o->quiet) {
+        fprintf(stderr, "%s: %s after %ld configurations (%ld measured, %ld from the journal, %ld failed)\n", kname,
+                tune_stop_name(out.stop), out.evaluated, kr.measured, kr.replayed, res->failed);
+        if (res->found)
+            fprintf(stderr, "%s: best %.1f %s: %s\n", kname, kr.best.rate, tune_unit(kernel), kr.best_text);
+    }
+    tune_strategy_free(st);
+    tune_bench_free(bench);
+    tune_space_free(&space);
+    /* Back to the routine values every later measurement starts from. */
+    tune_override_routine(d, -1, 0);
+    return 1;
+}
+
+/* ---- the check of the written entry ------------------------------------------------ */
+
+static int check_gemm(tune_device *d, oclblas_transpose tb, size_t m, size_t n, size_t k, char *note, size_t len)
+{
+    const size_t ldb = tb == OCLBLAS_TRANS ? n : k;
+    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *c0 = malloc(m * n * sizeof *c0);
+    float *ref = malloc(m * n * sizeof *ref), *bound = malloc(m * n * sizeof *bound), *out = malloc(m * n * sizeof *out);
+    int ok = 0;
+    cl_mem da = NULL, db = NULL, dc = NULL;
+    if (!a || !b || !c0 || !ref || !bound || !out) {
+        snprintf(note, len, "out of memory");
+        goto done;
+    }
+    uint32_t seed = 99;
+    tune_fill(a, m * k, &seed);
+    tune_fill(b, k * n, &seed);
+    tune_fill(c0, m * n, &seed);
+    if (!tune_ref_gemm(0, tb == OCLBLAS_TRANS, m, n, k, 1.5f, a, m, b, ldb, 0.25f, c0, ref, bound)) {
+        snprintf(note, len, "out of memory");
+        goto done;
+    }
+    cl_int e;
+    da = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sizeof *a, a, &e);
+    if (e == CL_SUCCESS)
+        db = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sizeof *b, b, &e);
+    if (e == CL_SUCCESS)
+        dc = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m * n * sizeof *c0, c0, &e);
+    oclblas_status st = (oclblas_status)e;
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, tb, m, n, k, 1.5f, da, 0, m, db, 0, ldb, 0.25f, dc,
+                              0, m, d->queue, NULL);
+    if (st == OCLBLAS_SUCCESS)
+        st = (oclblas_status)clEnqueueReadBuffer(d->queue, dc, CL_TRUE, 0, m * n * sizeof *out, out, 0, NULL, NULL);
+    if (st != OCLBLAS_SUCCESS)
+        snprintf(note, len, "%s", oclblas_status_string(st));
+    else
+        ok = tune_compare(out, ref, bound, m * n, note, len);
+done:
+    if (da)
+        clReleaseMemObject(da);
+    if (db)
+        clReleaseMemObject(db);
+    if (dc)
+        clReleaseMemObject(dc);
+    free(a);
+    free(b);
+    free(c0);
+    free(ref);
+    free(bound);
+    free(out);
+    return ok;
+}
+
+static int check_gemv(tune_device *d, int trans, size_t m, size_t n, char *note, size_t len)
+{
+    const size_t lx = trans ? m : n, ly = trans ? n : m;
+    float *a = malloc(m * n * sizeof *a), *x = malloc(lx * sizeof *x), *y0 = malloc(ly * sizeof *y0);
+    float *ref = malloc(ly * sizeof *ref), *bound = malloc(ly * sizeof *bound), *out = malloc(ly * sizeof *out);
+    int ok = 0;
+    cl_mem da = NULL, dx = NULL, dy = NULL;
+    if (!a || !x || !y0 || !ref || !bound || !out) {
+        snprintf(note, len, "out of memory");
+        goto done;
+    }
+    uint32_t seed = 7;
+    tune_fill(a, m * n, &seed);
+    tune_fill(x, lx, &seed);
+    tune_fill(y0, ly, &seed);
+    if (!tune_ref_gemv(trans, m, n, 1.5f, a, x, 0.25f, y0, ref, bound)) {
+        snprintf(note, len, "out of memory");
+        goto done;
+    }
+    cl_int e;
+    da = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * n * sizeof *a, a, &e);
+    if (e == CL_SUCCESS)
+        dx = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, lx * sizeof *x, x, &e);
+    if (e == CL_SUCCESS)
+        dy = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ly * sizeof *y0, y0, &e);
+    oclblas_status st = (oclblas_status)e;
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas_sgemv_cl(OCLBLAS_COL_MAJOR, trans ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, m, n, 1.5f, da, 0, m, dx,
+                              0, 1, 0.25f, dy, 0, 1, d->queue, NULL);
+    if (st == OCLBLAS_SUCCESS)
+        st = (oclblas_status)clEnqueueReadBuffer(d->queue, dy, CL_TRUE, 0, ly * sizeof *out, out, 0, NULL, NULL);
+    if (st != OCLBLAS_SUCCESS)
+        snprintf(note, len, "%s", oclblas_status_string(st));
+    else
+        ok = tune_compare(out, ref, bound, ly, note, len);
+done:
+    if (da)
+        clReleaseMemObject(da);
+    if (dx)
+        clReleaseMemObject(dx);
+    if (dy)
+        clReleaseMemObject(dy);
+    free(a);
+    free(x);
+    free(y0);
+    free(ref);
+    free(bound);
+    free(out);
+    return ok;
+}
+
+/* Loads the entry as a user would (no overrides left) and runs each plan once. */
+static int check_entry(const options *o, tune_device *d, const tune_entry *e, const char *path)
+{
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        tune_override(d, k, NULL);
+    oclblas_status st = oclblas_database_load(path);
+    if (st != OCLBLAS_SUCCESS) {
+        fprintf(stderr, "oclblas-tune: the library refused %s: %s\n", path, oclblas_status_string(st));
+        return 0;
+    }
+    int ok = 1;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (!e->has[k])
+            continue;
+        char buf[1600];
+        st = oclblas_get_params(d->device, oclblas__kernels[k].name, buf, sizeof buf);
+        char want[512];
+        oclblas__params_format(k, &e->params[k], want, sizeof want);
+        const char *semi = strchr(buf, ';');
+        if (st != OCLBLAS_SUCCESS || !semi || strncmp(buf, want, (size_t)(semi - buf)) != 0 ||
+            !strstr(semi, path)) {
+            fprintf(stderr, "oclblas-tune: %s: the library does not take the new entry's parameters: %s\n",
+                    oclblas__kernels[k].name, st == OCLBLAS_SUCCESS ? buf : oclblas_status_string(st));
+            ok = 0;
+        }
+    }
+    oclblas__params gf, rt;
+    oclblas__db_lookup(d->info, OCLBLAS__K_GEMM_FAST, &gf, NULL, 0);
+    oclblas__db_lookup(d->info, OCLBLAS__K_ROUTINE, &rt, NULL, 0);
+    /* Below the crossover (direct), above it with padding (helpers, gemm_fast), in place, and both gemvs. */
+    const size_t small = rt.v[RT_GEMM_MIN_INDIRECT] > 40 ? 33 : 0;
+    const size_t big = (size_t)(rt.v[RT_GEMM_MIN_INDIRECT] > 64 ? rt.v[RT_GEMM_MIN_INDIRECT] : 64) + 13;
+    const size_t mwg = (size_t)gf.v[GF_MWG], nwg = (size_t)gf.v[GF_NWG], kwg = (size_t)gf.v[GF_KWG];
+    const tune_size *gv = o->sizes[OCLBLAS__K_GEMV_N];
+    char note[200];
+    int passed = 0, total = 0;
+    struct {
+        const char *what;
+        int ok;
+    } checks[6];
+    if (small) {
+        checks[total].what = "direct";
+        checks[total++].ok = check_gemm(d, OCLBLAS_NO_TRANS, small + 2, small, small - 1, note, sizeof note);
+    }
+    checks[total].what = "padded";
+    checks[total++].ok = check_gemm(d, OCLBLAS_NO_TRANS, big, big - 5, big + 3, note, sizeof note);
+    checks[total].what = "in place";
+    checks[total++].ok = check_gemm(d, OCLBLAS_TRANS, (big + mwg - 1) / mwg * mwg, (big + nwg - 1) / nwg * nwg,
+                                    (big + kwg - 1) / kwg * kwg, note, sizeof note);
+    checks[total].what = "gemv_n";
+    checks[total++].ok = check_gemv(d, 0, gv[0].m, gv[0].n, note, sizeof note);
+    checks[total].what = "gemv_t";
+    checks[total++].ok = check_gemv(d, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m, o->sizes[OCLBLAS__K_GEMV_T][0].n, note,
+                                    sizeof note);
+    for (int i = 0; i < total; ++i) {
+        passed += checks[i].ok;
+        if (!checks[i].ok)
+            fprintf(stderr, "oclblas-tune: check of the entry failed (%s): %s\n", checks[i].what, note);
+    }
+    if (!o->quiet)
+        fprintf(stderr, "entry checked: the library loads it and takes its parameters; %d of %d calls correct\n",
+                passed, total);
+    return ok && passed == total;
+}
+
+/* An earlier entry for the same device at the output path keeps the
+ * kernels this run did not tune, so that kernels can be tuned in separate
+ * runs into one file. */
+static void merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len)
+{
+    kept[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    char *text = malloc(1 << 20);
+    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (!text)
+        return;
+    text[n] = '\0';
+    oclblas__db_entry *old = NULL;
+    size_t count = 0;
+    char perr[256];
+    if (oclblas__db_parse(text, path, &old, &count, perr, sizeof perr) == OCLBLAS_SUCCESS && count == 1 &&
+        strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
+        strcmp(old->type, d->info->type) == 0) {
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+            if (e->has[k] || !(old->has & (1u << k)))
+                continue;
+            e->has[k] = 1;
+            memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+            const size_t u = strlen(kept);
+            snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k].name);
+        }
+    }
+    free(old);
+    free(text);
+}
+
+/* ---- the run's private folder ------------------------------------------------------------ */
+
+static char private_dir[1024];
+
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_private_dir(void)
+{
+    /* Only the folder mkdtemp made for this run, and only what is in it. */
+    if (private_dir[0])
+        nftw(private_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    private_dir[0] = '\0';
+}
+
+/* ---- main ------------------------------------------------------------------------------ */
+
+static void list_spaces(const options *o, tune_device *d)
+{
+    printf("device: %s (%s, %s %s), driver %s\n", d->info->name, d->info->type, d->info->vendor, d->info->arch,
+           d->info->driver);
+    for (int i = 0; i < NUM_SEARCHED; ++i) {
+        const int k = order[i];
+        if (!o->selected[k])
+            continue;
+        char err[512];
+        tune_space s;
+        if (!tune_space_init(&s, k, &d->info->lim, err, sizeof err))
+            continue;
+        int ok = 1;
+        for (int v = 0; v < o->num_values; ++v)
+            if (o->values[v].kernel == k && !tune_space_restrict(&s, o->values[v].text, err, sizeof err)) {
+                printf("%s: %s\n", oclblas__kernels[k].name, err);
+                ok = 0;
+            }
+        if (!ok)
+            continue;
+        const double t0 = tune_now();
+        if (tune_space_enumerate(&s, TUNE_ENUM_LIMIT, err, sizeof err))
+            printf("%-11s %12llu combinations, %9zu legal on this device (listed in %.2f s)\n",
+                   oclblas__kernels[k].name, (unsigned long long)s.product, s.num_legal, tune_now() - t0);
+        else
+            printf("%-11s %s\n", oclblas__kernels[k].name, err);
+        for (int p = 0; p < s.num_params; ++p) {
+            printf("    %-8s", oclblas__kernels[k].params[p].name);
+            for (int v = 0; v < s.num_values[p]; ++v)
+                printf(" %d", s.values[p][v]);
+            putchar('\n');
+        }
+        oclblas__params seed;
+        uint64_t code;
+        if (oclblas__db_lookup(d->info, k, &seed, NULL, 0) == OCLBLAS_SUCCESS) {
+            char text[512];
+            oclblas__params_format(k, &seed, text, sizeof text);
+            printf("    database: %s%s\n", text, tune_space_nearest(&s, &seed, &code) ? "" : " (no legal configuration near it in this space)");
+        }
+        tune_space_free(&s);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--build-worker") == 0)
+        return tune_worker_main(argv[2]);
+    options o;
+    memset(&o, 0, sizeof o);
+    tune_strategy_defaults(&o.strategy);
+    o.runs = 5;
+    o.screen = 3.0;
+    o.seed_db = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    {
+        size_t used = 0;
+        for (int i = 0; i < argc && used + 2 < sizeof o.command; ++i) {
+            const int w = snprintf(o.command + used, sizeof o.command - used, "%s%s", i ? " " : "", argv[i]);
+            if (w < 0)
+                break;
+            used += (size_t)w;
+        }
+    }
+    if (!parse_options(argc, argv, &o))
+        return EXIT_USAGE;
+
+    /* Before the first OpenCL call: the drivers read these when they start.
+     * NVIDIA's JIT cache stays on, in a folder of this run's own, because
+     * build processes hand their work to this one through it. */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(private_dir, sizeof private_dir, "%s/oclblas-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(private_dir)) {
+        fprintf(stderr, "oclblas-tune: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
+        return EXIT_SETUP;
+    }
+    atexit(remove_private_dir);
+    char path[1100];
+    setenv("OCLBLAS_CACHE_DIR", o.cache_dir ? o.cache_dir : "off", 1);
+    setenv("POCL_KERNEL_CACHE", "0", 0);
+    snprintf(path, sizeof path, "%s/nv", private_dir);
+    if (!getenv("CUDA_CACHE_PATH")) {
+        setenv("CUDA_CACHE_PATH", path, 1);
+        setenv("CUDA_CACHE_MAXSIZE", "2147483648", 0);
+    }
+
+    tune_device d;
+    char err[1024];
+    const char *spec = o.device ? o.device : getenv("OCLBLAS_DEVICE");
+    if (!tune_device_open(spec, &d, err, sizeof err)) {
+        fprintf(stderr, "oclblas-tune: %s\n", err);
+        return EXIT_SETUP;
+    }
+    /* The host-pointer API (HOST_MAX) runs on the library's default device: make it this one. */
+    char index[32];
+    snprintf(index, sizeof index, "%u:%u", d.platform_index, d.device_index);
+    setenv("OCLBLAS_DEVICE", index, 1);
+    default_sizes(&o, &d);
+    tune_workers *workers = NULL;
+    const int processes = o.build_mode == BUILD_PROCESSES ||
+                          (o.build_mode == BUILD_AUTO && strcmp(d.info->vendor, "nvidia") == 0);
+    if (processes && !o.list) {
+        if (!o.cache_dir) {
+            snprintf(path, sizeof path, "%s/binaries", private_dir);
+            setenv("OCLBLAS_CACHE_DIR", path, 1);
+        }
+        workers = tune_workers_start(&d, o.jobs, err, sizeof err);
+        if (!workers)
+            fprintf(stderr, "oclblas-tune: %s; compiling in threads\n", err);
+    }
+    if (o.list) {
+        list_spaces(&o, &d);
+        tune_device_close(&d);
+        return 0;
+    }
+
+    char output[1024], journal_path[1100];
+    if (o.output)
+        oclblas__strlcpy(output, o.output, sizeof output);
+    else
+        default_output(&d, output, sizeof output);
+    snprintf(journal_path, sizeof journal_path, "%s", o.journal ? o.journal : output);
+    if (!o.journal)
+        strncat(journal_path, ".journal", sizeof journal_path - strlen(journal_path) - 1);
+    char devline[800];
+    snprintf(devline, sizeof devline, "%s | %s | %s", d.info->name, d.info->driver, d.info->platform_name);
+    tune_journal *j;
+    if (!tune_journal_open(journal_path, devline, o.fresh, &j, err, sizeof err)) {
+        fprintf(stderr, "oclblas-tune: %s\n", err);
+        tune_workers_stop(workers);
+        tune_device_close(&d);
+        return EXIT_SETUP;
+    }
+    if (o.time_total <= 0 && o.configs_all <= 0) {
+        int any_time = 0;
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+            any_time |= o.time_kernel[k] > 0;
+        if (!any_time && o.strategy.kind != TUNE_FULL && o.strategy.kind != TUNE_RANDOM)
+            o.configs_all = 200;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    const double wall0 = tune_now();
+    if (!o.quiet)
+        fprintf(stderr, "oclblas-tune %s: %s (%s, %s %s), driver %s; %d build %s; journal %s (%ld records)\n",
+                TUNE_VERSION, d.info->name, d.info->type, d.info->vendor, d.info->arch, d.info->driver, o.jobs,
+                workers ? "processes" : "threads", journal_path, tune_journal_loaded(j));
+
+    tune_entry entry;
+    memset(&entry, 0, sizeof entry);
+    kernel_result results[OCLBLAS__K_COUNT];
+    memset(results, 0, sizeof results);
+    int searched[OCLBLAS__K_COUNT] = {0};
+    int status = 0;
+    double pool = o.time_total > 0 ? o.time_total * (o.selected[OCLBLAS__K_ROUTINE] ? 1.0 - ROUTINE_RESERVE : 1.0) : 0;
+    for (int i = 0; i < NUM_SEARCHED && !interrupted; ++i) {
+        const int k = order[i];
+        if (!o.selected[k])
+            continue;
+        double share = 0;
+        if (o.time_kernel[k] > 0) {
+            share = o.time_kernel[k];
+        } else if (pool > 0) {
+            double rest = 0;
+            for (int m = i; m < NUM_SEARCHED; ++m)
+                if (o.selected[order[m]] && o.time_kernel[order[m]] <= 0)
+                    rest += weight[order[m]];
+            share = pool * weight[k] / rest;
+            if (share < 1)
+                share = 1;
+        }
+        const long configs = o.configs_kernel[k] > 0 ? o.configs_kernel[k] : o.configs_all;
+        if (!search_kernel(&o, &d, workers, j, k, share, configs, &results[k])) {
+            status = EXIT_USAGE;
+            break;
+        }
+        searched[k] = 1;
+        if (pool > 0 && o.time_kernel[k] <= 0)
+            pool -= results[k].clock < pool ? results[k].clock : pool;
+        if (results[k].found) {
+            entry.has[k] = 1;
+            entry.params[k] = results[k].best;
+            tune_override(&d, k, &results[k].best);
+        } else {
+            fprintf(stderr, "oclblas-tune: %s: no configuration built, ran and checked out; the entry leaves it out\n",
+                    oclblas__kernels[k].name);
+            status = EXIT_PARTIAL;
+        }
+    }
+    tune_workers_stop(workers); /* the rest builds a few programs only */
+    if (status == EXIT_USAGE) {
+        tune_journal_close(j);
+        tune_device_close(&d);
+        return EXIT_USAGE;
+    }
+
+    char routine_summary[1024] = "";
+    if (o.selected[OCLBLAS__K_ROUTINE] && !interrupted) {
+        tune_routine_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.runs = o.runs;
+        ro.quiet = o.quiet;
+        ro.gemv_long = o.gemv_long;
+        ro.gemv_short = o.gemv_short;
+        ro.gemv_square = o.gemv_square;
+        tune_space rs;
+        tune_space_init(&rs, OCLBLAS__K_ROUTINE, NULL, err, sizeof err);
+        for (int v = 0; v < o.num_values; ++v)
+            if (o.values[v].kernel == OCLBLAS__K_ROUTINE && !tune_space_restrict(&rs, o.values[v].text, err, sizeof err)) {
+                fprintf(stderr, "oclblas-tune: %s\n", err);
+                tune_journal_close(j);
+                tune_device_close(&d);
+                return EXIT_USAGE;
+            }
+        for (int r = 0; r < RT_COUNT; ++r) {
+            ro.tune[r] = 1;
+            ro.num_values[r] = rs.num_values[r];
+            memcpy(ro.values[r], rs.values[r], sizeof ro.values[r]);
+        }
+        tune_space_free(&rs);
+        int tuned[RT_COUNT];
+        if (tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err)) {
+            entry.has[OCLBLAS__K_ROUTINE] = 1;
+            memset(&entry.params[OCLBLAS__K_ROUTINE], 0, sizeof entry.params[0]);
+            memcpy(entry.params[OCLBLAS__K_ROUTINE].v, d.routine, sizeof d.routine);
+            searched[OCLBLAS__K_ROUTINE] = 1;
+        }
+        if (!o.quiet)
+            fprintf(stderr, "routine values:\n%s", routine_summary);
+    }
+
+    /* What the entry says about how it was made. */
+    const double wall = tune_now() - wall0;
+    snprintf(entry.tool, sizeof entry.tool, "oclblas-tune %s, %s, seed %llu", TUNE_VERSION,
+             tune_strategy_name(o.strategy.kind), (unsigned long long)o.strategy.seed);
+    size_t used = 0;
+    for (int i = 0; i < NUM_ORDER && used < sizeof entry.sizes; ++i) {
+        const int k = order[i];
+        if (!entry.has[k] || k == OCLBLAS__K_ROUTINE)
+            continue;
+        const int w = snprintf(entry.sizes + used, sizeof entry.sizes - used, "%s%s %s", used ? "; " : "",
+                               oclblas__kernels[k].name, results[k].problem);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used >= sizeof entry.sizes) /* the library keeps 127 characters: the note has all of it */
+        strcpy(entry.sizes + sizeof entry.sizes - 4, "...");
+    char wall_text[32];
+    tune_format_duration(wall, wall_text, sizeof wall_text);
+    used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
+    for (int i = 0; i < NUM_SEARCHED && used < sizeof entry.note; ++i) {
+        const int k = order[i];
+        const kernel_result *r = &results[k];
+        if (!searched[k])
+            continue;
+        char tb[32];
+        tune_format_duration(r->clock, tb, sizeof tb);
+        int w = snprintf(entry.note + used, sizeof entry.note - used,
+                         " %s: %s, %ld configurations (%ld measured, %ld failed) in %s, best %.1f %s", 
+                         oclblas__kernels[k].name, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
+                         r->found ? r->best_rec.rate : 0.0, tune_unit(k));
+        if (w > 0 && r->seed_measured && r->seed_rec.status == TUNE_OK && (size_t)w < sizeof entry.note - used)
+            w += snprintf(entry.note + used + w, sizeof entry.note - used - (size_t)w, " (database's %.1f)",
+                          r->seed_rec.rate);
+        if (w > 0 && (size_t)w < sizeof entry.note - used)
+            w += snprintf(entry.note + used + w, sizeof entry.note - used - (size_t)w, ";");
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (routine_summary[0] && used < sizeof entry.note) {
+        snprintf(entry.note + used, sizeof entry.note - used, " routine:%s", routine_summary);
+        for (char *p = entry.note; *p; ++p)
+            if (*p == '\n')
+                *p = ';';
+    }
+
+    char kept[256];
+    merge_existing(&d, &entry, output, kept, sizeof kept);
+    if (kept[0]) {
+        const size_t u = strlen(entry.note);
+        snprintf(entry.note + u, sizeof entry.note - u, " kept from the earlier entry: %s;", kept);
+        if (!o.quiet)
+            fprintf(stderr, "kept from the earlier entry in %s: %s\n", output, kept);
+    }
+    int wrote = 0;
+    int any = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        any |= entry.has[k];
+    if (any) {
+        if (tune_entry_write(&d, &entry, output, err, sizeof err)) {
+            wrote = 1;
+            if (!o.quiet)
+                fprintf(stderr, "wrote %s (%s)\n", output, wall_text);
+        } else {
+            fprintf(stderr, "oclblas-tune: %s\n", err);
+            status = EXIT_PARTIAL;
+        }
+    } else {
+        fprintf(stderr, "oclblas-tune: nothing to write\n");
+        if (!interrupted)
+            status = EXIT_PARTIAL;
+    }
+
+    /* The summary, on stdout. */
+    printf("%-12s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
+    for (int i = 0; i < NUM_SEARCHED; ++i) {
+        const int k = order[i];
+        const kernel_result *r = &results[k];
+        if (!searched[k])
+            continue;
+        char best[32] = "-", base[32] = "-", text[512] = "(none)";
+        if (r->found) {
+            snprintf(best, sizeof best, "%.1f", r->best_rec.rate);
+            oclblas__params_format(k, &r->best, text, sizeof text);
+        }
+        if (r->seed_measured && r->seed_rec.status == TUNE_OK)
+            snprintf(base, sizeof base, "%.1f", r->seed_rec.rate);
+        static const char *const stops[] = {"exhausted", "configs", "time", "interrupt", "stalled", "error"};
+        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k].name, stops[r->stop], best,
+               base, r->measured + r->replayed, tune_unit(k), text);
+    }
+    if (searched[OCLBLAS__K_ROUTINE]) {
+        char text[256];
+        oclblas__params_format(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], text, sizeof text);
+        printf("%-12s %s\n", "routine", text);
+    }
+    fflush(stdout);
+
+    if (wrote && !interrupted && !check_entry(&o, &d, &entry, output))
+        status = EXIT_PARTIAL;
+    tune_journal_close(j);
+    tune_device_close(&d);
+    if (interrupted) {
+        fprintf(stderr, "oclblas-tune: interrupted; run the same command again to resume from %s\n", journal_path);
+        return EXIT_INTERRUPTED;
+    }
+    return status;
+}

@@ -1,0 +1,126 @@
+/*
+ * The tuner's device side: opening the device to tune, measuring one
+ * candidate configuration of a kernel (checked against a host reference,
+ * then timed with profiling events), building candidates in worker
+ * threads, the routine-level crossovers, and writing the database entry.
+ */
+#ifndef OCLBLAS_TUNE_MEASURE_H
+#define OCLBLAS_TUNE_MEASURE_H
+
+#include "tune.h"
+
+/* ---- the device (measure.c) ---------------------------------------------- */
+
+typedef struct {
+    cl_platform_id platform;
+    cl_device_id device;
+    unsigned platform_index, device_index;
+    const oclblas__device_info *info;
+    cl_context ctx;
+    cl_command_queue queue; /* in order, with profiling */
+    unsigned generation;    /* grows with every reset, so that buffers know they are stale */
+    int routine[RT_COUNT];  /* the routine values measurements start from: the database's, then tuned ones */
+} tune_device;
+
+/* spec: as OCLBLAS_DEVICE ("gpu", "cpu", "accelerator", "P:D", part of the
+ * name), NULL or "" for the first GPU, accelerator, CPU. */
+int tune_device_open(const char *spec, tune_device *d, char *err, size_t len);
+/* A new context and queue, when a failure may have broken the old ones. */
+int tune_device_reset(tune_device *d, char *err, size_t len);
+/* Whether the queue still works after a failed command. */
+int tune_device_healthy(tune_device *d);
+void tune_device_close(tune_device *d);
+
+/* Installs p as the device's parameters of a kernel, every one of them, so
+ * that nothing of the database mixes in; p NULL removes the override. */
+oclblas_status tune_override(tune_device *d, int kernel, const oclblas__params *p);
+/* The routine values d->routine, with values[index] instead where index >= 0. */
+oclblas_status tune_override_routine(tune_device *d, int index, int value);
+
+/* ---- measuring candidates (measure.c) ------------------------------------ */
+
+typedef struct {
+    size_t m, n, k; /* gemv: m x n; helpers: rows x cols of the operand */
+} tune_size;
+
+typedef struct {
+    int runs;      /* timed runs after the checked one; the minimum counts */
+    double screen; /* a candidate whose first timed run is this many times slower than the best so far
+                      gets no more runs: it cannot win */
+} tune_bench_opts;
+
+typedef struct tune_bench tune_bench;
+/* gemm_fast: the tile the helpers pad to (for the helpers' bench). */
+tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, int num_sizes,
+                           const tune_bench_opts *o, const oclblas__params *gemm_fast, char *err, size_t len);
+/* Builds a candidate in the calling thread; *hold keeps it in the library's
+ * memory cache until tune_bench_release. */
+tune_status tune_bench_build(tune_bench *b, const oclblas__params *p, void **hold, char *note, size_t len);
+void tune_bench_release(void *hold);
+/* Checks and times a candidate; one thread at a time. */
+void tune_bench_measure(tune_bench *b, const oclblas__params *p, tune_record *r);
+/* ---- build processes (workers.c) ----------------------------------------- */
+
+typedef struct tune_workers tune_workers;
+/* n processes running this program with --build-worker, on the device's indices. */
+tune_workers *tune_workers_start(const tune_device *d, int n, char *err, size_t len);
+/* Builds n configurations in the processes, which leaves their binaries in
+ * the library's disk cache; status BUILD_FAILED where the compiler refused,
+ * crashed or hung, else TUNE_OK (the caller then loads or builds it). */
+void tune_workers_build(tune_workers *w, int kernel, const oclblas__params *p, int n, tune_status *status,
+                        char (*notes)[200]);
+void tune_workers_stop(tune_workers *w);
+/* The --build-worker side: jobs on stdin, one reply line each on stdout. */
+int tune_worker_main(const char *index);
+
+/* Builds n candidates: in build processes when w is not NULL (then loaded
+ * here), else with up to jobs threads. */
+void tune_bench_build_all(tune_bench *b, const oclblas__params *p, int n, int jobs, tune_workers *w, void **holds,
+                          tune_status *status, char (*notes)[200]);
+void tune_bench_problem(const tune_bench *b, char *buf, size_t len);
+void tune_bench_free(tune_bench *b);
+const char *tune_unit(int kernel); /* GFLOPS or GB/s */
+
+/* ---- host references (ref.c) --------------------------------------------- */
+
+int tune_ref_gemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                  const float *b, size_t ldb, float beta, const float *c0, float *ref, float *bound);
+int tune_ref_gemv(int trans, size_t m, size_t n, float alpha, const float *a, const float *x, float beta,
+                  const float *y0, float *ref, float *bound);
+int tune_compare(const float *got, const float *ref, const float *bound, size_t n, char *note, size_t len);
+void tune_fill(float *x, size_t n, uint32_t *seed);
+
+/* ---- routine-level values (routine.c) ------------------------------------ */
+
+typedef struct {
+    int runs;
+    int tune[RT_COUNT];                /* which values to tune */
+    int num_values[RT_COUNT];          /* the candidates of each, from the table or --values */
+    int values[RT_COUNT][TUNE_MAX_VALUES];
+    size_t gemv_long, gemv_short;      /* GEMV_GROUPS_PER_CU: long x short (gemv_t) and short x long
+                                          (gemv_n), where the plan splits the reduction */
+    size_t gemv_square;                /*   and a square one of each, where it hardly does */
+    int quiet;
+} tune_routine_opts;
+
+/* Measures the crossovers with the kernels' current (tuned) parameters and
+ * sets d->routine; tuned[i] tells which values were measured; summary gets
+ * one line per value. 0 only for a fatal error (message in err). */
+int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT],
+                 char *summary, size_t summary_len, char *err, size_t len);
+
+/* ---- the database entry (entry.c) ------------------------------------------ */
+
+typedef struct {
+    int has[OCLBLAS__K_COUNT];
+    oclblas__params params[OCLBLAS__K_COUNT];
+    char tool[64];    /* the library's limits on these strings, with their NUL */
+    char sizes[128];
+    char note[4096];  /* not read by the library: free length */
+} tune_entry;
+
+/* Writes the entry atomically (temporary file, then rename) and checks it
+ * with the library's own parser. */
+int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path, char *err, size_t len);
+
+#endif

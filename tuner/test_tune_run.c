@@ -1,0 +1,301 @@
+/*
+ * A real tuning run on this machine's default device (PoCL here) with a
+ * tiny budget: oclblas-tune must write an entry that the library accepts
+ * (oclblas_database_load), that lookup then reports as the origin of every
+ * kernel's parameters, and with which SGEMM (each plan) and SGEMV are
+ * correct. Running the same command again must measure nothing (the
+ * journal answers), an interrupted run must resume where it stopped,
+ * candidates built in build processes must reach the tuner, and bad
+ * command lines must end with a message and exit status 2 or 3.
+ */
+#include "measure.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+static char dir[] = "/tmp/oclblas-tune-test-XXXXXX";
+static char entry_path[256], log_path[256];
+
+/* Runs oclblas-tune with the arguments (NULL-terminated); its stderr and
+ * stdout go to log_path. interrupt_when: a file whose growth past that many
+ * lines triggers a SIGINT (NULL: none). Returns the exit status. */
+static int tune(const char *interrupt_file, int interrupt_lines, const char *arg, ...)
+{
+    const char *argv[64];
+    int n = 0;
+    argv[n++] = OCLBLAS_TUNE_PATH;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a && n < 63; a = va_arg(ap, const char *))
+        argv[n++] = a;
+    va_end(ap);
+    argv[n] = NULL;
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen(log_path, "w", stderr);
+        if (!f || dup2(fileno(stderr), STDOUT_FILENO) < 0)
+            _exit(120);
+        execv(argv[0], (char *const *)argv);
+        _exit(121);
+    }
+    int status;
+    if (interrupt_file) {
+        for (int waited = 0; waited < 600; ++waited) {
+            FILE *f = fopen(interrupt_file, "r");
+            int lines = 0, c;
+            if (f) {
+                while ((c = fgetc(f)) != EOF)
+                    lines += c == '\n';
+                fclose(f);
+            }
+            if (lines >= interrupt_lines) {
+                kill(pid, SIGINT);
+                break;
+            }
+            usleep(100000);
+        }
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    const size_t n = fread(buf, 1, (1 << 20) - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static int log_has(const char *what)
+{
+    char *log = slurp(log_path);
+    const int has = strstr(log, what) != NULL;
+    if (!has)
+        print_message("--- oclblas-tune output ---\n%s---\n", log);
+    free(log);
+    return has;
+}
+
+static int count_in_log(const char *what)
+{
+    char *log = slurp(log_path);
+    int n = 0;
+    for (const char *p = log; (p = strstr(p, what)) != NULL; p += strlen(what))
+        ++n;
+    free(log);
+    return n;
+}
+
+#define SMALL "--size", "gemm_fast=128x128x128", "--size", "gemm_direct=64x64x64", "--size", "helpers=200x200", \
+              "--size", "gemv_n=512x512", "--size", "gemv_t=512x512", "--size", "routine=4096x64x512",           \
+              "--values", "routine:GEMM_MIN_INDIRECT=64,128:HOST_MAX=0,16,32"
+
+static int setup(void **state)
+{
+    (void)state;
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(entry_path, sizeof entry_path, "%s/entry.json", dir);
+    snprintf(log_path, sizeof log_path, "%s/log.txt", dir);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    return system(cmd);
+}
+
+static void check_gemm(cl_device_id dev, cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m,
+                       size_t n, size_t k)
+{
+    const size_t ldb = tb == OCLBLAS_TRANS ? n : k;
+    float *a = malloc(m * k * 4), *b = malloc(k * n * 4), *c = malloc(m * n * 4), *ref = malloc(m * n * 4),
+          *bound = malloc(m * n * 4), *out = malloc(m * n * 4);
+    assert_true(a && b && c && ref && bound && out);
+    uint32_t seed = 5;
+    tune_fill(a, m * k, &seed);
+    tune_fill(b, k * n, &seed);
+    tune_fill(c, m * n, &seed);
+    assert_true(tune_ref_gemm(0, tb == OCLBLAS_TRANS, m, n, k, 1.25f, a, m, b, ldb, -0.5f, c, ref, bound));
+    cl_int e;
+    cl_mem da = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, m * k * 4, a, &e);
+    cl_mem db = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, k * n * 4, b, &e);
+    cl_mem dc = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, m * n * 4, c, &e);
+    assert_int_equal(e, CL_SUCCESS);
+    assert_int_equal(oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, tb, m, n, k, 1.25f, da, 0, m, db, 0, ldb,
+                                      -0.5f, dc, 0, m, q, NULL),
+                     OCLBLAS_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, m * n * 4, out, 0, NULL, NULL), CL_SUCCESS);
+    char note[200];
+    if (!tune_compare(out, ref, bound, m * n, note, sizeof note))
+        fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    free(a);
+    free(b);
+    free(c);
+    free(ref);
+    free(bound);
+    free(out);
+    (void)dev;
+}
+
+static void test_tuning_run(void **state)
+{
+    (void)state;
+    const double t0 = tune_now();
+    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, NULL), 0);
+    print_message("tuning run: %.1f s\n", tune_now() - t0);
+    assert_true(log_has("entry checked"));
+
+    /* The database accepts the entry ... */
+    assert_int_equal(oclblas_database_load(entry_path), OCLBLAS_SUCCESS);
+    char *text = slurp(entry_path);
+    oclblas__db_entry *e;
+    size_t count;
+    char err[256];
+    assert_int_equal(oclblas__db_parse(text, entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_int_equal(count, 1);
+    assert_non_null(strstr(text, "\"tool\": \"oclblas-tune"));
+    assert_non_null(strstr(text, "\"sizes\": \"gemm_fast 128x128x128 NT"));
+    free(text);
+    cl_device_id dev;
+    cl_context ctx;
+    cl_command_queue q;
+    assert_int_equal(oclblas_default_device(&dev, &ctx, &q), OCLBLAS_SUCCESS);
+    char desc[1024];
+    assert_int_equal(oclblas_device_description(dev, desc, sizeof desc), OCLBLAS_SUCCESS);
+    /* ... names this device, covers every kernel ... */
+    assert_true(strstr(desc, e->name) != NULL && e->name[0]);
+    assert_int_equal(e->has, (1u << OCLBLAS__K_COUNT) - 1);
+    /* ... and is what the library now uses. */
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        char buf[1600], want[512];
+        assert_int_equal(oclblas_get_params(dev, oclblas__kernels[k].name, buf, sizeof buf), OCLBLAS_SUCCESS);
+        oclblas__params p;
+        memcpy(p.v, e->values[k], sizeof p.v);
+        oclblas__params_format(k, &p, want, sizeof want);
+        assert_memory_equal(buf, want, strlen(want));
+        assert_non_null(strstr(buf, entry_path));
+    }
+    /* SGEMM through each plan and SGEMV, with the new parameters. */
+    const int gmi = e->values[OCLBLAS__K_ROUTINE][RT_GEMM_MIN_INDIRECT];
+    const size_t mwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_MWG], nwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_NWG],
+                 kwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_KWG];
+    check_gemm(dev, ctx, q, OCLBLAS_NO_TRANS, 20, 17, 9);                          /* direct, or host-sized */
+    check_gemm(dev, ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
+    check_gemm(dev, ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
+               kwg * ((size_t)gmi / kwg + 1)); /* in place */
+    free(e);
+
+    /* The same command again: everything comes from the journal. */
+    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, NULL), 0);
+    assert_int_equal(count_in_log("(0 measured, 3 from the journal"), 5);
+}
+
+static void test_interrupt_and_resume(void **state)
+{
+    (void)state;
+    char out[300], journal[320];
+    snprintf(out, sizeof out, "%s/gemv.json", dir);
+    snprintf(journal, sizeof journal, "%s.journal", out);
+    /* Interrupted once two results are in the journal (after its two header lines). */
+    assert_int_equal(tune(journal, 4, "-k", "gemv_n", "-n", "8", "--jobs", "1", "--size", "gemv_n=256x256", "-o", out,
+                          NULL),
+                     130);
+    assert_true(log_has("interrupted"));
+    char *j = slurp(journal);
+    int lines = 0;
+    for (const char *p = j; *p; ++p)
+        lines += *p == '\n';
+    free(j);
+    const int recorded = lines - 2;
+    assert_true(recorded >= 2 && recorded < 8);
+    assert_int_equal(tune(NULL, 0, "-k", "gemv_n", "-n", "8", "--jobs", "1", "--size", "gemv_n=256x256", "-o", out,
+                          NULL),
+                     0);
+    char want[64];
+    snprintf(want, sizeof want, "(%d measured, %d from the journal", 8 - recorded, recorded);
+    assert_true(log_has(want));
+}
+
+/* Build processes (the default on NVIDIA) work anywhere: the candidates
+ * come back through the library's disk cache. */
+static void test_build_processes(void **state)
+{
+    (void)state;
+    char out[300], journal[320];
+    snprintf(out, sizeof out, "%s/procs.json", dir);
+    snprintf(journal, sizeof journal, "%s.journal", out);
+    assert_int_equal(tune(NULL, 0, "-k", "gemv_t", "-n", "4", "--build", "processes", "--jobs", "2", "--size",
+                          "gemv_t=256x256", "-o", out, NULL),
+                     0);
+    assert_true(log_has("2 build processes"));
+    assert_true(log_has("entry checked"));
+    char *j = slurp(journal);
+    int built = 0;
+    for (const char *p = j; (p = strstr(p, "in a build process, loaded in")) != NULL; ++p)
+        ++built;
+    free(j);
+    assert_int_equal(built, 4);
+}
+
+static void test_bad_command_lines(void **state)
+{
+    (void)state;
+    char out[300];
+    snprintf(out, sizeof out, "%s/bad.json", dir);
+    assert_int_equal(tune(NULL, 0, "--values", "gemm_fast:NOPE=1", "-k", "gemm_fast", "-o", out, NULL), 2);
+    assert_true(log_has("gemm_fast has no parameter NOPE"));
+    assert_int_equal(tune(NULL, 0, "--values", "gemm_fast:MWG=0", "-o", out, NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--strategy", "bogus", NULL), 2);
+    assert_true(log_has("unknown strategy"));
+    assert_int_equal(tune(NULL, 0, "--size", "gemm_fast=12x12", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--time-budget", "-5", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--kernels", "gemm_slow", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--build", "fork", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--runs", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "extra", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--device", "no-such-device-anywhere", NULL), 3);
+    assert_true(log_has("no OpenCL device matches"));
+    /* A journal of another device is refused, not mixed in. */
+    char journal[320];
+    snprintf(journal, sizeof journal, "%s/other.journal", dir);
+    FILE *f = fopen(journal, "w");
+    assert_non_null(f);
+    fputs("# oclblas-tune journal 1\n# device\tsome other device | 1.0 | X\n", f);
+    fclose(f);
+    assert_int_equal(tune(NULL, 0, "-k", "gemv_n", "-j", journal, "-o", out, NULL), 3);
+    assert_true(log_has("another device"));
+    assert_int_equal(tune(NULL, 0, "--help", NULL), 0);
+    assert_true(log_has("--time-budget"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_command_lines),
+        cmocka_unit_test(test_tuning_run),
+        cmocka_unit_test(test_interrupt_and_resume),
+        cmocka_unit_test(test_build_processes),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
