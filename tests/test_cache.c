@@ -33,6 +33,9 @@ static int child(const char *what)
     tu_env env;
     if (oclblas_default_device(&env.device, &env.context, &env.queue) != OCLBLAS_SUCCESS)
         return 3;
+    /* Whatever the device's crossovers: every product goes to gemm_fast, none to the host. */
+    if (oclblas_override_params(env.device, "routine", "GEMM_MIN_INDIRECT=0,HOST_MAX=0") != OCLBLAS_SUCCESS)
+        return 7;
     if (strcmp(what, "fill") == 0) {
         if (oclblas_cache_fill(env.device) != OCLBLAS_SUCCESS)
             return 4;
@@ -42,7 +45,7 @@ static int child(const char *what)
                                     "MWG=16,NWG=16,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=1,VWM=1,VWN=1,STRM=0,"
                                     "STRN=0,SA=0,SB=0") != OCLBLAS_SUCCESS)
             return 5;
-        /* gemm_fast and helpers, gemm_direct, gemv_t */
+        /* gemm_fast and helpers, gemv_t */
         if (tu_gemm_case(&env, 0, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 200, 300, 400, 1.0f, 0.0f, 0, 0,
                          0, 0, 1) > 1.0 ||
             tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 9, 10, 11, 1.0f, 0.5f, 0, 0,

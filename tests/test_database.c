@@ -86,7 +86,7 @@ static const char *entry(const char *dev_json, const char *kernel, const char *p
     return text;
 }
 
-#define DIRECT(wgd) "\"WGD\": " #wgd ", \"KWGD\": 8, \"MDIMCD\": 8, \"NDIMCD\": 8, \"KWID\": 1, \"PADA\": 0, \"PADB\": 0"
+#define DIRECT_FMT "\"WGD\": %d, \"KWGD\": 8, \"MDIMCD\": 8, \"NDIMCD\": 8, \"KWID\": 1, \"PADA\": 0, \"PADB\": 0"
 
 static void origin(const tu_env *env, const char *kernel, char *out, size_t len)
 {
@@ -106,41 +106,72 @@ static void expect(const tu_env *env, const char *kernel, const char *file, cons
                  value ? value : "-");
 }
 
+/* The level an origin names, 0 (device name) to 4 (global default). */
+static int level_of(const char *origin)
+{
+    static const char *const names[] = {"device name match", "architecture match", "vendor match",
+                                        "device type match", "global default match"};
+    for (int l = 0; l < 5; ++l)
+        if (strstr(origin, names[l]))
+            return l;
+    fail_msg("no level in \"%s\"", origin);
+    return -1;
+}
+
+/* Loads a runtime entry for gemm_direct at a level; it must take over when it
+ * is at least as specific as what matched before (a runtime entry wins a
+ * tie with a compiled-in one), and change nothing otherwise. */
+static void load_level(const tu_env *env, int level, const char *dev_json, const char *file, int wgd)
+{
+    char before[512], params[256], value[32];
+    origin(env, "gemm_direct", before, sizeof before);
+    snprintf(params, sizeof params, DIRECT_FMT, wgd);
+    TU_CHECK(oclblas_database_load(write_file(file, entry(dev_json, "gemm_direct", params))));
+    snprintf(value, sizeof value, "WGD=%d", wgd);
+    if (level <= level_of(before)) {
+        expect(env, "gemm_direct", file, NULL, value);
+        char now[512];
+        origin(env, "gemm_direct", now, sizeof now);
+        assert_int_equal(level_of(now), level);
+    } else {
+        char now[512];
+        origin(env, "gemm_direct", now, sizeof now);
+        assert_string_equal(before, now);
+    }
+}
+
 static void test_fallback_order(void **state)
 {
     (void)state;
     tu_env env;
     tu_get_env(&env);
     char dev[1024];
-    /* Nothing compiled in covers gemm_direct below the global default for this device. */
-    expect(&env, "gemm_direct", "global.json", "global default", NULL);
-
+    /* From the least specific level to the most: each takes over from what the compiled-in database gave. */
+    load_level(&env, 4, "{}", "l4.json", 8);
     snprintf(dev, sizeof dev, "{\"type\": \"%s\"}", dev_type);
-    TU_CHECK(oclblas_database_load(write_file("l3.json", entry(dev, "gemm_direct", DIRECT(8)))));
-    expect(&env, "gemm_direct", "l3.json", "device type", "WGD=8");
-
+    load_level(&env, 3, dev, "l3.json", 16);
     snprintf(dev, sizeof dev, "{\"vendor\": \"%s\"}", dev_vendor);
-    TU_CHECK(oclblas_database_load(write_file("l2.json", entry(dev, "gemm_direct", DIRECT(16)))));
-    expect(&env, "gemm_direct", "l2.json", "vendor", "WGD=16");
-
+    load_level(&env, 2, dev, "l2.json", 24);
     if (dev_arch[0]) {
         snprintf(dev, sizeof dev, "{\"vendor\": \"%s\", \"architecture\": \"%s\"}", dev_vendor, dev_arch);
-        TU_CHECK(oclblas_database_load(write_file("l1.json", entry(dev, "gemm_direct", DIRECT(24)))));
-        expect(&env, "gemm_direct", "l1.json", "architecture", "WGD=24");
+        load_level(&env, 1, dev, "l1.json", 32);
     }
-
-    /* Another device's name does not match. */
+    /* Another device's name does not match: nothing changes. */
+    char before[512], after[512];
+    origin(&env, "gemm_direct", before, sizeof before);
+    char params[256];
+    snprintf(params, sizeof params, DIRECT_FMT, 40);
     snprintf(dev, sizeof dev, "{\"name\": \"%s (not this one)\"}", dev_name);
-    TU_CHECK(oclblas_database_load(write_file("other.json", entry(dev, "gemm_direct", DIRECT(40)))));
-    expect(&env, "gemm_direct", dev_arch[0] ? "l1.json" : "l2.json", NULL, NULL);
-
+    TU_CHECK(oclblas_database_load(write_file("other.json", entry(dev, "gemm_direct", params))));
+    origin(&env, "gemm_direct", after, sizeof after);
+    assert_string_equal(before, after);
     snprintf(dev, sizeof dev, "{\"name\": \"%s\"}", dev_name);
-    TU_CHECK(oclblas_database_load(write_file("l0.json", entry(dev, "gemm_direct", DIRECT(32)))));
-    expect(&env, "gemm_direct", "l0.json", "device name", "WGD=32");
-
+    load_level(&env, 0, dev, "l0.json", 48);
     /* At the same level the newest runtime entry wins. */
-    TU_CHECK(oclblas_database_load(write_file("l0b.json", entry(dev, "gemm_direct", DIRECT(48)))));
-    expect(&env, "gemm_direct", "l0b.json", "device name", "WGD=48");
+    load_level(&env, 0, dev, "l0b.json", 64);
+    /* And a less specific one, however new, does not. */
+    snprintf(dev, sizeof dev, "{\"type\": \"%s\"}", dev_type);
+    load_level(&env, 3, dev, "late.json", 8);
 }
 
 static void test_runtime_versus_compiled(void **state)
