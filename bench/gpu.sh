@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The GPU runs behind bench/results/ and database/nvidia/: build, then the
+# steps named on the command line, each writing into OUT (default ./gpu-out).
+#   bench/gpu.sh test               the test suite on the default device
+#   bench/gpu.sh tune NAME SECONDS  oclblas-tune -> OUT/NAME.json (+ journal, log)
+#   bench/gpu.sh bench              the GPU sweeps (gemm and gemv, peers), CSV and JSON
+#   bench/gpu.sh first              the first SGEMM 4096 of a process, cold and warm cache
+# Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first.
+# On the lent NVIDIA machines: source .device/env.sh first (see README).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+build=${OCLBLAS_BUILD_DIR:-build-gpu}
+t0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
+
+stamp "build"
+{ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release && cmake --build "$build" -j"$(nproc)"; } > "$out/build.log" 2>&1 ||
+  { tail -30 "$out/build.log"; exit 1; }
+clinfo -l > "$out/clinfo.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv > "$out/nvidia-smi.txt" 2>&1
+"$build/bench/oclblas-bench" --help > /dev/null 2>&1
+
+while [ $# -gt 0 ]; do
+  step=$1
+  shift
+  case "$step" in
+    test)
+      stamp "ctest"
+      ctest --test-dir "$build" --output-on-failure -j1 --timeout 300 > "$out/ctest.log" 2>&1
+      tail -4 "$out/ctest.log"
+      ;;
+    tune)
+      name=$1 secs=$2
+      shift 2
+      stamp "tune $name for $secs s"
+      start=$(date +%s)
+      "$build/tuner/oclblas-tune" -d gpu -s annealing -t "$secs" \
+        --size gemm_fast=1024x1024x1024,2048x2048x2048,4096x4096x4096 \
+        -o "$out/$name.json" -j "$out/$name.journal" > "$out/tune-$name.log" 2>&1
+      echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
+      tail -25 "$out/tune-$name.log"
+      # The library and the bench that follow use the new entry (it wins at its level).
+      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      ;;
+    bench)
+      stamp "bench"
+      b="$build/bench/oclblas-bench"
+      # squares 1024..8192 (gemm to 4096) and the users' shapes, NN, host calls too
+      "$b" --preset gpu --routine all --layout row --host --quiet \
+        --csv "$out/bench.csv" --json "$out/bench.json" > "$out/bench.txt" 2>&1
+      # gemv both directions at 8192 and 16384; gemm's other transposes at 4096
+      "$b" --routine gemv --sizes 8192,16384 --trans NN,TN --layout row --quiet \
+        --csv "$out/bench-gemv.csv" --json "$out/bench-gemv.json" >> "$out/bench.txt" 2>&1
+      "$b" --routine gemm --sizes 4096 --trans NT,TN,TT --layout row --quiet \
+        --csv "$out/bench-trans.csv" --json "$out/bench-trans.json" >> "$out/bench.txt" 2>&1
+      cat "$out/bench.txt"
+      ;;
+    first)
+      stamp "first call"
+      "$build/bench/oclblas-bench" --first-call 4096 --quiet > "$out/first-call.txt" 2>&1
+      cat "$out/first-call.txt"
+      ;;
+    *) echo "unknown step $step" >&2; exit 2 ;;
+  esac
+done
+stamp "done"
