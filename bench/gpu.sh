@@ -5,6 +5,8 @@
 #   bench/gpu.sh tune NAME SECONDS  oclblas-tune -> OUT/NAME.json (+ journal, log)
 #   bench/gpu.sh bench              the GPU sweeps (gemm and gemv, peers), CSV and JSON
 #   bench/gpu.sh first              the first SGEMM 4096 of a process, cold and warm cache
+#   bench/gpu.sh routine NAME       re-tune only the routine values of database/nvidia/NAME.json
+#   bench/gpu.sh gemm               the GPU preset's gemm problems only
 # Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first.
 # On the lent NVIDIA machines: source .device/env.sh first (see README).
 set -uo pipefail
@@ -43,6 +45,24 @@ while [ $# -gt 0 ]; do
       tail -25 "$out/tune-$name.log"
       # The library and the bench that follow use the new entry (it wins at its level).
       export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      ;;
+    routine)
+      name=$1
+      shift
+      stamp "routine values of $name"
+      # Only the routine values, measured with the shipped entry's kernels, which the new file keeps.
+      cp "database/nvidia/$name.json" "$out/$name.json"
+      "$build/tuner/oclblas-tune" -d gpu -k routine -o "$out/$name.json" -j "$out/$name-routine.journal" \
+        > "$out/routine-$name.log" 2>&1
+      echo "tune exit $?" | tee -a "$out/routine-$name.log"
+      grep -A12 "^routine values" "$out/routine-$name.log"
+      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      ;;
+    gemm)
+      stamp "gemm sweep"
+      "$build/bench/oclblas-bench" --preset gpu --routine gemm --layout row --quiet \
+        --csv "$out/bench-gemm.csv" --json "$out/bench-gemm.json" > "$out/bench-gemm.txt" 2>&1
+      cat "$out/bench-gemm.txt"
       ;;
     bench)
       stamp "bench"

@@ -122,7 +122,8 @@ typedef float8 realN;
 #endif
 
 __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
-kernel void gemm_fast(const int M, const int N, const int K, const float alpha, const float beta,
+kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, const int c_slice,
+                      const float alpha, const float beta,
                       const global realM *restrict ag, const int a_off, const int a_ld,
                       const global realN *restrict bg, const int b_off, const int b_ld,
                       global float *cg, const int c_off, const int c_ld)
@@ -131,9 +132,15 @@ kernel void gemm_fast(const int M, const int N, const int K, const float alpha, 
     const int tid_n = get_local_id(1);
     const int m_tile = get_group_id(0) * MWG;
     const int n_tile = get_group_id(1) * NWG;
-    const global realM *a_tile = ag + a_off + m_tile / VWM;
-    const global realN *b_tile = bg + b_off + n_tile / VWN;
-    const int num_k_tiles = K / KWG;
+    // Split of k (the third dimension of the launch, 1 without a split):
+    // work-group z multiplies k in [z k_slice, (z + 1) k_slice) into its own
+    // copy of C, c_slice elements after the previous one, for sum_slices to add.
+    const int z = get_group_id(2);
+    const int k_begin = z * k_slice;
+    cg += z * c_slice;
+    const global realM *a_tile = ag + a_off + m_tile / VWM + k_begin * a_ld;
+    const global realN *b_tile = bg + b_off + n_tile / VWN + k_begin * b_ld;
+    const int num_k_tiles = min(k_slice, K - k_begin) / KWG;
 
     float acc[MWI][NWI];
 #pragma unroll

@@ -106,6 +106,25 @@ kernel void scale_matrix(const int rows, const int cols, const float beta, globa
     }
 }
 
+// The last step of gemm_fast's split of k: C = alpha * (sum of the slices)
+// + beta * C, without reading C when beta == 0. Slice z of the partial sums
+// is a column-major block at part + z * part_stride, leading dimension part_ld.
+__attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
+kernel void sum_slices(const int rows, const int cols, const int slices, const global float *restrict part,
+                       const int part_ld, const int part_stride, const float alpha, const float beta,
+                       global float *c, const int c_off, const int c_ld)
+{
+    const int i = get_global_id(0), j = get_global_id(1);
+    if (i >= rows || j >= cols)
+        return;
+    const global float *p = part + j * part_ld + i;
+    float sum = 0.0f;
+    for (int z = 0; z < slices; ++z)
+        sum += p[z * part_stride];
+    global float *cp = c + c_off + j * c_ld + i;
+    *cp = beta != 0.0f ? fma(beta, *cp, alpha * sum) : alpha * sum;
+}
+
 // The last step of a split gemv: y = alpha * (sum of the splits' partial
 // sums) + beta * y, without reading y when beta == 0.
 __attribute__((reqd_work_group_size(PAD_DIMX * PAD_DIMY, 1, 1)))

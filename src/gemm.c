@@ -9,7 +9,9 @@
  *   m * n * k small        gemm_direct, straight from the caller's buffers
  *   otherwise              gemm_fast, on operands that helpers pad (and
  *                          transpose) into scratch buffers, unless the
- *                          caller's own layout already fits the kernel.
+ *                          caller's own layout already fits the kernel;
+ *                          with k split into slices (summed by sum_slices)
+ *                          where the tiles of C alone cannot fill the device.
  */
 #include "internal.h"
 
@@ -109,91 +111,158 @@ static oclblas_status pad(cl_command_queue q, const oclblas__kref *copy, const o
     return oclblas__launch(q, trans ? transpose : copy, args, 9, 2, global, local, num_wait, wait, event);
 }
 
+/* The split of k for gemm_fast: how many slices (1: none) and the k of
+ * each (a multiple of KWG). A product whose tiles of C give few work-groups
+ * leaves most of the device idle however long k is (256 x 256 x 65536, or
+ * 1024^3 with large tiles); its k is cut into slices that run side by side,
+ * each into its own copy of C, which sum_slices then adds. The aim is
+ * GEMM_SPLIT_K work-groups per compute unit, and there is no split unless
+ * the tiles alone give at most half of that (the slices' extra memory
+ * traffic would cost more than it gains). A slice keeps at least 256 of k
+ * (or one KWG), there are at most 64, and their partial sums take at most
+ * 256 MiB or an eighth of the largest allocation. */
+static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles, size_t mp, size_t np, size_t kp,
+                       size_t kwg, size_t *k_slice)
+{
+    *k_slice = kp;
+    const size_t want = (size_t)per_cu * dev->compute_units;
+    if (per_cu <= 0 || tiles >= want)
+        return 1;
+    const size_t kt = kp / kwg, min_kt = kwg >= 256 ? 1 : 256 / kwg;
+    const size_t bytes_cap = dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+    size_t s = want / tiles; /* no split until the tiles fill at most half */
+    if (s > kt / min_kt)
+        s = kt / min_kt;
+    if (s > 64)
+        s = 64;
+    while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
+        --s;
+    if (s < 2)
+        return 1;
+    const size_t per = (kt + s - 1) / s; /* k tiles per slice; the last may have fewer */
+    *k_slice = per * kwg;
+    return (kt + per - 1) / per;
+}
+
 static oclblas_status indirect(cl_context ctx, const oclblas__device_info *dev, int at, int bt, size_t m, size_t n,
                                size_t k, float alpha, cl_mem a, size_t a_off, size_t lda, cl_mem b, size_t b_off,
                                size_t ldb, float beta, cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue,
                                cl_event *event)
 {
-    oclblas__params p, hp;
+    oclblas__params p, hp, rp;
     oclblas_status st = oclblas__db_lookup(dev, OCLBLAS__K_GEMM_FAST, &p, NULL, 0);
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__db_lookup(dev, OCLBLAS__K_HELPERS, &hp, NULL, 0);
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__db_lookup(dev, OCLBLAS__K_ROUTINE, &rp, NULL, 0);
     if (st != OCLBLAS_SUCCESS)
         return st;
     const size_t vwm = (size_t)p.v[GF_VWM], vwn = (size_t)p.v[GF_VWN];
-    const size_t mp = round_up(m, (size_t)p.v[GF_MWG]), np = round_up(n, (size_t)p.v[GF_NWG]);
-    const size_t kp = round_up(k, (size_t)p.v[GF_KWG]);
-    /* gemm_fast reads A as (m, k) with m contiguous and B as (k, n) with n
-     * contiguous; where the caller's operand already is that, tile-aligned,
-     * it is read in place. */
-    const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && oclblas__aligned(a, a_off, vwm * 4);
-    const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && oclblas__aligned(b, b_off, vwn * 4);
+    const size_t mwg = (size_t)p.v[GF_MWG], nwg = (size_t)p.v[GF_NWG], kwg = (size_t)p.v[GF_KWG];
+    const size_t mp = round_up(m, mwg), np = round_up(n, nwg), kp = round_up(k, kwg);
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
+    /* gemm_fast reads A as (m, k) with m contiguous and B as (k, n) with n
+     * contiguous; where the caller's operand already is that, tile-aligned,
+     * it is read in place (if its indices fit the kernel's int). */
+    const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
+                           oclblas__aligned(a, a_off, vwm * 4);
+    const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
+                           oclblas__aligned(b, b_off, vwn * 4);
+    size_t k_slice;
+    const size_t slices = k_slices(dev, rp.v[RT_GEMM_SPLIT_K], (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
 
-    oclblas__kref kf, kcopy = {0}, ktra = {0};
+    oclblas__kref kf = {0}, kcopy = {0}, ktra = {0}, ksum = {0};
     st = oclblas__kref_get(ctx, dev, OCLBLAS__K_GEMM_FAST, &p, "gemm_fast", &kf);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    if (!a_in_place || !b_in_place) {
+    if (st == OCLBLAS_SUCCESS && (!a_in_place || !b_in_place)) {
         st = oclblas__kref_get(ctx, dev, OCLBLAS__K_HELPERS, &hp, "pad_copy", &kcopy);
         if (st == OCLBLAS_SUCCESS)
             st = oclblas__kref_get(ctx, dev, OCLBLAS__K_HELPERS, &hp, "pad_transpose", &ktra);
-        if (st != OCLBLAS_SUCCESS) {
-            oclblas__kref_put(&kcopy);
-            oclblas__kref_put(&kf);
-            return st;
-        }
+    }
+    if (st == OCLBLAS_SUCCESS && slices > 1)
+        st = oclblas__kref_get(ctx, dev, OCLBLAS__K_HELPERS, &hp, "sum_slices", &ksum);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__kref_put(&kcopy);
+        oclblas__kref_put(&ktra);
+        oclblas__kref_put(&kf);
+        return st;
     }
 
     oclblas__scratch *scratch = NULL;
-    cl_mem sa = NULL, sb = NULL;
-    cl_event wait = NULL, ev_a = NULL, ev_b = NULL, ev_c = NULL;
-    if (!a_in_place || !b_in_place)
-        st = oclblas__scratch_take(ctx, a_in_place ? 0 : mp * kp * sizeof(float),
-                                   b_in_place ? 0 : np * kp * sizeof(float), &scratch, &sa, &sb, &wait);
+    cl_mem bufs[OCLBLAS__SCRATCH_SLOTS] = {NULL, NULL, NULL};
+    cl_event wait = NULL, ev_a = NULL, ev_b = NULL, ev_c = NULL, ev_s = NULL;
+    if (!a_in_place || !b_in_place || slices > 1) {
+        const size_t bytes[OCLBLAS__SCRATCH_SLOTS] = {a_in_place ? 0 : mp * kp * sizeof(float),
+                                                      b_in_place ? 0 : np * kp * sizeof(float),
+                                                      slices > 1 ? slices * mp * np * sizeof(float) : 0};
+        st = oclblas__scratch_take(ctx, bytes, &scratch, bufs, &wait);
+    }
     if (st == OCLBLAS_SUCCESS && !a_in_place)
-        st = pad(queue, &kcopy, &ktra, &hp, at, m, k, a, a_off, lda, mp, kp, sa, wait ? 1 : 0, &wait, &ev_a);
+        st = pad(queue, &kcopy, &ktra, &hp, at, m, k, a, a_off, lda, mp, kp, bufs[0], wait ? 1 : 0, &wait, &ev_a);
     if (st == OCLBLAS_SUCCESS && !b_in_place)
-        st = pad(queue, &kcopy, &ktra, &hp, !bt, n, k, b, b_off, ldb, np, kp, sb, wait ? 1 : 0, &wait, &ev_b);
+        st = pad(queue, &kcopy, &ktra, &hp, !bt, n, k, b, b_off, ldb, np, kp, bufs[1], wait ? 1 : 0, &wait, &ev_b);
     if (st == OCLBLAS_SUCCESS) {
-        cl_mem ga = a_in_place ? a : sa, gb = b_in_place ? b : sb;
-        const int M = (int)m, N = (int)n, K = (int)kp;
+        cl_mem ga = a_in_place ? a : bufs[0], gb = b_in_place ? b : bufs[1];
+        /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
+         * leading dimension mp) and sum_slices applies alpha and beta. */
+        cl_mem gc = slices > 1 ? bufs[2] : c;
+        const float ga_alpha = slices > 1 ? 1.0f : alpha, ga_beta = slices > 1 ? 0.0f : beta;
+        const int M = (int)m, N = (int)n, K = (int)kp, KS = (int)k_slice, CS = (int)(mp * np);
         const int ao = a_in_place ? (int)(a_off / vwm) : 0, al = (int)((a_in_place ? lda : mp) / vwm);
         const int bo = b_in_place ? (int)(b_off / vwn) : 0, bl = (int)((b_in_place ? ldb : np) / vwn);
-        const int co = (int)c_off, cl = (int)ldc;
-        const oclblas__arg args[] = {OCLBLAS__ARG(M),    OCLBLAS__ARG(N),  OCLBLAS__ARG(K),  OCLBLAS__ARG(alpha),
-                                     OCLBLAS__ARG(beta), OCLBLAS__ARG(ga), OCLBLAS__ARG(ao), OCLBLAS__ARG(al),
-                                     OCLBLAS__ARG(gb),   OCLBLAS__ARG(bo), OCLBLAS__ARG(bl), OCLBLAS__ARG(c),
-                                     OCLBLAS__ARG(co),   OCLBLAS__ARG(cl)};
-        const size_t local[2] = {(size_t)p.v[GF_MDIMC], (size_t)p.v[GF_NDIMC]};
-        const size_t global[2] = {mp / (size_t)p.v[GF_MWG] * local[0], np / (size_t)p.v[GF_NWG] * local[1]};
-        cl_event deps[2];
+        const int co = slices > 1 ? 0 : (int)c_off, cl = slices > 1 ? (int)mp : (int)ldc;
+        const oclblas__arg args[] = {OCLBLAS__ARG(M),        OCLBLAS__ARG(N),       OCLBLAS__ARG(K),
+                                     OCLBLAS__ARG(KS),       OCLBLAS__ARG(CS),      OCLBLAS__ARG(ga_alpha),
+                                     OCLBLAS__ARG(ga_beta),  OCLBLAS__ARG(ga),      OCLBLAS__ARG(ao),
+                                     OCLBLAS__ARG(al),       OCLBLAS__ARG(gb),      OCLBLAS__ARG(bo),
+                                     OCLBLAS__ARG(bl),       OCLBLAS__ARG(gc),      OCLBLAS__ARG(co),
+                                     OCLBLAS__ARG(cl)};
+        const size_t local[3] = {(size_t)p.v[GF_MDIMC], (size_t)p.v[GF_NDIMC], 1};
+        const size_t global[3] = {mp / mwg * local[0], np / nwg * local[1], slices};
+        cl_event deps[3];
         cl_uint nd = 0;
         if (ev_a)
             deps[nd++] = ev_a;
         if (ev_b)
             deps[nd++] = ev_b;
-        st = oclblas__launch(queue, &kf, args, 14, 2, global, local, nd, deps,
-                             (scratch || event) ? &ev_c : NULL);
+        if (!ev_a && !ev_b && wait) /* the partial sums' last reader */
+            deps[nd++] = wait;
+        st = oclblas__launch(queue, &kf, args, 16, 3, global, local, nd, deps,
+                             (scratch || event || slices > 1) ? &ev_c : NULL);
     }
+    if (st == OCLBLAS_SUCCESS && slices > 1) {
+        const int rows = (int)m, cols = (int)n, ns = (int)slices, pl = (int)mp, ps = (int)(mp * np), co = (int)c_off,
+                  cl = (int)ldc;
+        const oclblas__arg args[] = {OCLBLAS__ARG(rows),  OCLBLAS__ARG(cols), OCLBLAS__ARG(ns),
+                                     OCLBLAS__ARG(bufs[2]), OCLBLAS__ARG(pl), OCLBLAS__ARG(ps),
+                                     OCLBLAS__ARG(alpha), OCLBLAS__ARG(beta), OCLBLAS__ARG(c),
+                                     OCLBLAS__ARG(co),    OCLBLAS__ARG(cl)};
+        const size_t local[2] = {(size_t)hp.v[HP_PAD_DIMX], (size_t)hp.v[HP_PAD_DIMY]};
+        const size_t global[2] = {round_up(m, local[0]), round_up(n, local[1])};
+        st = oclblas__launch(queue, &ksum, args, 11, 2, global, local, 1, &ev_c, &ev_s);
+    }
+    cl_event last = slices > 1 ? ev_s : ev_c;
     if (scratch)
-        oclblas__scratch_put(scratch, st == OCLBLAS_SUCCESS ? ev_c : (ev_b ? ev_b : ev_a));
+        oclblas__scratch_put(scratch, st == OCLBLAS_SUCCESS ? last : (ev_c ? ev_c : ev_b ? ev_b : ev_a));
     if (ev_a)
         clReleaseEvent(ev_a);
     if (ev_b)
         clReleaseEvent(ev_b);
-    if (st == OCLBLAS_SUCCESS && event)
-        *event = ev_c;
-    else if (ev_c)
+    if (slices > 1 && ev_c)
         clReleaseEvent(ev_c);
+    if (st == OCLBLAS_SUCCESS && event)
+        *event = last;
+    else if (last)
+        clReleaseEvent(last);
     oclblas__kref_put(&kcopy);
     oclblas__kref_put(&ktra);
+    oclblas__kref_put(&ksum);
     oclblas__kref_put(&kf);
     if (st == OCLBLAS_SUCCESS)
-        oclblas__log("sgemm %zux%zux%zu %c%c: gemm_fast on %zux%zux%zu, A %s, B %s", m, n, k, at ? 'T' : 'N',
-                     bt ? 'T' : 'N', mp, np, kp, a_in_place ? "in place" : at ? "transposed" : "padded",
-                     b_in_place ? "in place" : bt ? "padded" : "transposed");
+        oclblas__log("sgemm %zux%zux%zu %c%c: gemm_fast on %zux%zux%zu, A %s, B %s, %zu slice%s of k", m, n, k,
+                     at ? 'T' : 'N', bt ? 'T' : 'N', mp, np, kp,
+                     a_in_place ? "in place" : at ? "transposed" : "padded",
+                     b_in_place ? "in place" : bt ? "padded" : "transposed", slices, slices > 1 ? "s" : "");
     return st;
 }
 

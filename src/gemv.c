@@ -84,10 +84,13 @@ oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, floa
         return st;
     }
     oclblas__scratch *scratch = NULL;
-    cl_mem partial = NULL, unused;
+    cl_mem partial = NULL, bufs[OCLBLAS__SCRATCH_SLOTS];
     cl_event wait = NULL, ev_g = NULL, ev_r = NULL;
-    if (splits > 1)
-        st = oclblas__scratch_take(ctx, splits * len_y * sizeof(float), 0, &scratch, &partial, &unused, &wait);
+    if (splits > 1) {
+        const size_t bytes[OCLBLAS__SCRATCH_SLOTS] = {0, 0, splits * len_y * sizeof(float)};
+        st = oclblas__scratch_take(ctx, bytes, &scratch, bufs, &wait);
+        partial = bufs[2];
+    }
     if (st == OCLBLAS_SUCCESS) {
         const int M = (int)rows, N = (int)cols, ao = (int)a_off, al = (int)lda, xo = (int)x_start, xi = (int)incx,
                   yo = (int)y_start, yi = (int)incy, ch = (int)chunk, v = vec;

@@ -84,7 +84,7 @@ enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WP
        HP_COUNT };
 enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_COUNT };
 enum { GT_WGS, GT_TPC, GT_VW, GT_UNR, GT_COUNT };
-enum { RT_GEMM_MIN_INDIRECT, RT_GEMV_GROUPS_PER_CU, RT_HOST_MAX, RT_COUNT };
+enum { RT_GEMM_MIN_INDIRECT, RT_GEMV_GROUPS_PER_CU, RT_HOST_MAX, RT_GEMM_SPLIT_K, RT_COUNT };
 
 /* ---- embedded kernel sources (generated: kernels.c) -------------------- */
 
@@ -184,11 +184,13 @@ oclblas_status oclblas__launch(cl_command_queue q, const oclblas__kref *k, const
 /* ---- scratch buffers (scratch.c) --------------------------------------- */
 
 typedef struct oclblas__scratch oclblas__scratch;
-/* Locks the context's scratch set and makes slots 0 and 1 at least bytes0
- * and bytes1 large. *wait gets the event of their last use (NULL if none),
- * to be waited on by the first command that writes them. */
-oclblas_status oclblas__scratch_take(cl_context ctx, size_t bytes0, size_t bytes1, oclblas__scratch **s,
-                                     cl_mem *buf0, cl_mem *buf1, cl_event *wait);
+#define OCLBLAS__SCRATCH_SLOTS 3
+/* Locks the context's scratch set and makes each slot i at least bytes[i]
+ * large (0: not needed, buf[i] may be NULL). *wait gets the event of their
+ * last use (NULL if none), to be waited on by the first command that writes
+ * them. */
+oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **s,
+                                     cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait);
 /* Unlocks; last_use (retained here) is the event of the last command that reads them. */
 void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use);
 void oclblas__scratch_clear(void);

@@ -180,6 +180,9 @@ static const oclblas__param_def routine_params[RT_COUNT] = {
     [RT_GEMV_GROUPS_PER_CU] = {"GEMV_GROUPS_PER_CU", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
     /* host-pointer calls with m * n * k <= this cubed are computed on the host */
     [RT_HOST_MAX] = {"HOST_MAX", 0, 1 << 20, 8, {0, 8, 16, 32, 48, 64, 96, 128}},
+    /* gemm_fast splits k when the tiles of C give fewer work-groups than this
+     * per compute unit; 0 never splits */
+    [RT_GEMM_SPLIT_K] = {"GEMM_SPLIT_K", 0, 64, 6, {0, 1, 2, 4, 8, 16}},
 };
 
 static const char *routine_check(const int *v, const oclblas__limits *lim)

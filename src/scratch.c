@@ -1,6 +1,6 @@
 /*
  * Scratch buffers for the padded operands of the gemm_fast plan and the
- * partial sums of split gemv reductions. One set per context, grown when a
+ * partial sums of split reductions (gemv, and gemm_fast's split of k). One set per context, grown when a
  * call needs more and otherwise reused, so that calls do not allocate. The
  * set is locked from the first enqueue that uses it to the last, and it
  * remembers the event of its last use: the next call, on whatever queue of
@@ -13,8 +13,8 @@
 
 struct oclblas__scratch {
     cl_context ctx;
-    cl_mem buf[2];
-    size_t bytes[2];
+    cl_mem buf[OCLBLAS__SCRATCH_SLOTS];
+    size_t bytes[OCLBLAS__SCRATCH_SLOTS];
     cl_event last_use;
     pthread_mutex_t lock;
     struct oclblas__scratch *next;
@@ -68,22 +68,22 @@ static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__scratch_take(cl_context ctx, size_t bytes0, size_t bytes1, oclblas__scratch **out,
-                                     cl_mem *buf0, cl_mem *buf1, cl_event *wait)
+oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
+                                     cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait)
 {
     oclblas__scratch *s = find_and_lock(ctx);
     if (!s)
         return OCLBLAS_OUT_OF_HOST_MEMORY;
-    oclblas_status st = grow(s, 0, bytes0);
-    if (st == OCLBLAS_SUCCESS)
-        st = grow(s, 1, bytes1);
+    oclblas_status st = OCLBLAS_SUCCESS;
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS && st == OCLBLAS_SUCCESS; ++i)
+        st = grow(s, i, bytes[i]);
     if (st != OCLBLAS_SUCCESS) {
         oclblas__mutex_unlock(&s->lock);
         return st;
     }
     *out = s;
-    *buf0 = s->buf[0];
-    *buf1 = s->buf[1];
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+        buf[i] = bytes[i] ? s->buf[i] : NULL;
     *wait = s->last_use;
     return OCLBLAS_SUCCESS;
 }
@@ -108,7 +108,7 @@ void oclblas__scratch_clear(void)
         oclblas__scratch *next = s->next;
         /* Wait for a call that is enqueueing with it right now. */
         oclblas__mutex_lock(&s->lock);
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
             if (s->buf[i])
                 clReleaseMemObject(s->buf[i]);
         if (s->last_use)

@@ -4,7 +4,8 @@
  * padded leading dimensions and element offsets; the same sweep through the
  * database's parameters, four hand-picked gemm_fast sets that between them
  * take every code path of the kernel (local memory on and off, strided on
- * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets.
+ * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets; long k
+ * split into slices.
  */
 #include "testutil.h"
 
@@ -159,6 +160,51 @@ static void test_above_crossover(void **state)
     assert_true(r <= 1.0);
 }
 
+/* GEMM_SPLIT_K at its maximum: products whose tiles of C are few and whose
+ * k is long have k cut into slices (of at least 256) that sum_slices adds,
+ * uneven last slices and beta over NaN included (OCLBLAS_VERBOSE=1 shows
+ * "N slices of k" for each). */
+static void split_sweep(const char *what, const char *fast)
+{
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64");
+    tu_override(&env, "gemm_fast", fast);
+    static const size_t shapes[][3] = {{7, 33, 1000}, {64, 64, 4096}, {129, 100, 2049}, {257, 16, 777}, {33, 2, 600}};
+    int cases = 0, failures = 0;
+    double worst = 0.0;
+    for (int l = 0; l < 2; ++l)
+        for (int ia = 0; ia < 2; ++ia)
+            for (int ib = 0; ib < 2; ++ib)
+                for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
+                    const int v = cases % 5, offs = cases % 2;
+                    const double r = tu_gemm_case(&env, 0, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR, transposes[ia],
+                                                  transposes[ib], shapes[sh][0], shapes[sh][1], shapes[sh][2],
+                                                  alphas[v], betas[v], cases % 3 == 1 ? 3 : 0, offs ? 5 : 0,
+                                                  offs ? 3 : 0, offs ? 7 : 0, 777u + (unsigned)cases);
+                    if (r > 1.0) {
+                        print_message("%s: FAILED %s %c%c %zux%zux%zu alpha=%g beta=%g: error %.3g x bound\n", what,
+                                      l ? "row" : "col", "NT"[ia], "NT"[ib], shapes[sh][0], shapes[sh][1],
+                                      shapes[sh][2], (double)alphas[v], (double)betas[v], r);
+                        ++failures;
+                    }
+                    worst = r > worst ? r : worst;
+                    ++cases;
+                }
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    print_message("%s: %d cases, worst error %.3g of the bound\n", what, cases, worst);
+    assert_int_equal(failures, 0);
+}
+
+static void test_split_k(void **state)
+{
+    (void)state;
+    split_sweep("split k, database's gemm_fast", NULL);
+    split_sweep("split k, gemm_fast SA=1 SB=1 VW=2/4",
+                "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1");
+}
+
 /* Buffers over misaligned host memory, with sizes and offsets that would
  * otherwise let gemm_fast read A and B in place and store whole vectors of C. */
 static void test_misaligned_host_memory(void **state)
@@ -177,7 +223,7 @@ int main(void)
         cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
-        cmocka_unit_test(test_misaligned_host_memory),
+        cmocka_unit_test(test_misaligned_host_memory), cmocka_unit_test(test_split_k),
     };
     return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
 }

@@ -764,8 +764,13 @@ void tune_bench_measure(tune_bench *b, const oclblas__params *p, tune_record *r)
             st = oclblas__kref_get(d->ctx, d->info, OCLBLAS__K_HELPERS, p, "pad_transpose", &tra);
     } else {
         st = tune_override(d, b->kernel, p);
-        if (st == OCLBLAS_SUCCESS && b->kernel == OCLBLAS__K_GEMM_FAST)
+        if (st == OCLBLAS_SUCCESS && b->kernel == OCLBLAS__K_GEMM_FAST) {
+            /* The indirect plan without a split of k: the call's event is gemm_fast's own. */
+            const int saved = d->routine[RT_GEMM_SPLIT_K];
+            d->routine[RT_GEMM_SPLIT_K] = 0;
             st = tune_override_routine(d, RT_GEMM_MIN_INDIRECT, 0);
+            d->routine[RT_GEMM_SPLIT_K] = saved;
+        }
         else if (st == OCLBLAS_SUCCESS && b->kernel == OCLBLAS__K_GEMM_DIRECT)
             st = tune_override_routine(d, RT_GEMM_MIN_INDIRECT, oclblas__kernels[OCLBLAS__K_ROUTINE].params[RT_GEMM_MIN_INDIRECT].max);
         else if (st == OCLBLAS_SUCCESS)

@@ -17,6 +17,11 @@
  *                       host and forced onto the device, by wall clock, at
  *                       s x s x s and at an s^1.5 square gemv (host.c
  *                       compares m*n*k and m*n with HOST_MAX^3).
+ *   GEMM_SPLIT_K        each candidate on four indirect SGEMMs whose tiles
+ *                       of C may not fill the device: 1024^3, 2048^3,
+ *                       256 x 256 x 16384 and 128 x 8192 x 1024
+ *                       (column-major NN), the calls back to back as for
+ *                       GEMM_MIN_INDIRECT.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
@@ -510,13 +515,74 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
     return 1;
 }
 
+static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                      size_t why_len)
+{
+    const int nv = o->num_values[RT_GEMM_SPLIT_K];
+    const int *vals = o->values[RT_GEMM_SPLIT_K];
+    static const size_t shapes[4][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {256, 256, 16384}, {128, 8192, 1024}};
+    double score[TUNE_MAX_VALUES] = {0};
+    char tag[32];
+    params_tag(d, tag, sizeof tag);
+    int measured = 0;
+    for (int s = 0; s < 4; ++s) {
+        problem p;
+        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0], shapes[s][1], shapes[s][2])) {
+            free_problem(&p);
+            snprintf(why, why_len, "out of memory");
+            return 0;
+        }
+        double t[TUNE_MAX_VALUES], best = INFINITY;
+        char ptext[96], note[200];
+        snprintf(ptext, sizeof ptext, "GEMM_SPLIT_K %zux%zux%zu NN", p.m, p.n, p.k);
+        for (int c = 0; c < nv; ++c) {
+            /* The indirect plan whatever the crossover, with this candidate's split. */
+            const int saved = d->routine[RT_GEMM_MIN_INDIRECT];
+            d->routine[RT_GEMM_MIN_INDIRECT] = 0;
+            const oclblas_status os = tune_override_routine(d, RT_GEMM_SPLIT_K, vals[c]);
+            d->routine[RT_GEMM_MIN_INDIRECT] = saved;
+            char config[64];
+            snprintf(config, sizeof config, "split %d %s", vals[c], tag);
+            plan_ctx ctx = {d, &p, o->runs, 0, os};
+            if (!journaled(j, ptext, config, measure_plan, &ctx, 2.0 * (double)p.m * p.n * p.k * 1e-9, &t[c], note,
+                           sizeof note))
+                fprintf(stderr, "  GEMM_SPLIT_K: %s: %s\n", config, note);
+            best = fmin(best, t[c]);
+        }
+        if (!o->quiet) {
+            fprintf(stderr, "  GEMM_SPLIT_K: %s:", ptext + 13);
+            for (int c = 0; c < nv; ++c)
+                fprintf(stderr, " %d:%.1fus", vals[c], t[c] * 1e6);
+            fputc('\n', stderr);
+        }
+        if (isfinite(best)) {
+            ++measured;
+            for (int c = 0; c < nv; ++c)
+                score[c] += t[c] / best;
+        }
+        free_problem(&p);
+    }
+    tune_override_routine(d, -1, 0);
+    int pick = -1;
+    for (int c = 0; c < nv; ++c)
+        if (isfinite(score[c]) && (pick < 0 || score[c] < score[pick]))
+            pick = c;
+    if (pick < 0 || !measured) {
+        snprintf(why, why_len, "every candidate failed");
+        return 0;
+    }
+    *value = vals[pick];
+    snprintf(why, why_len, "sum of relative times %.3f over %d shapes", score[pick], measured);
+    return 1;
+}
+
 int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT], char *summary,
                  size_t summary_len, char *err, size_t len)
 {
     (void)err;
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
-    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max};
+    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split};
     summary[0] = '\0';
     for (int i = 0; i < RT_COUNT; ++i) {
         tuned[i] = 0;

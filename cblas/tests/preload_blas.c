@@ -132,7 +132,7 @@ int main(int argc, char **argv)
     gemm(1, 0, 1, 0, 65, 33, 40, 4);
     gemv(0, 1, 0, 400, 300, 1, -2, 5);
     gemv(0, 0, 1, 6, 5, 2, 1, 6);
-    gemv(1, 0, 1, 350, 200, -1, 1, 7);
+    gemv(1, 0, 1, 1500, 1450, -1, 1, 7); /* above any HOST_MAX (128^3) */
     printf("%s\n", failures ? "FAILED" : "passed");
     return failures ? 1 : 0;
 }

@@ -203,8 +203,9 @@ static void test_cblas_sgemv(void **state)
 {
     (void)state;
     unsigned seed = 200;
-    /* host (m*n <= 32^3), and the device's gemv kernels */
-    const int shapes[][2] = {{5, 7}, {1, 1}, {300, 200}, {70, 900}};
+    /* the host (m*n <= HOST_MAX^3), and the device's gemv kernels (above
+     * the largest HOST_MAX, 128^3) */
+    const int shapes[][2] = {{5, 7}, {1, 1}, {300, 200}, {1100, 2000}};
     const int incs[][2] = {{1, 1}, {-2, 3}, {2, -1}, {-1, -3}};
     for (size_t s = 0; s < 4; ++s)
         for (int l = 0; l < 2; ++l)
