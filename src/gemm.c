@@ -128,7 +128,7 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles
     const size_t want = (size_t)per_cu * dev->compute_units;
     if (per_cu <= 0 || tiles >= want)
         return 1;
-    const size_t kt = kp / kwg, min_kt = kwg >= 256 ? 1 : 256 / kwg;
+    const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
     const size_t bytes_cap = dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
     size_t s = want / tiles; /* no split until the tiles fill at most half */
     if (s > kt / min_kt)
@@ -242,6 +242,13 @@ static oclblas_status indirect(cl_context ctx, const oclblas__device_info *dev, 
         st = oclblas__launch(queue, &ksum, args, 11, 2, global, local, 1, &ev_c, &ev_s);
     }
     cl_event last = slices > 1 ? ev_s : ev_c;
+    if (scratch && st != OCLBLAS_SUCCESS && !ev_c && ev_a && ev_b) {
+        /* Both pads ran and nothing after them did: neither event covers the
+         * other (on an out-of-order queue), so let them finish before the
+         * scratch set is reused. */
+        const cl_event pads[2] = {ev_a, ev_b};
+        clWaitForEvents(2, pads);
+    }
     if (scratch)
         oclblas__scratch_put(scratch, st == OCLBLAS_SUCCESS ? last : (ev_c ? ev_c : ev_b ? ev_b : ev_a));
     if (ev_a)

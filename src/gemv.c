@@ -84,7 +84,7 @@ oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, floa
         return st;
     }
     oclblas__scratch *scratch = NULL;
-    cl_mem partial = NULL, bufs[OCLBLAS__SCRATCH_SLOTS];
+    cl_mem partial = NULL, bufs[OCLBLAS__SCRATCH_SLOTS] = {NULL, NULL, NULL};
     cl_event wait = NULL, ev_g = NULL, ev_r = NULL;
     if (splits > 1) {
         const size_t bytes[OCLBLAS__SCRATCH_SLOTS] = {0, 0, splits * len_y * sizeof(float)};

@@ -13,6 +13,7 @@
  * checked with a few calls that exercise each plan.
  */
 #define _GNU_SOURCE /* nftw */
+#include "json.h"
 #include "measure.h"
 
 #include <ctype.h>
@@ -874,10 +875,13 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
 
 /* An earlier entry for the same device at the output path keeps the
  * kernels this run did not tune, so that kernels can be tuned in separate
- * runs into one file. */
-static void merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len)
+ * runs into one file; what its "tuned" object says about them (sizes, when
+ * this run has none of its own, and note) is carried over too. */
+static void merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
+                           char *old_note, size_t old_note_len)
 {
     kept[0] = '\0';
+    old_note[0] = '\0';
     FILE *f = fopen(path, "rb");
     if (!f)
         return;
@@ -900,6 +904,15 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
             memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
             const size_t u = strlen(kept);
             snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k].name);
+        }
+        if (kept[0]) {
+            if (!e->sizes[0])
+                oclblas__strlcpy(e->sizes, old->sizes, sizeof e->sizes);
+            oclblas__json *j = oclblas__json_parse(text, NULL, 0);
+            const oclblas__json *note = oclblas__json_get(oclblas__json_get(j, "tuned"), "note");
+            if (note && note->type == OCLBLAS__JSON_STRING)
+                oclblas__strlcpy(old_note, note->string, old_note_len);
+            oclblas__json_free(j);
         }
     }
     free(old);
@@ -1211,11 +1224,12 @@ int main(int argc, char **argv)
                 *p = ';';
     }
 
-    char kept[256];
-    merge_existing(&d, &entry, output, kept, sizeof kept);
+    char kept[256], old_note[sizeof entry.note];
+    merge_existing(&d, &entry, output, kept, sizeof kept, old_note, sizeof old_note);
     if (kept[0]) {
         const size_t u = strlen(entry.note);
-        snprintf(entry.note + u, sizeof entry.note - u, " kept from the earlier entry: %s;", kept);
+        snprintf(entry.note + u, sizeof entry.note - u, " kept from the earlier entry: %s;%s%s", kept,
+                 old_note[0] ? " its note: " : "", old_note);
         if (!o.quiet)
             fprintf(stderr, "kept from the earlier entry in %s: %s\n", output, kept);
     }
