@@ -20,8 +20,8 @@
  *   GEMM_SPLIT_K        each candidate on four indirect SGEMMs whose tiles
  *                       of C may not fill the device: 1024^3, 2048^3,
  *                       256 x 256 x 16384 and 128 x 8192 x 1024
- *                       (column-major NN), the calls back to back as for
- *                       GEMM_MIN_INDIRECT.
+ *                       (column-major NN; every side halved on a CPU),
+ *                       the calls back to back as for GEMM_MIN_INDIRECT.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
@@ -521,13 +521,15 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
     const int nv = o->num_values[RT_GEMM_SPLIT_K];
     const int *vals = o->values[RT_GEMM_SPLIT_K];
     static const size_t shapes[4][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {256, 256, 16384}, {128, 8192, 1024}};
+    /* Half of each side on a CPU, an eighth of the work: its compute units are few. */
+    const size_t div = strcmp(d->info->type, "CPU") == 0 ? 2 : 1;
     double score[TUNE_MAX_VALUES] = {0};
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int measured = 0;
     for (int s = 0; s < 4; ++s) {
         problem p;
-        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0], shapes[s][1], shapes[s][2])) {
+        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0] / div, shapes[s][1] / div, shapes[s][2] / div)) {
             free_problem(&p);
             snprintf(why, why_len, "out of memory");
             return 0;
