@@ -522,14 +522,14 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
     const int *vals = o->values[RT_GEMM_SPLIT_K];
     static const size_t shapes[4][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {256, 256, 16384}, {128, 8192, 1024}};
     /* Half of each side on a CPU, an eighth of the work: its compute units are few. */
-    const size_t div = strcmp(d->info->type, "CPU") == 0 ? 2 : 1;
+    const size_t shrink = strcmp(d->info->type, "CPU") == 0 ? 2 : 1;
     double score[TUNE_MAX_VALUES] = {0};
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int measured = 0;
     for (int s = 0; s < 4; ++s) {
         problem p;
-        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0] / div, shapes[s][1] / div, shapes[s][2] / div)) {
+        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0] / shrink, shapes[s][1] / shrink, shapes[s][2] / shrink)) {
             free_problem(&p);
             snprintf(why, why_len, "out of memory");
             return 0;
