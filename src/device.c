@@ -164,7 +164,7 @@ static oclblas__default_device default_dev;
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
 
-static int type_rank(cl_device_type t)
+int oclblas__type_rank(cl_device_type t)
 {
     if (t & CL_DEVICE_TYPE_GPU)
         return 0;
@@ -207,7 +207,7 @@ static oclblas_status choose(const char *spec, cl_device_id *out)
             any = 1;
             int match;
             if (!spec)
-                match = type_rank(type) < best_rank;
+                match = oclblas__type_rank(type) < best_rank;
             else if (by_index)
                 match = p == pi && d == di;
             else if (oclblas__strcaseeq(spec, "gpu"))
@@ -222,7 +222,7 @@ static oclblas_status choose(const char *spec, cl_device_id *out)
                 *out = devs[d];
                 if (spec)
                     return OCLBLAS_SUCCESS;
-                best_rank = type_rank(type);
+                best_rank = oclblas__type_rank(type);
             }
         }
     }

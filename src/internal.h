@@ -110,6 +110,9 @@ typedef struct {
     unsigned long long max_alloc;
 } oclblas__device_info;
 
+/* The default device's order of preference: GPU 0, accelerator 1, CPU 2, other 3. */
+int oclblas__type_rank(cl_device_type t);
+
 /* Facts about a device, read once and kept for the life of the process. */
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out);
 

@@ -45,17 +45,6 @@
 
 /* ---- the device ------------------------------------------------------------ */
 
-static int type_rank(cl_device_type t)
-{
-    if (t & CL_DEVICE_TYPE_GPU)
-        return 0;
-    if (t & CL_DEVICE_TYPE_ACCELERATOR)
-        return 1;
-    if (t & CL_DEVICE_TYPE_CPU)
-        return 2;
-    return 3;
-}
-
 static int make_queue(tune_device *d, char *err, size_t len)
 {
     cl_int e;
@@ -108,7 +97,7 @@ int tune_device_open(const char *spec, tune_device *d, char *err, size_t len)
                 continue;
             int match;
             if (!spec)
-                match = type_rank(type) < best_rank;
+                match = oclblas__type_rank(type) < best_rank;
             else if (by_index)
                 match = p == want_p && i == want_d;
             else if (oclblas__strcaseeq(spec, "gpu"))
@@ -121,7 +110,7 @@ int tune_device_open(const char *spec, tune_device *d, char *err, size_t len)
                 match = oclblas__strcasestr(name, spec) != NULL;
             if (match) {
                 found = 1;
-                best_rank = type_rank(type);
+                best_rank = oclblas__type_rank(type);
                 d->platform = plats[p];
                 d->device = devs[i];
                 d->platform_index = p;

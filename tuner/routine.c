@@ -396,39 +396,59 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
     return 1;
 }
 
-static int tune_groups(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
-                       size_t why_len)
+/* One problem of a routine value measured as a whole plan. */
+typedef struct {
+    int gemv, trans;
+    size_t m, n, k;
+} shape;
+
+/* Chooses routine value `index` among its candidates: each one installed
+ * (with the value `force` at `force_index`, unless force_index < 0) and
+ * measured on every shape; the pick minimises the sum over the shapes of
+ * the time relative to that shape's best candidate. `label` names the
+ * candidates in the journal ("groups 4 ..."). */
+static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_journal *j, int index, const char *label,
+                              const shape *shapes, int nshapes, int force_index, int force, int *value, char *why,
+                              size_t why_len)
 {
-    const int nv = o->num_values[RT_GEMV_GROUPS_PER_CU];
-    const int *vals = o->values[RT_GEMV_GROUPS_PER_CU];
-    const size_t L = o->gemv_long, S = o->gemv_short, Q = o->gemv_square;
-    const size_t shapes[4][3] = {{S, L, 0}, {L, S, 1}, {Q, Q, 0}, {Q, Q, 1}}; /* m, n, trans */
+    const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE].params[index].name;
+    const int nv = o->num_values[index];
+    const int *vals = o->values[index];
     double score[TUNE_MAX_VALUES] = {0};
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int measured = 0;
-    for (int s = 0; s < 4; ++s) {
+    for (int s = 0; s < nshapes; ++s) {
+        const shape *sh = &shapes[s];
         problem p;
-        if (!make_problem(&p, d->ctx, 1, (int)shapes[s][2], shapes[s][0], shapes[s][1], 0)) {
+        if (!make_problem(&p, d->ctx, sh->gemv, sh->trans, sh->m, sh->n, sh->k)) {
             free_problem(&p);
             snprintf(why, why_len, "out of memory");
             return 0;
         }
         double t[TUNE_MAX_VALUES], best = INFINITY;
         char ptext[96], note[200];
-        snprintf(ptext, sizeof ptext, "GEMV_GROUPS_PER_CU %zux%zu %c", p.m, p.n, p.trans ? 'T' : 'N');
+        if (sh->gemv)
+            snprintf(ptext, sizeof ptext, "%s %zux%zu %c", name, p.m, p.n, p.trans ? 'T' : 'N');
+        else
+            snprintf(ptext, sizeof ptext, "%s %zux%zux%zu NN", name, p.m, p.n, p.k);
+        const double work = sh->gemv ? 4.0 * (double)(p.m * p.n) * 1e-9 : 2.0 * (double)p.m * p.n * p.k * 1e-9;
         for (int c = 0; c < nv; ++c) {
-            const oclblas_status os = tune_override_routine(d, RT_GEMV_GROUPS_PER_CU, vals[c]);
+            const int saved = force_index >= 0 ? d->routine[force_index] : 0;
+            if (force_index >= 0)
+                d->routine[force_index] = force;
+            const oclblas_status os = tune_override_routine(d, index, vals[c]);
+            if (force_index >= 0)
+                d->routine[force_index] = saved;
             char config[64];
-            snprintf(config, sizeof config, "groups %d %s", vals[c], tag);
+            snprintf(config, sizeof config, "%s %d %s", label, vals[c], tag);
             plan_ctx ctx = {d, &p, o->runs, 0, os};
-            if (!journaled(j, ptext, config, measure_plan, &ctx, 4.0 * (double)(p.m * p.n) * 1e-9, &t[c], note,
-                           sizeof note))
-                fprintf(stderr, "  GEMV_GROUPS_PER_CU: %s: %s\n", config, note);
+            if (!journaled(j, ptext, config, measure_plan, &ctx, work, &t[c], note, sizeof note))
+                fprintf(stderr, "  %s: %s: %s\n", name, config, note);
             best = fmin(best, t[c]);
         }
         if (!o->quiet) {
-            fprintf(stderr, "  GEMV_GROUPS_PER_CU: %s:", ptext + 19);
+            fprintf(stderr, "  %s: %s:", name, ptext + strlen(name) + 1);
             for (int c = 0; c < nv; ++c)
                 fprintf(stderr, " %d:%.1fus", vals[c], t[c] * 1e6);
             fputc('\n', stderr);
@@ -452,6 +472,14 @@ static int tune_groups(tune_device *d, const tune_routine_opts *o, tune_journal 
     *value = vals[pick];
     snprintf(why, why_len, "sum of relative times %.3f over %d shapes", score[pick], measured);
     return 1;
+}
+
+static int tune_groups(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                       size_t why_len)
+{
+    const size_t L = o->gemv_long, S = o->gemv_short, Q = o->gemv_square;
+    const shape shapes[4] = {{1, 0, S, L, 0}, {1, 1, L, S, 0}, {1, 0, Q, Q, 0}, {1, 1, Q, Q, 0}};
+    return choose_over_shapes(d, o, j, RT_GEMV_GROUPS_PER_CU, "groups", shapes, 4, -1, 0, value, why, why_len);
 }
 
 static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
@@ -518,64 +546,15 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
 static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
                       size_t why_len)
 {
-    const int nv = o->num_values[RT_GEMM_SPLIT_K];
-    const int *vals = o->values[RT_GEMM_SPLIT_K];
-    static const size_t shapes[4][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {256, 256, 16384}, {128, 8192, 1024}};
     /* Half of each side on a CPU, an eighth of the work: its compute units are few. */
-    const size_t shrink = strcmp(d->info->type, "CPU") == 0 ? 2 : 1;
-    double score[TUNE_MAX_VALUES] = {0};
-    char tag[32];
-    params_tag(d, tag, sizeof tag);
-    int measured = 0;
-    for (int s = 0; s < 4; ++s) {
-        problem p;
-        if (!make_problem(&p, d->ctx, 0, 0, shapes[s][0] / shrink, shapes[s][1] / shrink, shapes[s][2] / shrink)) {
-            free_problem(&p);
-            snprintf(why, why_len, "out of memory");
-            return 0;
-        }
-        double t[TUNE_MAX_VALUES], best = INFINITY;
-        char ptext[96], note[200];
-        snprintf(ptext, sizeof ptext, "GEMM_SPLIT_K %zux%zux%zu NN", p.m, p.n, p.k);
-        for (int c = 0; c < nv; ++c) {
-            /* The indirect plan whatever the crossover, with this candidate's split. */
-            const int saved = d->routine[RT_GEMM_MIN_INDIRECT];
-            d->routine[RT_GEMM_MIN_INDIRECT] = 0;
-            const oclblas_status os = tune_override_routine(d, RT_GEMM_SPLIT_K, vals[c]);
-            d->routine[RT_GEMM_MIN_INDIRECT] = saved;
-            char config[64];
-            snprintf(config, sizeof config, "split %d %s", vals[c], tag);
-            plan_ctx ctx = {d, &p, o->runs, 0, os};
-            if (!journaled(j, ptext, config, measure_plan, &ctx, 2.0 * (double)p.m * p.n * p.k * 1e-9, &t[c], note,
-                           sizeof note))
-                fprintf(stderr, "  GEMM_SPLIT_K: %s: %s\n", config, note);
-            best = fmin(best, t[c]);
-        }
-        if (!o->quiet) {
-            fprintf(stderr, "  GEMM_SPLIT_K: %s:", ptext + 13);
-            for (int c = 0; c < nv; ++c)
-                fprintf(stderr, " %d:%.1fus", vals[c], t[c] * 1e6);
-            fputc('\n', stderr);
-        }
-        if (isfinite(best)) {
-            ++measured;
-            for (int c = 0; c < nv; ++c)
-                score[c] += t[c] / best;
-        }
-        free_problem(&p);
-    }
-    tune_override_routine(d, -1, 0);
-    int pick = -1;
-    for (int c = 0; c < nv; ++c)
-        if (isfinite(score[c]) && (pick < 0 || score[c] < score[pick]))
-            pick = c;
-    if (pick < 0 || !measured) {
-        snprintf(why, why_len, "every candidate failed");
-        return 0;
-    }
-    *value = vals[pick];
-    snprintf(why, why_len, "sum of relative times %.3f over %d shapes", score[pick], measured);
-    return 1;
+    const size_t h = strcmp(d->info->type, "CPU") == 0 ? 2 : 1;
+    const shape shapes[4] = {{0, 0, 1024 / h, 1024 / h, 1024 / h},
+                             {0, 0, 2048 / h, 2048 / h, 2048 / h},
+                             {0, 0, 256 / h, 256 / h, 16384 / h},
+                             {0, 0, 128 / h, 8192 / h, 1024 / h}};
+    /* The indirect plan whatever the crossover, with each candidate's split. */
+    return choose_over_shapes(d, o, j, RT_GEMM_SPLIT_K, "split", shapes, 4, RT_GEMM_MIN_INDIRECT, 0, value, why,
+                              why_len);
 }
 
 int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT], char *summary,
