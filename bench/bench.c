@@ -41,7 +41,6 @@ typedef struct {
     bench_time t[NLIBS];
     double rate[NLIBS]; /* GFLOPS (gemm) or GB/s (gemv), by device time where there is one */
     double check;       /* max |oclblas - openblas| / max |openblas|; < 0 when oclblas did not run */
-    int skipped;        /* the operands did not fit in host memory */
 } bench_result;
 
 static struct {
@@ -301,8 +300,7 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
     float *out_ocl = malloc(nc * 4), *out_ref = malloc(nc * 4);
     memset(res->have, 0, sizeof res->have);
     res->check = -1;
-    res->skipped = !a || !b || !y || !out_ocl || !out_ref;
-    if (res->skipped) {
+    if (!a || !b || !y || !out_ocl || !out_ref) {
         char d[96];
         describe(c, d, sizeof d);
         fprintf(stderr, "oclblas-bench: %s: not enough host memory for the operands (%.1f GB)\n", d,

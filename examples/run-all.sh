@@ -130,7 +130,7 @@ preload() {
 python_package() {
   # From a copy, so that the build leaves nothing in the checkout.
   cp -r "$src/python" "$work/python-src"
-  "$PY" -m pip install --quiet --no-deps --prefix "$P" "$work/python-src" > "$work/pip.log" 2>&1 ||
+  "$PY" -m pip install --quiet --no-deps --ignore-installed --prefix "$P" "$work/python-src" > "$work/pip.log" 2>&1 ||
     { cat "$work/pip.log"; return 1; }
   local init site
   init=$(find "$P" -path '*-packages/oclblas/__init__.py' | head -n 1)

@@ -5,8 +5,9 @@ nothing is searched after a failure at an explicit place):
 
 1. ``$OCLBLAS_LIBRARY``: the path of ``liboclblas.so.0`` (or of another name
    of the same library). When set, it is the only place tried.
-2. The installation prefix that this package sits in, and ``sys.prefix``:
-   ``PREFIX/lib``, ``PREFIX/lib64`` and ``PREFIX/lib/<multiarch>``. So
+2. The installation prefix that this package sits in (the nearest folder
+   above the package with the library in its ``lib``, ``lib64`` or
+   ``lib/<multiarch>``), then ``sys.prefix`` likewise. So
    ``cmake --install build --prefix P`` followed by
    ``pip install --prefix P ./python`` (or both into one virtual
    environment) needs no setting at all.
@@ -27,14 +28,24 @@ class cache_stats_t(ctypes.Structure):
 
 
 def _prefix_candidates():
-    """Library folders of the prefixes this package may share with liboclblas."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    # PREFIX/lib/pythonX.Y/site-packages/oclblas -> PREFIX
-    prefixes = [os.path.normpath(os.path.join(here, "..", "..", "..", "..")), sys.prefix]
+    """Where liboclblas would be in the prefixes this package may share with
+    it: every folder above the package (PREFIX/lib/pythonX.Y/site-packages/
+    oclblas, or Debian's PREFIX/local/lib/python3/dist-packages/oclblas),
+    nearest first, then sys.prefix."""
+    prefixes = []
+    folder = os.path.dirname(os.path.abspath(__file__))
+    while True:
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        prefixes.append(parent)
+        folder = parent
+    prefixes.append(sys.prefix)
     multiarch = sysconfig.get_config_var("MULTIARCH")
+    subs = ["lib", "lib64"] + (["lib/" + multiarch] if multiarch else [])
     seen = []
     for prefix in prefixes:
-        for sub in ["lib", "lib64"] + (["lib/" + multiarch] if multiarch else []):
+        for sub in subs:
             path = os.path.join(prefix, sub, SONAME)
             if path not in seen:
                 seen.append(path)
@@ -62,16 +73,15 @@ def load():
             return ctypes.CDLL(explicit), os.path.realpath(explicit)
         except OSError as e:
             raise OSError("oclblas: cannot load OCLBLAS_LIBRARY=%s: %s" % (explicit, e)) from None
-    tried = []
     for path in _prefix_candidates():
-        tried.append(path)
         if os.path.exists(path):
             return ctypes.CDLL(path), os.path.realpath(path)
     try:
         lib = ctypes.CDLL(SONAME)
     except OSError as e:
-        raise OSError("oclblas: %s not found: set OCLBLAS_LIBRARY to its path, install it in this package's prefix, "
-                      "or in the loader's path (tried %s, then the loader: %s)" % (SONAME, ", ".join(tried), e)) from None
+        raise OSError("oclblas: %s not found: set OCLBLAS_LIBRARY to its path, or install it in this package's "
+                      "prefix or in the loader's path (looked above %s and in %s, then asked the loader: %s)"
+                      % (SONAME, os.path.dirname(os.path.abspath(__file__)), sys.prefix, e)) from None
     return lib, _loaded_path("liboclblas.so") or SONAME
 
 
