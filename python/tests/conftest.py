@@ -4,15 +4,19 @@ the bound the C tests use (tests/testutil.c): for each element
     4 (k + 2) eps (|alpha| (|op(A)| |op(B)|)_ij + |beta| |C_ij|) + FLT_MIN,
 the classical dot-product bound, scaled by k and the operands' magnitudes.
 """
+import atexit
 import os
+import shutil
 import tempfile
 
 import numpy as np
 import pytest
 
-# Before the library reads it: kernels compiled by these tests stay out of
-# the user's cache (a run that sets its own folder keeps it).
-os.environ.setdefault("OCLBLAS_CACHE_DIR", tempfile.mkdtemp(prefix="oclblas-pytest-cache-"))
+# Before the library reads it: a disk cache of the tests' own, which they
+# may clear (test_cache does), whatever the caller's OCLBLAS_CACHE_DIR.
+_cache = tempfile.mkdtemp(prefix="oclblas-pytest-cache-")
+os.environ["OCLBLAS_CACHE_DIR"] = _cache
+atexit.register(shutil.rmtree, _cache, True)
 
 EPS = float(np.finfo(np.float32).eps)
 TINY = float(np.finfo(np.float32).tiny)
