@@ -40,7 +40,7 @@ typedef struct {
     int have[NLIBS];
     bench_time t[NLIBS];
     double rate[NLIBS]; /* GFLOPS (gemm) or GB/s (gemv), by device time where there is one */
-    double check;       /* max |oclblas - openblas| / max |openblas| */
+    double check;       /* max |oclblas - openblas| / max |openblas|; < 0 when oclblas did not run */
 } bench_result;
 
 static struct {
@@ -59,6 +59,8 @@ double bench_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+static void describe(const bench_case *c, char *buf, size_t len);
 
 static void die(const char *fmt, const char *arg)
 {
@@ -240,6 +242,8 @@ static int host_run(int host, const bench_case *c, const bench_data *d, int reps
     size_t na, nb, nc;
     sizes_of(c, &na, &nb, &nc);
     float *y = malloc(nc * 4);
+    if (!y)
+        return -1;
     int rc = host_call(host, c, d, y, nc);
     if (rc == 0 && d->out)
         memcpy(d->out, y, nc * 4);
@@ -275,8 +279,9 @@ static double bytes(const bench_case *c)
     return 4.0 * (na + nb + nc + (c->p.beta != 0.0f ? nc : 0));
 }
 
-/* Rate in GFLOPS (gemm) or GB/s (gemv) for seconds per call. */
-static double rate(const bench_case *c, double s) { return s > 0 ? (c->gemm ? flops(c) : bytes(c)) / s * 1e-9 : 0.0; }
+/* Rate in GFLOPS (gemm) or GB/s (gemv) for seconds per call; NAN when
+ * there is no time to divide by (a host call faster than the clock). */
+static double rate(const bench_case *c, double s) { return s > 0 ? (c->gemm ? flops(c) : bytes(c)) / s * 1e-9 : NAN; }
 
 static void fill(float *x, size_t n, unsigned seed)
 {
@@ -293,13 +298,25 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
     sizes_of(c, &na, &nb, &nc);
     float *a = malloc(na * 4), *b = malloc(nb * 4), *y = malloc(nc * 4);
     float *out_ocl = malloc(nc * 4), *out_ref = malloc(nc * 4);
+    memset(res->have, 0, sizeof res->have);
+    res->check = -1;
+    if (!a || !b || !y || !out_ocl || !out_ref) {
+        char d[96];
+        describe(c, d, sizeof d);
+        fprintf(stderr, "oclblas-bench: %s: not enough host memory for the operands (%.1f GB)\n", d,
+                4e-9 * ((double)na + nb + 3.0 * nc));
+        free(a);
+        free(b);
+        free(y);
+        free(out_ocl);
+        free(out_ref);
+        return;
+    }
     fill(a, na, 1);
     fill(b, nb, 2);
     fill(y, nc, 3);
     bench_data d = {a, b, y, NULL};
     const int reps = opt.reps;
-    memset(res->have, 0, sizeof res->have);
-    res->check = -1;
 
     d.out = out_ref;
     if (host_run(0, c, &d, opt.use[LIB_OPENBLAS] ? reps : 1, &res->t[LIB_OPENBLAS]) == 0)
@@ -324,7 +341,7 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
         res->have[LIB_CUBLAS] = 1;
     for (int l = 0; l < NLIBS; ++l) {
         const double s = res->t[l].device_s > 0 ? res->t[l].device_s : res->t[l].wall_s;
-        res->rate[l] = res->have[l] ? rate(c, s) : 0.0;
+        res->rate[l] = res->have[l] ? rate(c, s) : NAN;
     }
     free(a);
     free(b);
@@ -335,20 +352,197 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
 
 /* ---- command line ------------------------------------------------------ */
 
-static int parse_sizes(const char *s, size_t *out, int max)
+/* Every option is checked before anything runs: a bad one stops the program
+ * with a message that names it and exit status 2. */
+static void bad_option(const char *name, const char *value, const char *why)
 {
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        unsigned long v = strtoul(s, &end, 10);
-        if (end == s || v == 0)
-            die("bad size list: %s", s);
-        out[n++] = v;
-        s = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            die("bad size list: %s", s);
+    fprintf(stderr, "oclblas-bench: %s '%s': %s (try --help)\n", name, value, why);
+    exit(2);
+}
+
+/* Options that are each fine but do not go together. */
+static void bad_combination(const char *why)
+{
+    fprintf(stderr, "oclblas-bench: %s (try --help)\n", why);
+    exit(2);
+}
+
+/* A decimal count in 1..max: digits only, no sign, no spaces. */
+static size_t parse_count_in(const char *name, const char *s, size_t max, const char *shown)
+{
+    size_t v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        const size_t digit = (size_t)(*p - '0');
+        if (v > (max - digit) / 10)
+            bad_option(name, shown, "a number is too large");
+        v = v * 10 + digit;
     }
-    return n;
+    if (p == s || *p)
+        bad_option(name, shown, "not a positive integer");
+    if (v == 0)
+        bad_option(name, shown, "must be at least 1");
+    return v;
+}
+
+static size_t parse_count(const char *name, const char *s, size_t max) { return parse_count_in(name, s, max, s); }
+
+static float parse_scalar(const char *name, const char *s)
+{
+    char *end;
+    errno = 0;
+    const float v = strtof(s, &end);
+    if (end == s || *end || errno == ERANGE || !isfinite(v))
+        bad_option(name, s, "not a finite number");
+    return v;
+}
+
+/* One of `choices` (a NULL-terminated list); its index. */
+static int parse_choice(const char *name, const char *s, const char *const *choices, const char *expected)
+{
+    for (int i = 0; choices[i]; ++i)
+        if (!strcmp(s, choices[i]))
+            return i;
+    bad_option(name, s, expected);
+    return -1;
+}
+
+/* The items of a comma-separated list, each handed to `item` (at most 63 characters). */
+static void parse_list(const char *name, const char *s, void (*item)(const char *name, const char *whole, const char *it))
+{
+    if (!*s)
+        bad_option(name, s, "empty list");
+    for (const char *p = s;;) {
+        const size_t len = strcspn(p, ",");
+        char it[64];
+        if (len == 0)
+            bad_option(name, s, "empty item in the list");
+        if (len >= sizeof it)
+            bad_option(name, s, "an item of the list is too long");
+        memcpy(it, p, len);
+        it[len] = '\0';
+        item(name, s, it);
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+}
+
+/* Problem dimensions go to OpenBLAS as int, and the operands must be
+ * addressable in bytes. */
+#define MAX_DIM ((size_t)1 << 30)
+
+#define MAX_SIZES 64
+static size_t sizes[MAX_SIZES];
+static int nsizes;
+static void size_item(const char *name, const char *whole, const char *it)
+{
+    if (nsizes == MAX_SIZES)
+        bad_option(name, whole, "more than 64 sizes");
+    sizes[nsizes++] = parse_count(name, it, MAX_DIM);
+}
+
+#define MAX_SHAPES 64
+static struct {
+    int gemm;
+    size_t m, n, k;
+} shapes[MAX_SHAPES];
+static int nshapes;
+static void shape_item(const char *name, const char *whole, const char *it)
+{
+    if (nshapes == MAX_SHAPES)
+        bad_option(name, whole, "more than 64 shapes");
+    char dims[3][24];
+    int ndims = 0;
+    for (const char *p = it;; ++ndims) {
+        const size_t len = strcspn(p, "x");
+        if (ndims == 3 || len >= sizeof dims[0])
+            bad_option(name, it, "a shape is MxNxK (sgemm) or MxN (sgemv)");
+        memcpy(dims[ndims], p, len);
+        dims[ndims][len] = '\0';
+        if (!p[len]) {
+            ++ndims;
+            break;
+        }
+        p += len + 1;
+    }
+    if (ndims < 2)
+        bad_option(name, it, "a shape is MxNxK (sgemm) or MxN (sgemv)");
+    shapes[nshapes].gemm = ndims == 3;
+    shapes[nshapes].m = parse_count_in(name, dims[0], MAX_DIM, it);
+    shapes[nshapes].n = parse_count_in(name, dims[1], MAX_DIM, it);
+    shapes[nshapes].k = ndims == 3 ? parse_count_in(name, dims[2], MAX_DIM, it) : 0;
+    ++nshapes;
+}
+
+#define MAX_TRANS 9
+static int trans_pairs[MAX_TRANS][2], ntrans;
+static void trans_item(const char *name, const char *whole, const char *it)
+{
+    int t[2];
+    if (strlen(it) != 2)
+        bad_option(name, it, "each item is two of N, T, C (NN, NT, TN, TT)");
+    for (int i = 0; i < 2; ++i) {
+        const char ch = it[i];
+        if (ch == 'N' || ch == 'n')
+            t[i] = 0;
+        else if (ch == 'T' || ch == 't' || ch == 'C' || ch == 'c')
+            t[i] = 1;
+        else
+            bad_option(name, it, "each item is two of N, T, C (NN, NT, TN, TT)");
+    }
+    for (int i = 0; i < ntrans; ++i)
+        if (trans_pairs[i][0] == t[0] && trans_pairs[i][1] == t[1])
+            return;
+    trans_pairs[ntrans][0] = t[0];
+    trans_pairs[ntrans][1] = t[1];
+    ++ntrans;
+}
+
+static int peers_none, peers_named;
+static void peer_item(const char *name, const char *whole, const char *it)
+{
+    static const char *const peers[] = {"openblas", "clblast", "cublas", "none", NULL};
+    static const int lib[] = {LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS};
+    const int i = parse_choice(name, it, peers, "must be openblas, clblast, cublas, or none");
+    if (i == 3)
+        peers_none = 1;
+    else {
+        opt.use[lib[i]] = 1;
+        peers_named = 1;
+    }
+    if (peers_none && peers_named)
+        bad_option(name, whole, "none excludes the other peers");
+}
+
+/* An output file: refused now, not after the whole run, when it cannot be
+ * written. */
+static const char *output_path(const char *name, const char *path)
+{
+    if (!*path)
+        bad_option(name, path, "empty file name");
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            bad_option(name, path, "is a folder");
+        if (access(path, W_OK) != 0)
+            bad_option(name, path, strerror(errno));
+        return path;
+    }
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir) {
+        memcpy(dir, path, (size_t)(slash - path));
+        dir[slash - path] = '\0';
+    } else
+        bad_option(name, path, "path too long");
+    if (access(dir, W_OK | X_OK) != 0)
+        bad_option(name, path, "its folder cannot be written");
+    return path;
 }
 
 static int ncases;
@@ -356,11 +550,15 @@ static bench_case cases[MAX_CASES];
 
 static void add_case(int gemm, int col_major, int ta, int tb, size_t m, size_t n, size_t k)
 {
+    const bench_problem p = {col_major, ta, gemm ? tb : 0, m, n, gemm ? k : 0, opt.alpha, opt.beta};
+    for (int i = 0; i < ncases; ++i) /* gemv takes only the first letter of each --trans item */
+        if (cases[i].gemm == gemm && !memcmp(&cases[i].p, &p, sizeof p))
+            return;
     if (ncases >= MAX_CASES)
-        die("too many cases (at most %s)", "512");
-    bench_case *c = &cases[ncases++];
-    c->gemm = gemm;
-    c->p = (bench_problem){col_major, ta, tb, m, n, gemm ? k : 0, opt.alpha, opt.beta};
+        die("too many problems (at most %s): fewer sizes, shapes, layouts or transposes", "512");
+    cases[ncases].gemm = gemm;
+    cases[ncases].p = p;
+    ++ncases;
 }
 
 static void usage(void)
@@ -372,18 +570,21 @@ static void usage(void)
         "                               users: tall-skinny, short-wide, large k, odd sizes, m or n = 1;\n"
         "                               gpu: 1024..8192 squares and users' shapes at GPU scale\n"
         "  --sizes S,S,...              square sizes (gemm m=n=k, gemv m=n), instead of a preset\n"
-        "  --shapes MxNxK,...           gemm shapes (MxN for gemv), instead of a preset\n"
+        "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
         "  --layout row|col|both        (row)\n"
-        "  --trans NN,NT,TN,TT          gemm transposes; for gemv the first letter (NN)\n"
+        "  --trans NN,NT,TN,TT          gemm transposes (N, T or C each); gemv takes the first letter (NN)\n"
         "  --peers LIST                 openblas,clblast,cublas or none (all that are present)\n"
         "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included\n"
         "  --alpha A --beta B           (1, 0)\n"
         "  --reps N                     calls per timing (automatic)\n"
         "  --override KERNEL:PARAMS     e.g. gemm_fast:MWG=128,NWG=128 (repeatable)\n"
-        "  --csv FILE --json FILE       write the results\n"
-        "  --png FILE                   plot rate against size (square problems) with bench/plot.py\n"
+        "  --csv FILE --json FILE       write the results; a cell that was not measured is empty (JSON: null)\n"
+        "  --png FILE                   plot rate against size (square problems) with plot.py and matplotlib,\n"
+        "                               run by python3 or by $OCLBLAS_BENCH_PYTHON\n"
         "  --first-call SIZE            time the first SGEMM of a fresh process, cold and warm disk cache\n"
-        "  --quiet                      no progress line\n");
+        "  --quiet                      no progress line\n"
+        "exit status: 0 done; 1 a result differs from OpenBLAS, or a problem or the plot could not be done;\n"
+        "2 a bad option, or no device (nothing was measured)\n");
 }
 
 /* ---- first call of a process ------------------------------------------ */
@@ -427,7 +628,7 @@ static int child_first_call(size_t s, int clblast, double *first, double *second
 /* Runs child_first_call in a new process with our disk cache in `cache`
  * and the drivers' own caches (NVIDIA's JIT cache, PoCL's kernel cache) in
  * `driver_cache`, so that "cold" means nothing compiled anywhere. */
-static int spawn_first_call(const char *self, size_t s, const char *cache, const char *driver_cache, int clblast,
+static int spawn_first_call(size_t s, const char *cache, const char *driver_cache, int clblast,
                             double *first, double *second)
 {
     int fd[2];
@@ -442,7 +643,9 @@ static int spawn_first_call(const char *self, size_t s, const char *cache, const
         setenv("POCL_CACHE_DIR", driver_cache, 1);
         char size[32];
         snprintf(size, sizeof size, "%zu", s);
-        execl(self, self, clblast ? "--first-call-child-clblast" : "--first-call-child", size, (char *)NULL);
+        /* This very program, wherever it was started from (PATH, a relative path). */
+        execl("/proc/self/exe", "oclblas-bench", clblast ? "--first-call-child-clblast" : "--first-call-child", size,
+              (char *)NULL);
         _exit(127);
     }
     close(fd[1]);
@@ -457,7 +660,7 @@ static int spawn_first_call(const char *self, size_t s, const char *cache, const
     return sscanf(buf, "%lf %lf", first, second) == 2 ? 0 : -1;
 }
 
-static void first_call_report(const char *self, size_t s)
+static void first_call_report(size_t s)
 {
     char dir[] = "/tmp/oclblas-bench-cache-XXXXXX";
     if (!mkdtemp(dir))
@@ -480,7 +683,7 @@ static void first_call_report(const char *self, size_t s)
     };
     const int nruns = clblast_available() ? 5 : 3;
     for (int i = 0; i < nruns; ++i)
-        runs[i].ok = spawn_first_call(self, s, ours, runs[i].driver_cache, runs[i].clblast, &runs[i].first,
+        runs[i].ok = spawn_first_call(s, ours, runs[i].driver_cache, runs[i].clblast, &runs[i].first,
                                       &runs[i].second) == 0;
     printf("first SGEMM %zu^3 (row-major NN) of a new process, context made before the clock starts:\n", s);
     printf("  %-50s %12s %12s\n", "", "first call", "second call");
@@ -535,7 +738,7 @@ static void print_table(const bench_result *r, int n, const int *present)
         printf("%-32s", d);
         for (int l = 0; l < NLIBS; ++l)
             if (present[l]) {
-                if (r[i].have[l])
+                if (r[i].have[l] && isfinite(r[i].rate[l]))
                     printf(" %8.1f %s", r[i].rate[l], r[i].c.gemm ? "GF/s" : "GB/s");
                 else
                     printf(" %13s", "-");
@@ -554,6 +757,25 @@ static void print_table(const bench_result *r, int n, const int *present)
     }
 }
 
+/* A measured number, or nothing (an empty CSV cell, JSON null). */
+static void cell(FILE *f, const char *fmt, double v, int measured, const char *none)
+{
+    if (measured && isfinite(v))
+        fprintf(f, fmt, v);
+    else
+        fputs(none, f);
+}
+
+static double ratio_of(const bench_result *r, int l)
+{
+    return r->have[LIB_OCLBLAS] && r->rate[l] > 0 ? r->rate[LIB_OCLBLAS] / r->rate[l] : NAN;
+}
+
+static const char *device_of(int l, const bench_cl *cl) { return l == LIB_OPENBLAS ? "host CPU" : cl->name; }
+
+/* One row per library and problem. k and trans_b are empty for sgemv,
+ * device_ms where the library has no device clock (OpenBLAS, the host API),
+ * max_rel_diff on all but oclblas's rows. */
 static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
 {
     FILE *f = fopen(path, "w");
@@ -566,13 +788,20 @@ static void write_csv(const char *path, const bench_result *r, int n, const benc
         for (int l = 0; l < NLIBS; ++l) {
             if (!r[i].have[l])
                 continue;
-            const double ratio = r[i].have[LIB_OCLBLAS] && r[i].rate[l] > 0 ? r[i].rate[LIB_OCLBLAS] / r[i].rate[l] : 0;
-            fprintf(f, "%s,%s,%c,%c,%zu,%zu,%zu,%g,%g,%s,%.6f,%.6f,%.3f,%s,%.4f,%.3e,\"%s\"\n", c->gemm ? "sgemm" : "sgemv",
-                    c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N', c->gemm ? (c->p.trans_b ? 'T' : 'N') : '-',
-                    c->p.m, c->p.n, c->p.k, (double)c->p.alpha, (double)c->p.beta, lib_names[l],
-                    r[i].t[l].device_s > 0 ? r[i].t[l].device_s * 1e3 : -1.0, r[i].t[l].wall_s * 1e3, r[i].rate[l],
-                    c->gemm ? "GFLOPS" : "GB/s", ratio, l == LIB_OCLBLAS ? r[i].check : 0.0,
-                    l == LIB_OPENBLAS || l == LIB_HOST ? (l == LIB_HOST ? cl->name : "host CPU") : cl->name);
+            const bench_time *t = &r[i].t[l];
+            fprintf(f, "%s,%s,%c,", c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N');
+            if (c->gemm)
+                fprintf(f, "%c,%zu,%zu,%zu,", c->p.trans_b ? 'T' : 'N', c->p.m, c->p.n, c->p.k);
+            else
+                fprintf(f, ",%zu,%zu,,", c->p.m, c->p.n);
+            fprintf(f, "%g,%g,%s,", (double)c->p.alpha, (double)c->p.beta, lib_names[l]);
+            cell(f, "%.6f,", t->device_s * 1e3, t->device_s > 0, ",");
+            cell(f, "%.6f,", t->wall_s * 1e3, t->wall_s > 0, ",");
+            cell(f, "%.3f,", r[i].rate[l], 1, ",");
+            fprintf(f, "%s,", c->gemm ? "GFLOPS" : "GB/s");
+            cell(f, "%.4f,", ratio_of(&r[i], l), 1, ",");
+            cell(f, "%.3e,", r[i].check, l == LIB_OCLBLAS && r[i].check >= 0, ",");
+            fprintf(f, "\"%s\"\n", device_of(l, cl));
         }
     }
     fclose(f);
@@ -592,15 +821,27 @@ static void write_json(const char *path, const bench_result *r, int n, const ben
         for (int l = 0; l < NLIBS; ++l) {
             if (!r[i].have[l])
                 continue;
-            fprintf(f, "%s    {\"routine\": \"%s\", \"layout\": \"%s\", \"trans_a\": \"%c\", \"trans_b\": \"%c\", "
-                       "\"m\": %zu, \"n\": %zu, \"k\": %zu, \"library\": \"%s\", \"device_ms\": %.6f, "
-                       "\"wall_ms\": %.6f, \"rate\": %.3f, \"unit\": \"%s\"%s",
-                    first ? "" : ",\n", c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row",
-                    c->p.trans_a ? 'T' : 'N', c->gemm ? (c->p.trans_b ? 'T' : 'N') : '-', c->p.m, c->p.n, c->p.k,
-                    lib_names[l], r[i].t[l].device_s > 0 ? r[i].t[l].device_s * 1e3 : -1.0, r[i].t[l].wall_s * 1e3,
-                    r[i].rate[l], c->gemm ? "GFLOPS" : "GB/s", l == LIB_OCLBLAS ? "" : "}");
-            if (l == LIB_OCLBLAS)
-                fprintf(f, ", \"max_rel_diff\": %.3e}", r[i].check);
+            const bench_time *t = &r[i].t[l];
+            fprintf(f, "%s    {\"routine\": \"%s\", \"layout\": \"%s\", \"trans_a\": \"%c\", ", first ? "" : ",\n",
+                    c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N');
+            if (c->gemm)
+                fprintf(f, "\"trans_b\": \"%c\", \"m\": %zu, \"n\": %zu, \"k\": %zu, ", c->p.trans_b ? 'T' : 'N', c->p.m,
+                        c->p.n, c->p.k);
+            else
+                fprintf(f, "\"trans_b\": null, \"m\": %zu, \"n\": %zu, \"k\": null, ", c->p.m, c->p.n);
+            fprintf(f, "\"library\": \"%s\", \"device_ms\": ", lib_names[l]);
+            cell(f, "%.6f", t->device_s * 1e3, t->device_s > 0, "null");
+            fputs(", \"wall_ms\": ", f);
+            cell(f, "%.6f", t->wall_s * 1e3, t->wall_s > 0, "null");
+            fputs(", \"rate\": ", f);
+            cell(f, "%.3f", r[i].rate[l], 1, "null");
+            fprintf(f, ", \"unit\": \"%s\", \"ratio_oclblas_to_lib\": ", c->gemm ? "GFLOPS" : "GB/s");
+            cell(f, "%.4f", ratio_of(&r[i], l), 1, "null");
+            if (l == LIB_OCLBLAS) {
+                fputs(", \"max_rel_diff\": ", f);
+                cell(f, "%.3e", r[i].check, r[i].check >= 0, "null");
+            }
+            fputc('}', f);
             first = 0;
         }
     }
@@ -608,92 +849,175 @@ static void write_json(const char *path, const bench_result *r, int n, const ben
     fclose(f);
 }
 
-/* The plot is drawn by bench/plot.py (matplotlib) from a CSV; without
- * Python or matplotlib the run still succeeds and says why there is no plot. */
-static void plot(const bench_result *r, int n, const bench_cl *cl)
+/* ---- the plot ------------------------------------------------------------ */
+
+/* plot.py is found relative to this program, wherever it was installed:
+ * beside it in the build tree (CMake copies it there), or at the installed
+ * share/oclblas/plot.py, whose path relative to bin/ CMake passes as
+ * OCLBLAS_BENCH_PLOT_FROM_BIN. $OCLBLAS_BENCH_PLOT names another. */
+static int plot_script(char *path, size_t len)
+{
+    const char *env = getenv("OCLBLAS_BENCH_PLOT");
+    if (env && *env) {
+        snprintf(path, len, "%s", env);
+        return access(path, R_OK) == 0 ? 0 : -1;
+    }
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash)
+        *slash = '\0';
+    static const char *const beside[] = {"plot.py", OCLBLAS_BENCH_PLOT_FROM_BIN};
+    for (int i = 0; i < 2; ++i) {
+        snprintf(path, len, "%s/%s", self, beside[i]);
+        if (access(path, R_OK) == 0)
+            return 0;
+    }
+    snprintf(path, len, "%s/%s", self, OCLBLAS_BENCH_PLOT_FROM_BIN);
+    return -1;
+}
+
+/* The interpreter that runs plot.py: $OCLBLAS_BENCH_PYTHON, else python3
+ * from PATH (plot.py needs Python 3 and matplotlib). */
+static const char *plot_python(void)
+{
+    const char *env = getenv("OCLBLAS_BENCH_PYTHON");
+    return env && *env ? env : "python3";
+}
+
+/* Runs `python plot.py args...`; 0 when it succeeded. */
+static int run_plot(const char *script, const char *arg1, const char *arg2)
+{
+    const char *python = plot_python();
+    fflush(stdout);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execlp(python, python, script, arg1, arg2, (char *)NULL);
+        fprintf(stderr, "oclblas-bench: --png: cannot run the Python interpreter '%s' (%s); set OCLBLAS_BENCH_PYTHON "
+                        "to a Python 3 that has matplotlib\n", python, strerror(errno));
+        _exit(127);
+    }
+    int status = 1;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid)
+        return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* Before anything is measured: can the plot be drawn at all? */
+static void plot_check(const char *png)
+{
+    char script[4200];
+    if (plot_script(script, sizeof script) != 0)
+        bad_option("--png", png, "plot.py not found (looked beside oclblas-bench and in ../share/oclblas; "
+                                 "OCLBLAS_BENCH_PLOT names another)");
+    if (run_plot(script, "--check", NULL) != 0) {
+        fprintf(stderr, "oclblas-bench: --png '%s': %s %s cannot draw (see above); nothing was measured\n", png,
+                plot_python(), script);
+        exit(2);
+    }
+}
+
+/* The plot is drawn by plot.py (matplotlib) from a CSV; 0 when it was. */
+static int plot(const bench_result *r, int n, const bench_cl *cl)
 {
     char csv[64] = "/tmp/oclblas-bench-XXXXXX";
     const char *src = opt.csv;
     if (!src) {
         const int fd = mkstemp(csv);
         if (fd < 0)
-            return;
+            return -1;
         close(fd);
         write_csv(csv, r, n, cl);
         src = csv;
     }
-    const char *script = getenv("OCLBLAS_BENCH_PLOT");
-    if (!script)
-        script = access(OCLBLAS_BENCH_PLOT_SCRIPT, R_OK) == 0 ? OCLBLAS_BENCH_PLOT_SCRIPT : OCLBLAS_BENCH_PLOT_INSTALLED;
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execlp("python3", "python3", script, src, opt.png, (char *)NULL);
-        fprintf(stderr, "oclblas-bench: no plot: cannot run python3 %s\n", script);
-        _exit(127);
-    }
-    int status = 1;
-    if (pid > 0)
-        waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fprintf(stderr, "oclblas-bench: the plot was not drawn (see above)\n");
+    char script[4200];
+    int rc = plot_script(script, sizeof script);
+    if (rc == 0)
+        rc = run_plot(script, src, opt.png);
+    if (rc != 0)
+        fprintf(stderr, "oclblas-bench: --png: %s %s did not draw %s (see above)\n", plot_python(), script, opt.png);
     if (src == csv)
         unlink(csv);
+    return rc;
 }
 
 /* ---- main -------------------------------------------------------------- */
 
 int main(int argc, char **argv)
 {
-    const char *routine = "all", *preset = "default", *layout = "row", *trans = "NN", *peers = NULL;
-    size_t sizes[64];
-    int nsizes = 0;
-    const char *shapes = NULL;
+    static const char *const routines[] = {"all", "gemm", "gemv", NULL}, *const layouts[] = {"row", "col", "both", NULL},
+                             *const presets[] = {"default", "quick", "users", "gpu", NULL};
+    int routine = 0, layout = 0, preset = 0, preset_given = 0;
     const char *overrides[MAX_OVERRIDES];
     int noverrides = 0;
     size_t first_call = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define TAKE() (v ? (++i, v) : (die("%s needs a value", a), ""))
+        /* The option's value; an option in its place means the value is missing. */
+#define TAKE() (v && strncmp(v, "--", 2) ? (++i, v) : (bad_option(a, v ? v : "", "needs a value"), ""))
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage();
             return 0;
         } else if (!strcmp(a, "--first-call-child") || !strcmp(a, "--first-call-child-clblast")) {
-            const size_t s = strtoul(TAKE(), NULL, 10);
+            const size_t s = parse_count(a, TAKE(), MAX_DIM);
             double first, second;
             if (child_first_call(s, !strcmp(a, "--first-call-child-clblast"), &first, &second) != 0)
                 return 1;
             printf("%.9f %.9f\n", first, second);
             return 0;
-        } else if (!strcmp(a, "--routine")) routine = TAKE();
-        else if (!strcmp(a, "--preset")) preset = TAKE();
-        else if (!strcmp(a, "--sizes")) nsizes = parse_sizes(TAKE(), sizes, 64);
-        else if (!strcmp(a, "--shapes")) shapes = TAKE();
-        else if (!strcmp(a, "--layout")) layout = TAKE();
-        else if (!strcmp(a, "--trans")) trans = TAKE();
-        else if (!strcmp(a, "--peers")) peers = TAKE();
-        else if (!strcmp(a, "--host")) opt.host = 1;
-        else if (!strcmp(a, "--alpha")) opt.alpha = strtof(TAKE(), NULL);
-        else if (!strcmp(a, "--beta")) opt.beta = strtof(TAKE(), NULL);
-        else if (!strcmp(a, "--reps")) opt.reps = atoi(TAKE());
-        else if (!strcmp(a, "--csv")) opt.csv = TAKE();
-        else if (!strcmp(a, "--json")) opt.json = TAKE();
-        else if (!strcmp(a, "--png")) opt.png = TAKE();
+        } else if (!strcmp(a, "--routine")) routine = parse_choice(a, TAKE(), routines, "must be gemm, gemv or all");
+        else if (!strcmp(a, "--preset")) {
+            preset = parse_choice(a, TAKE(), presets, "must be quick, default, users or gpu");
+            preset_given = 1;
+        } else if (!strcmp(a, "--sizes")) {
+            nsizes = 0;
+            parse_list(a, TAKE(), size_item);
+        } else if (!strcmp(a, "--shapes")) {
+            nshapes = 0;
+            parse_list(a, TAKE(), shape_item);
+        } else if (!strcmp(a, "--layout")) layout = parse_choice(a, TAKE(), layouts, "must be row, col or both");
+        else if (!strcmp(a, "--trans")) {
+            ntrans = 0;
+            parse_list(a, TAKE(), trans_item);
+        } else if (!strcmp(a, "--peers")) {
+            opt.use[LIB_OPENBLAS] = opt.use[LIB_CLBLAST] = opt.use[LIB_CUBLAS] = 0;
+            peers_none = peers_named = 0;
+            parse_list(a, TAKE(), peer_item);
+        } else if (!strcmp(a, "--host")) opt.host = 1;
+        else if (!strcmp(a, "--alpha")) opt.alpha = parse_scalar(a, TAKE());
+        else if (!strcmp(a, "--beta")) opt.beta = parse_scalar(a, TAKE());
+        else if (!strcmp(a, "--reps")) opt.reps = (int)parse_count(a, TAKE(), 1000000);
+        else if (!strcmp(a, "--csv")) opt.csv = output_path(a, TAKE());
+        else if (!strcmp(a, "--json")) opt.json = output_path(a, TAKE());
+        else if (!strcmp(a, "--png")) opt.png = output_path(a, TAKE());
         else if (!strcmp(a, "--quiet")) opt.quiet = 1;
-        else if (!strcmp(a, "--first-call")) first_call = strtoul(TAKE(), NULL, 10);
+        else if (!strcmp(a, "--first-call")) first_call = parse_count(a, TAKE(), MAX_DIM);
         else if (!strcmp(a, "--override")) {
+            const char *o = TAKE();
+            const char *colon = strchr(o, ':');
+            if (!colon || colon == o || colon - o >= 64)
+                bad_option(a, o, "KERNEL:PARAMS, e.g. gemm_fast:MWG=64,NWG=64");
             if (noverrides == MAX_OVERRIDES)
-                die("too many overrides%s", "");
-            overrides[noverrides++] = TAKE();
+                bad_option(a, o, "more than 16 overrides");
+            overrides[noverrides++] = o;
         } else
-            die("unknown option %s (try --help)", a);
+            bad_option("option", a, "unknown");
 #undef TAKE
     }
-    if (peers) {
-        opt.use[LIB_OPENBLAS] = strstr(peers, "openblas") != NULL;
-        opt.use[LIB_CLBLAST] = strstr(peers, "clblast") != NULL;
-        opt.use[LIB_CUBLAS] = strstr(peers, "cublas") != NULL;
+    if (nsizes && nshapes)
+        bad_combination("--sizes and --shapes exclude each other");
+    if (preset_given && (nsizes || nshapes))
+        bad_combination("--preset excludes --sizes and --shapes");
+    if (ntrans == 0) {
+        ntrans = 1;
+        trans_pairs[0][0] = trans_pairs[0][1] = 0;
     }
+    if (opt.png && !first_call)
+        plot_check(opt.png);
 
     bench_cl cl;
     oclblas_status st = oclblas_default_device(&cl.device, NULL, NULL);
@@ -703,53 +1027,29 @@ int main(int argc, char **argv)
     for (int i = 0; i < noverrides; ++i) {
         char kernel[64];
         const char *colon = strchr(overrides[i], ':');
-        if (!colon || (size_t)(colon - overrides[i]) >= sizeof kernel)
-            die("bad override %s (KERNEL:PARAMS)", overrides[i]);
         memcpy(kernel, overrides[i], (size_t)(colon - overrides[i]));
         kernel[colon - overrides[i]] = '\0';
         st = oclblas_override_params(cl.device, kernel, colon + 1);
         if (st != OCLBLAS_SUCCESS)
-            die("override refused: %s", oclblas_status_string(st));
+            bad_option("--override", overrides[i], oclblas_status_string(st));
     }
     if (first_call) {
-        first_call_report(argv[0], first_call);
+        first_call_report(first_call);
         return 0;
     }
 
-    cl_int err;
-    cl.context = clCreateContext(NULL, 1, &cl.device, NULL, NULL, &err);
-    if (err != CL_SUCCESS)
-        die("cannot create a context%s", "");
-    cl.queue = clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
-    if (err != CL_SUCCESS)
-        die("cannot create a queue%s", "");
-    char cublas_dev[256] = "";
-    const int have_cublas = opt.use[LIB_CUBLAS] && cublas_available(cublas_dev, sizeof cublas_dev);
-
-    const int do_gemm = strcmp(routine, "gemv") != 0, do_gemv = strcmp(routine, "gemm") != 0;
-    const int layouts[2] = {strcmp(layout, "col") != 0, strcmp(layout, "row") != 0}; /* row, col */
-    for (int li = 0; li < 2; ++li) {
-        if (!layouts[li])
+    const int do_gemm = routine != 2, do_gemv = routine != 1;
+    for (int col = 0; col < 2; ++col) {
+        if ((col && layout == 0) || (!col && layout == 1))
             continue;
-        const int col = li == 1;
-        for (const char *t = trans; *t;) {
-            const int ta = t[0] == 'T' || t[0] == 'C', tb = t[1] == 'T' || t[1] == 'C';
-            if (shapes) {
-                for (const char *s = shapes; *s;) {
-                    size_t m = 0, n = 0, k = 0;
-                    int used = 0;
-                    if (sscanf(s, "%zux%zux%zu%n", &m, &n, &k, &used) == 3) {
-                        if (do_gemm)
-                            add_case(1, col, ta, tb, m, n, k);
-                    } else if (sscanf(s, "%zux%zu%n", &m, &n, &used) == 2) {
-                        if (do_gemv)
-                            add_case(0, col, ta, 0, m, n, 0);
-                    } else {
-                        die("bad shape list: %s", s);
-                    }
-                    s += used;
-                    if (*s == ',')
-                        ++s;
+        for (int t = 0; t < ntrans; ++t) {
+            const int ta = trans_pairs[t][0], tb = trans_pairs[t][1];
+            if (nshapes) {
+                for (int i = 0; i < nshapes; ++i) {
+                    if (shapes[i].gemm && do_gemm)
+                        add_case(1, col, ta, tb, shapes[i].m, shapes[i].n, shapes[i].k);
+                    else if (!shapes[i].gemm && do_gemv)
+                        add_case(0, col, ta, 0, shapes[i].m, shapes[i].n, 0);
                 }
             } else if (nsizes) {
                 for (int i = 0; i < nsizes; ++i) {
@@ -761,23 +1061,22 @@ int main(int argc, char **argv)
             } else {
                 static const size_t quick[] = {256, 512, 1024}, deflt[] = {256, 512, 1024, 2048},
                                     gpu[] = {1024, 2048, 4096, 8192};
+                const char *name = presets[preset];
                 const size_t *sq = quick;
                 int nsq = 3;
-                if (!strcmp(preset, "default"))
+                if (!strcmp(name, "default"))
                     sq = deflt, nsq = 4;
-                else if (!strcmp(preset, "gpu"))
+                else if (!strcmp(name, "gpu"))
                     sq = gpu, nsq = 4;
-                else if (strcmp(preset, "quick") && strcmp(preset, "users"))
-                    die("unknown preset %s", preset);
-                if (strcmp(preset, "users"))
+                if (strcmp(name, "users"))
                     for (int i = 0; i < nsq; ++i) {
-                        if (do_gemm && (sq[i] <= 4096 || strcmp(preset, "gpu")))
+                        if (do_gemm && (sq[i] <= 4096 || strcmp(name, "gpu")))
                             add_case(1, col, ta, tb, sq[i], sq[i], sq[i]);
                         if (do_gemv)
                             add_case(0, col, ta, 0, sq[i], sq[i], 0);
                     }
-                if (!strcmp(preset, "users") || !strcmp(preset, "gpu")) {
-                    const size_t f = strcmp(preset, "gpu") ? 1 : 4;
+                if (!strcmp(name, "users") || !strcmp(name, "gpu")) {
+                    const size_t f = strcmp(name, "gpu") ? 1 : 4;
                     if (do_gemm) {
                         add_case(1, col, ta, tb, 4096 * f, 64, 1024);  /* tall-skinny */
                         add_case(1, col, ta, tb, 64, 4096 * f, 1024);  /* short-wide */
@@ -793,11 +1092,21 @@ int main(int argc, char **argv)
                     }
                 }
             }
-            t += t[1] ? 2 : 1;
-            if (*t == ',')
-                ++t;
         }
     }
+    if (ncases == 0)
+        bad_combination(routine == 1 ? "nothing to run: --routine gemm and --shapes has no MxNxK shape"
+                                     : "nothing to run: --routine gemv and --shapes has no MxN shape");
+
+    cl_int err;
+    cl.context = clCreateContext(NULL, 1, &cl.device, NULL, NULL, &err);
+    if (err != CL_SUCCESS)
+        die("cannot create a context%s", "");
+    cl.queue = clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+    if (err != CL_SUCCESS)
+        die("cannot create a queue%s", "");
+    char cublas_dev[256] = "";
+    const int have_cublas = opt.use[LIB_CUBLAS] && cublas_available(cublas_dev, sizeof cublas_dev);
 
     printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl.name);
     if (have_cublas)
@@ -827,13 +1136,16 @@ int main(int argc, char **argv)
         write_csv(opt.csv, results, ncases, &cl);
     if (opt.json)
         write_json(opt.json, results, ncases, &cl, cublas_dev);
-    if (opt.png)
-        plot(results, ncases, &cl);
-    int bad = 0;
-    for (int i = 0; i < ncases; ++i)
-        bad |= results[i].have[LIB_OCLBLAS] && !(results[i].check < 1e-3);
-    if (bad)
+    int bad = opt.png && plot(results, ncases, &cl) != 0, differ = 0, missing = 0;
+    for (int i = 0; i < ncases; ++i) {
+        differ |= results[i].have[LIB_OCLBLAS] && !(results[i].check < 1e-3);
+        missing |= !results[i].have[LIB_OCLBLAS];
+    }
+    if (differ)
         fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than 1e-3 (relative)\n");
+    if (missing)
+        fprintf(stderr, "oclblas-bench: oclblas did not run some problems (\"-\" in its column; see above)\n");
+    bad |= differ | missing;
     free(results);
     clReleaseCommandQueue(cl.queue);
     clReleaseContext(cl.context);

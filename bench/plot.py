@@ -2,28 +2,46 @@
 """Plot oclblas-bench CSV results: rate against size, one line per library.
 
 usage: plot.py RESULTS.csv OUT.png [--title TEXT]
+       plot.py --check      exit 0 when matplotlib can be imported
 
 Square problems only (m = n = k for sgemm, m = n for sgemv); one panel per
 routine and operation (layout and transposes), GFLOPS for sgemm, GB/s for
-sgemv. Needs matplotlib (Debian: python3-matplotlib).
+sgemv. Rows without a rate (an empty cell) are left out; CSV files of older
+versions, with "-" and 0 where nothing was measured, are read too. Needs
+matplotlib (Debian: python3-matplotlib; pip: matplotlib). oclblas-bench runs
+it with python3 from PATH, or with $OCLBLAS_BENCH_PYTHON.
 """
 import csv
 import sys
 from collections import defaultdict
 
 
+def import_pyplot():
+    """matplotlib.pyplot on a file-only backend, or None after saying which
+    interpreter lacks it."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        return plt
+    except ImportError as e:
+        print("plot.py: the Python interpreter %s (Python %d.%d) cannot import matplotlib (%s): install it "
+              "(Debian: apt-get install python3-matplotlib; pip install matplotlib), or set OCLBLAS_BENCH_PYTHON "
+              "to an interpreter that has it" % (sys.executable, sys.version_info[0], sys.version_info[1], e),
+              file=sys.stderr)
+        return None
+
+
 def main(argv):
+    if argv[1:] == ["--check"]:
+        return 0 if import_pyplot() else 1
     if len(argv) < 3:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     src, out = argv[1], argv[2]
     title = argv[argv.index("--title") + 1] if "--title" in argv else None
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("plot.py: matplotlib is not installed (apt-get install python3-matplotlib)", file=sys.stderr)
+    plt = import_pyplot()
+    if plt is None:
         return 1
     # panel -> library -> [(size, rate)]
     panels = defaultdict(lambda: defaultdict(list))
@@ -31,9 +49,9 @@ def main(argv):
     devices = set()
     with open(src, newline="") as f:
         for row in csv.DictReader(f):
-            m, n, k = int(row["m"]), int(row["n"]), int(row["k"])
             gemm = row["routine"] == "sgemm"
-            if m != n or (gemm and k != m):
+            m, n = int(row["m"]), int(row["n"])
+            if m != n or (gemm and int(row["k"]) != m) or not row["rate"]:
                 continue
             op = row["trans_a"] + (row["trans_b"] if gemm else "")
             key = (row["routine"], row["layout"], op)

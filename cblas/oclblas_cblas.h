@@ -36,8 +36,12 @@ void cblas_xerbla(int info, const char *rout, const char *form, ...);
 #endif
 
 /* Fortran BLAS. The trailing size_t arguments are the lengths that gfortran
- * (8 and later) passes for character arguments; callers from C may leave
- * them out, they are never read. */
+ * (8 and later) passes for character arguments. A C caller passes them too,
+ * 1 for each one-letter argument: sgemm_("N", "T", ..., 1, 1), as LAPACK's
+ * C interface does. These prototypes are the definitions' own, and a call
+ * through any other declaration is undefined in C. The library never reads
+ * the lengths, so a program built against an older declaration without
+ * them still gets the right result, but it should not be written that way. */
 void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k, const float *alpha,
             const float *a, const int *lda, const float *b, const int *ldb, const float *beta, float *c,
             const int *ldc, size_t transa_len, size_t transb_len);

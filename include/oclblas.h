@@ -12,9 +12,8 @@
 #ifndef OCLBLAS_H
 #define OCLBLAS_H
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
+/* No CL_TARGET_OPENCL_VERSION here: the includer's choice (or the OpenCL
+ * headers' default) stands. The API needs only OpenCL 1.2 types. */
 #ifdef __APPLE__
 #include <OpenCL/cl.h>
 #else

@@ -2,8 +2,11 @@
  * oclblas-bench in the test suite: a tiny sweep whose CSV must have the
  * documented columns, a row per library that took part and none for a peer
  * that is absent (cuBLAS without a CUDA device, any peer left out with
- * --peers), and oclblas results that agree with OpenBLAS; the JSON file must
- * be well-formed.
+ * --peers), oclblas results that agree with OpenBLAS, and empty cells (JSON
+ * null) wherever nothing was measured; the JSON file must be well-formed.
+ * Every bad option must stop the program before it measures anything, with
+ * a message that names the option and exit status 2; so must --png when the
+ * interpreter that would draw the plot is missing or has no matplotlib.
  */
 #include "testutil.h"
 #include "json.h"
@@ -11,10 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define COLUMNS "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit," \
                 "ratio_oclblas_to_lib,max_rel_diff,device"
+enum { F_ROUTINE, F_LAYOUT, F_TRANS_A, F_TRANS_B, F_M, F_N, F_K, F_ALPHA, F_BETA, F_LIBRARY, F_DEVICE_MS, F_WALL_MS,
+       F_RATE, F_UNIT, F_RATIO, F_DIFF, F_DEVICE, NFIELDS };
 
 typedef struct {
     int rows, libs[8];
@@ -22,24 +29,74 @@ typedef struct {
 
 static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas"};
 
+/* Runs the bench with its stdout and stderr in files; the exit status, or -1. */
+static int run_bench_to(const char *args, const char *env, const char *out, const char *err)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s '%s' %s > %s 2> %s", env ? env : "", OCLBLAS_BENCH_PATH, args, out, err);
+    const int rc = system(cmd);
+    return rc != -1 && WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
 /* Runs the bench; *cuda tells whether its header line named a CUDA device. */
 static int run_bench(const char *args, const char *csv, const char *json, int *cuda)
 {
-    char out[80], cmd[1024];
+    char out[80], all[1200];
     snprintf(out, sizeof out, "%s.out", csv);
-    snprintf(cmd, sizeof cmd, "'%s' --quiet --reps 2 %s --csv %s%s%s > %s", OCLBLAS_BENCH_PATH, args, csv,
-             json ? " --json " : "", json ? json : "", out);
-    const int rc = system(cmd);
-    FILE *f = fopen(out, "r");
-    char line[1024] = "";
-    if (f) {
-        if (!fgets(line, sizeof line, f))
-            line[0] = '\0';
-        fclose(f);
-    }
+    snprintf(all, sizeof all, "--quiet --reps 2 %s --csv %s%s%s", args, csv, json ? " --json " : "", json ? json : "");
+    const int rc = run_bench_to(all, NULL, out, "/dev/null");
+    char text[4096];
+    slurp(out, text, sizeof text);
     unlink(out);
-    *cuda = strstr(line, "CUDA device") != NULL;
+    text[strcspn(text, "\n")] = '\0'; /* the header line */
+    *cuda = strstr(text, "CUDA device") != NULL;
     return rc;
+}
+
+/* Splits one CSV line into fields, keeping empty ones; a quoted field may
+ * hold commas. Returns the number of fields. */
+static int split_csv(char *line, char **field, int max)
+{
+    int n = 0;
+    char *p = line;
+    line[strcspn(line, "\n")] = '\0';
+    for (;;) {
+        if (n == max)
+            return max + 1;
+        if (*p == '"') {
+            field[n++] = ++p;
+            p = strchr(p, '"');
+            if (!p)
+                return -1;
+            *p++ = '\0';
+        } else {
+            field[n++] = p;
+            p += strcspn(p, ",");
+        }
+        if (*p != ',') {
+            *p = '\0';
+            return n;
+        }
+        *p++ = '\0';
+    }
+}
+
+static double positive(const char *cell, const char *what)
+{
+    char *end;
+    const double v = strtod(cell, &end);
+    if (!*cell || *end || !(v > 0))
+        fail_msg("%s: '%s' is not a positive number", what, cell);
+    return v;
 }
 
 static csv_summary check_csv(const char *path)
@@ -52,26 +109,56 @@ static csv_summary check_csv(const char *path)
     line[strcspn(line, "\n")] = '\0';
     assert_string_equal(line, COLUMNS);
     while (fgets(line, sizeof line, f)) {
-        char *field[17];
-        int nf = 0;
-        for (char *p = strtok(line, ",\n"); p && nf < 17; p = strtok(NULL, ",\n"))
-            field[nf++] = p;
-        assert_int_equal(nf, 17);
+        char *field[NFIELDS];
+        assert_int_equal(split_csv(line, field, NFIELDS), NFIELDS);
         int lib = -1;
         for (int i = 0; i < 5; ++i)
-            if (strcmp(field[9], libs[i]) == 0)
+            if (strcmp(field[F_LIBRARY], libs[i]) == 0)
                 lib = i;
         if (lib < 0)
-            fail_msg("unknown library %s", field[9]);
+            fail_msg("unknown library %s", field[F_LIBRARY]);
         ++s.libs[lib];
         ++s.rows;
-        assert_true(atof(field[12]) > 0.0);                       /* rate */
-        assert_true(strcmp(field[13], "GFLOPS") == 0 || strcmp(field[13], "GB/s") == 0);
-        if (lib == 0)
-            assert_true(atof(field[15]) < 1e-4); /* max_rel_diff against OpenBLAS */
+        /* Nothing stands in for a number that was not measured. */
+        for (int i = 0; i < NFIELDS; ++i)
+            if (!strcmp(field[i], "-") || !strncmp(field[i], "-1", 2) || !strcmp(field[i], "nan"))
+                fail_msg("column %d holds '%s' instead of a value or nothing", i, field[i]);
+        const int gemm = !strcmp(field[F_ROUTINE], "sgemm");
+        assert_true(gemm || !strcmp(field[F_ROUTINE], "sgemv"));
+        positive(field[F_M], "m");
+        positive(field[F_N], "n");
+        if (gemm) {
+            assert_true(!strcmp(field[F_TRANS_B], "N") || !strcmp(field[F_TRANS_B], "T"));
+            positive(field[F_K], "k");
+        } else {
+            assert_string_equal(field[F_TRANS_B], ""); /* sgemv has neither */
+            assert_string_equal(field[F_K], "");
+        }
+        positive(field[F_WALL_MS], "wall_ms");
+        if (lib == 0 || *field[F_RATE]) /* a host call may be too fast for the clock; oclblas has device time */
+            positive(field[F_RATE], "rate");
+        assert_string_equal(field[F_UNIT], gemm ? "GFLOPS" : "GB/s");
+        if (lib == 1 || lib == 2) /* host routines have no device clock */
+            assert_string_equal(field[F_DEVICE_MS], "");
+        if (lib == 0) {
+            positive(field[F_DEVICE_MS], "oclblas device_ms");
+            assert_true(positive(field[F_RATIO], "oclblas/oclblas") == 1.0);
+            if (!*field[F_DIFF])
+                fail_msg("no max_rel_diff for oclblas");
+            assert_true(atof(field[F_DIFF]) < 1e-4); /* against OpenBLAS */
+        } else {
+            assert_string_equal(field[F_DIFF], ""); /* checked only for oclblas */
+        }
     }
     fclose(f);
     return s;
+}
+
+static char *read_text(const char *path)
+{
+    static char text[1 << 16];
+    slurp(path, text, sizeof text);
+    return text;
 }
 
 static void test_tiny_sweep(void **state)
@@ -84,30 +171,40 @@ static void test_tiny_sweep(void **state)
     snprintf(json, sizeof json, "%s.json", csv);
     int cuda;
     assert_int_equal(
-        run_bench("--sizes 64,96 --routine all --layout both --peers openblas,clblast,cublas", csv, json, &cuda), 0);
+        run_bench("--sizes 64,96 --routine all --layout both --peers openblas,clblast,cublas --host", csv, json, &cuda),
+        0);
     csv_summary s = check_csv(csv);
-    /* 2 sizes x 2 routines x 2 layouts, each with oclblas and OpenBLAS */
+    /* 2 sizes x 2 routines x 2 layouts, each with oclblas, the host API and OpenBLAS */
     assert_int_equal(s.libs[0], 8);
+    assert_int_equal(s.libs[1], 8);
     assert_int_equal(s.libs[2], 8);
     assert_true(s.libs[3] == 0 || s.libs[3] == 8);
     /* cuBLAS rows exactly when the run found a CUDA device. */
     assert_int_equal(s.libs[4], cuda ? 8 : 0);
-    FILE *f = fopen(json, "r");
-    assert_non_null(f);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
     char err[200];
-    oclblas__json *doc = oclblas__json_parse(text, err, sizeof err);
+    oclblas__json *doc = oclblas__json_parse(read_text(json), err, sizeof err);
     if (!doc)
         fail_msg("bench JSON: %s", err);
     const oclblas__json *results = oclblas__json_get(doc, "results");
     assert_non_null(results);
-    int count = 0;
-    for (const oclblas__json *r = results->child; r; r = r->next)
+    int count = 0, nulls = 0;
+    for (const oclblas__json *r = results->child; r; r = r->next) {
         ++count;
+        const oclblas__json *lib = oclblas__json_get(r, "library"), *routine = oclblas__json_get(r, "routine");
+        const oclblas__json *device_ms = oclblas__json_get(r, "device_ms"), *k = oclblas__json_get(r, "k");
+        assert_non_null(lib);
+        assert_non_null(routine);
+        assert_non_null(device_ms);
+        assert_non_null(k);
+        const int host = !strcmp(lib->string, "openblas") || !strcmp(lib->string, "oclblas-host");
+        assert_int_equal(device_ms->type, host ? OCLBLAS__JSON_NULL : OCLBLAS__JSON_NUMBER);
+        if (device_ms->type == OCLBLAS__JSON_NUMBER)
+            assert_true(device_ms->number > 0);
+        assert_int_equal(k->type, strcmp(routine->string, "sgemv") ? OCLBLAS__JSON_NUMBER : OCLBLAS__JSON_NULL);
+        nulls += host;
+    }
     assert_int_equal(count, s.rows);
+    assert_int_equal(nulls, 16);
     oclblas__json_free(doc);
     unlink(csv);
     unlink(json);
@@ -128,8 +225,113 @@ static void test_absent_peers(void **state)
     unlink(csv);
 }
 
+/* Runs the bench with `args` (and an environment prefix); it must exit with
+ * status 2 before measuring, its message naming each of the `expect`
+ * strings. */
+static void expect_refusal(const char *args, const char *env, const char *const *expect)
+{
+    char out[] = "/tmp/oclblas-test-bench-XXXXXX";
+    close(mkstemp(out));
+    char err[64];
+    snprintf(err, sizeof err, "%s.err", out);
+    const int rc = run_bench_to(args, env, out, err);
+    char msg[4096], printed[4096];
+    slurp(err, msg, sizeof msg);
+    slurp(out, printed, sizeof printed);
+    unlink(out);
+    unlink(err);
+    if (rc != 2)
+        fail_msg("oclblas-bench %s: exit status %d, not 2 (stderr: %s)", args, rc, msg);
+    if (strstr(printed, "problem"))
+        fail_msg("oclblas-bench %s measured something before refusing", args);
+    for (; *expect; ++expect)
+        if (!strstr(msg, *expect))
+            fail_msg("oclblas-bench %s: the message does not name '%s': %s", args, *expect, msg);
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args;
+        const char *expect[3];
+    } cases[] = {
+        {"--sizes -5", {"--sizes", "'-5'"}},
+        {"--sizes 0", {"--sizes", "'0'"}},
+        {"--sizes 64,", {"--sizes", "empty item"}},
+        {"--sizes 64,,96", {"--sizes", "empty item"}},
+        {"--sizes 12x", {"--sizes", "'12x'"}},
+        {"--sizes 99999999999999999999999", {"--sizes", "too large"}},
+        {"--shapes 64x32x", {"--shapes", "'64x32x'"}},
+        {"--shapes 64", {"--shapes", "MxNxK"}},
+        {"--shapes 1x2x3x4", {"--shapes", "MxNxK"}},
+        {"--shapes 0x4", {"--shapes", "'0x4'"}},
+        {"--layout xx", {"--layout", "'xx'"}},
+        {"--trans XY", {"--trans", "'XY'"}},
+        {"--trans NN,T", {"--trans", "'T'"}},
+        {"--trans NNN", {"--trans", "'NNN'"}},
+        {"--routine xyz", {"--routine", "'xyz'"}},
+        {"--preset fast", {"--preset", "'fast'"}},
+        {"--alpha abc", {"--alpha", "'abc'"}},
+        {"--alpha 1.5x", {"--alpha", "'1.5x'"}},
+        {"--beta inf", {"--beta", "'inf'"}},
+        {"--beta 1e60", {"--beta", "'1e60'"}},
+        {"--peers openbals", {"--peers", "'openbals'"}},
+        {"--peers none,clblast", {"--peers", "none"}},
+        {"--peers ''", {"--peers", "empty"}},
+        {"--reps 0", {"--reps", "'0'"}},
+        {"--reps -3", {"--reps", "'-3'"}},
+        {"--reps many", {"--reps", "'many'"}},
+        {"--first-call 0", {"--first-call", "'0'"}},
+        {"--first-call big", {"--first-call", "'big'"}},
+        {"--override gemm_fast", {"--override", "KERNEL:PARAMS"}},
+        {"--override :MWG=64", {"--override", "KERNEL:PARAMS"}},
+        {"--override gemm_fast:MWG=7", {"--override", "'gemm_fast:MWG=7'"}},
+        {"--override no_such_kernel:X=1", {"--override", "no_such_kernel"}},
+        {"--csv /nonexistent-folder/out.csv", {"--csv", "/nonexistent-folder/out.csv"}},
+        {"--json /", {"--json", "folder"}},
+        {"--png ''", {"--png", "empty"}},
+        {"--csv", {"--csv", "needs a value"}},
+        {"--csv --quiet", {"--csv", "needs a value"}},
+        {"--sizes 64 --shapes 64x64", {"--sizes", "--shapes"}},
+        {"--preset quick --sizes 64", {"--preset", "--sizes"}},
+        {"--routine gemv --shapes 64x64x64", {"--routine gemv", "MxN"}},
+        {"--no-such-option", {"--no-such-option", "unknown"}},
+        {"64", {"'64'", "unknown"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        expect_refusal(cases[i].args, NULL, cases[i].expect);
+}
+
+/* --png needs an interpreter with matplotlib; without one the bench says
+ * which interpreter it tried and what it lacks, before measuring. */
+static void test_png_without_matplotlib(void **state)
+{
+    (void)state;
+    unlink("/tmp/oclblas-test-bench.png");
+    const char *const missing[] = {"/nonexistent/python3", "OCLBLAS_BENCH_PYTHON", NULL};
+    expect_refusal("--sizes 32 --png /tmp/oclblas-test-bench.png", "OCLBLAS_BENCH_PYTHON=/nonexistent/python3",
+                   missing);
+    /* python3 -S has no site-packages, so no matplotlib wherever it is installed. */
+    char wrapper[] = "/tmp/oclblas-test-python-XXXXXX";
+    const int fd = mkstemp(wrapper);
+    assert_true(fd >= 0);
+    const char script[] = "#!/bin/sh\nexec python3 -S \"$@\"\n";
+    assert_int_equal(write(fd, script, sizeof script - 1), (ssize_t)(sizeof script - 1));
+    fchmod(fd, 0700);
+    close(fd);
+    char env[128];
+    snprintf(env, sizeof env, "OCLBLAS_BENCH_PYTHON=%s", wrapper);
+    const char *const no_matplotlib[] = {"matplotlib", wrapper, NULL};
+    expect_refusal("--sizes 32 --png /tmp/oclblas-test-bench.png", env, no_matplotlib);
+    unlink(wrapper);
+    struct stat st;
+    assert_int_not_equal(stat("/tmp/oclblas-test-bench.png", &st), 0);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_options), cmocka_unit_test(test_png_without_matplotlib),
+                                       cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers)};
     return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
 }

@@ -1,0 +1,118 @@
+"""The rest of the package: where the library came from, the default
+device, parameters, the database, the program cache, errors that carry the
+library's own message, and calls from several threads at once."""
+import concurrent.futures
+import json
+import os
+import re
+
+import numpy as np
+import pytest
+
+import oclblas
+from conftest import check_gemm, operand
+
+
+def test_version_and_library_path():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", oclblas.version())
+    assert os.path.isfile(oclblas.library_path)
+    # CI installs the library and this package into one prefix and says
+    # which: the package must have found the library there by itself.
+    prefix = os.environ.get("OCLBLAS_TEST_PREFIX")
+    if prefix:
+        assert "OCLBLAS_LIBRARY" not in os.environ
+        assert oclblas.library_path.startswith(os.path.realpath(prefix) + os.sep), oclblas.library_path
+        assert os.path.realpath(oclblas.__file__).startswith(os.path.realpath(prefix) + os.sep), oclblas.__file__
+
+
+def test_default_device():
+    dev = oclblas.default_device()
+    assert dev.device and dev.context and dev.queue
+    assert oclblas.default_device() == dev         # chosen once
+    desc = oclblas.device_description()
+    assert set(desc) >= {"vendor", "type", "architecture", "name"}
+    assert desc == oclblas.device_description(dev.device)
+
+
+def test_params_and_overrides():
+    text = oclblas.get_params("gemm_direct")
+    assert re.match(r"WGD=\d+,", text) and ";" in text
+    dev = oclblas.default_device().device
+    with pytest.raises(oclblas.Error) as e:
+        oclblas.override_params("gemm_fast", "MWG=7", device=dev)
+    assert e.value.message == oclblas.status_string(e.value.status)
+    assert e.value.message in str(e.value) and "oclblas_override_params" in str(e.value)
+    assert e.value.status < -1000
+    with pytest.raises(oclblas.Error) as e:
+        oclblas.get_params("no_such_kernel")
+    assert e.value.status < -1000 and e.value.message == oclblas.status_string(e.value.status)
+    # An accepted override shows in get_params, and removing it restores the database's values.
+    before = oclblas.get_params("gemm_direct")
+    oclblas.override_params("gemm_direct", "PADA=0", device=dev)
+    try:
+        assert "PADA=0" in oclblas.get_params("gemm_direct")
+        a, b = operand(np.random.default_rng(1), (70, 50)), operand(np.random.default_rng(2), (50, 60))
+        check_gemm(oclblas.sgemm(a, b), a, b, None, 1.0, 0.0)
+    finally:
+        oclblas.override_params("gemm_direct", None, device=dev)
+    assert oclblas.get_params("gemm_direct") == before
+
+
+def test_status_strings():
+    assert oclblas.status_string(0)
+    assert oclblas.status_string(-5)               # OpenCL codes too
+    assert oclblas.status_string(-1024) != oclblas.status_string(-1031)
+
+
+def test_database_load(tmp_path):
+    with pytest.raises(oclblas.Error) as e:
+        oclblas.database_load(tmp_path / "missing.json")
+    assert e.value.message == oclblas.status_string(e.value.status)
+    assert "oclblas_database_load" in str(e.value)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    with pytest.raises(oclblas.Error):
+        oclblas.database_load(bad)
+    # An entry for this very device wins over the compiled-in one.
+    entry = {"format": "oclblas-database-1", "device": oclblas.device_description(),
+             "tuned": {"tool": "python test", "date": "2026-01-01", "sizes": "none"},
+             "parameters": {"gemm_direct": {"WGD": 16, "KWGD": 16, "MDIMCD": 8, "NDIMCD": 8, "KWID": 2, "PADA": 1,
+                                            "PADB": 1}}}
+    good = tmp_path / "entry.json"
+    good.write_text(json.dumps(entry))
+    oclblas.database_load(good)
+    text = oclblas.get_params("gemm_direct")
+    assert text.startswith("WGD=16,KWGD=16,MDIMCD=8,NDIMCD=8,") and str(good) in text
+    a, b = operand(np.random.default_rng(3), (40, 33)), operand(np.random.default_rng(4), (33, 21))
+    check_gemm(oclblas.sgemm(a, b), a, b, None, 1.0, 0.0)
+
+
+def test_cache():
+    with pytest.raises(ValueError):
+        oclblas.cache_clear(memory=False)
+    oclblas.cache_clear()                           # memory
+    before = oclblas.cache_stats()
+    oclblas.cache_fill()
+    after = oclblas.cache_stats()
+    # Every kernel the entry needs came from the disk or was built.
+    assert after.builds + after.disk_hits > before.builds + before.disk_hits
+    oclblas.cache_fill()
+    again = oclblas.cache_stats()
+    assert again.builds == after.builds             # nothing compiled twice
+    oclblas.cache_clear(memory=True, disk=True)
+    oclblas.cache_fill()
+    rebuilt = oclblas.cache_stats()
+    assert rebuilt.builds > again.builds           # nothing left on disk to load
+
+
+def test_threads():
+    rng = np.random.default_rng(7)
+    cases = [(operand(rng, (m, 40)), operand(rng, (40, m))) for m in (30, 50, 70, 90, 110, 130, 150, 170)]
+
+    def one(case):
+        a, b = case
+        return oclblas.sgemm(a, b)
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        for (a, b), got in zip(cases, pool.map(one, cases * 3)):
+            check_gemm(got, a, b, None, 1.0, 0.0)
