@@ -249,24 +249,58 @@ static void test_gemv_host_invalid(void **state)
     assert_memory_equal(y, y0, sizeof y);
 }
 
+/* Names and messages seen so far, to find a repeat. */
+typedef struct {
+    const char *names[160], *messages[160];
+    int count;
+} seen_statuses;
+
+static void see_status(seen_statuses *seen, int code)
+{
+    const char *name = oclblas_status_name((oclblas_status)code), *message = oclblas_status_string((oclblas_status)code);
+    if (!name || !*name || strcmp(name, "unknown") == 0 || !message || !*message ||
+        strcmp(message, "unknown status") == 0)
+        fail_msg("status %d has no name or no message", code);
+    for (int i = 0; i < seen->count; ++i)
+        if (strcmp(seen->names[i], name) == 0 || strcmp(seen->messages[i], message) == 0)
+            fail_msg("status %d (%s: %s) repeats the name or message of another", code, name, message);
+    assert_true(seen->count < 160);
+    seen->names[seen->count] = name;
+    seen->messages[seen->count++] = message;
+}
+
 static void test_status_strings(void **state)
 {
     (void)state;
-    /* Every library status has its own sentence; unknown codes say so. */
-    const char *seen[64] = {0};
-    for (int s = OCLBLAS_INVALID_ARGUMENT; s <= OCLBLAS_INVALID_LAYOUT; ++s) {
-        const char *text = oclblas_status_string((oclblas_status)s);
-        assert_string_not_equal(text, "unknown status");
-        for (int j = 0; j < 64 && seen[j]; ++j)
-            assert_string_not_equal(text, seen[j]);
-        for (int j = 0; j < 64; ++j)
-            if (!seen[j]) {
-                seen[j] = text;
-                break;
-            }
+    /* Every status of the list: its own name, spelled as the enumerator, and its own message. */
+    seen_statuses seen = {{0}, {0}, 0};
+    int library = 0;
+#define SEE_LIBRARY_STATUS(name, value, message)                                                                  \
+    see_status(&seen, name);                                                                                     \
+    assert_string_equal(oclblas_status_name(name), #name);                                                       \
+    assert_string_equal(oclblas_status_string(name), message);                                                   \
+    ++library;
+    OCLBLAS_STATUS_LIST(SEE_LIBRARY_STATUS)
+#undef SEE_LIBRARY_STATUS
+    /* Every library code from -1001 on is in the list: none was left out of it. */
+    for (int s = -1001; s > -1001 - (library - 1); --s)
+        assert_string_not_equal(oclblas_status_name((oclblas_status)s), "unknown");
+    /* OpenCL's codes -1 .. -19 and -30 .. -72 pass through: named as in CL/cl.h. */
+    for (int s = -1; s >= -72; --s) {
+        if (s <= -20 && s >= -29)
+            continue;
+        see_status(&seen, s);
+        assert_memory_equal(oclblas_status_name((oclblas_status)s), "CL_", 3);
+        assert_memory_equal(oclblas_status_string((oclblas_status)s), "OpenCL: ", 8);
     }
-    assert_string_equal(oclblas_status_string((oclblas_status)-999), "unknown status");
-    assert_string_not_equal(oclblas_status_string((oclblas_status)CL_INVALID_MEM_OBJECT), "unknown status");
+    assert_string_equal(oclblas_status_name((oclblas_status)CL_INVALID_MEM_OBJECT), "CL_INVALID_MEM_OBJECT");
+    assert_string_equal(oclblas_status_name((oclblas_status)-72), "CL_MAX_SIZE_RESTRICTION_EXCEEDED");
+    /* Codes that are none: a constant answer, never NULL. */
+    const int unknown[] = {1, -20, -29, -73, -999, -1000, -1001 - library, -100000};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; ++i) {
+        assert_string_equal(oclblas_status_string((oclblas_status)unknown[i]), "unknown status");
+        assert_string_equal(oclblas_status_name((oclblas_status)unknown[i]), "unknown");
+    }
 }
 
 static void test_override_refused(void **state)
