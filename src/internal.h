@@ -239,6 +239,21 @@ const char *oclblas__strcasestr(const char *hay, const char *needle);
 void oclblas__mutex_lock(pthread_mutex_t *m);
 void oclblas__mutex_unlock(pthread_mutex_t *m);
 
+/* ---- argument checks (checks.c) ---------------------------------------- */
+
+/* The BLAS arguments of a routine, checked in the order of reference BLAS
+ * (for a row-major call, that of the column-major call reference CBLAS
+ * makes: B before A): layout, transposes, leading dimensions against the
+ * sizes, increments; then, unless m or n is 0, OCLBLAS_SIZE_TOO_LARGE for
+ * a value beyond the kernels' int. The status names the first bad one.
+ * Sizes are size_t: a negative int size (CBLAS, Fortran) is the caller's
+ * to catch. Every front end calls these: the host API, the device-buffer
+ * API and the drop-in library. */
+oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
+                                    size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc);
+oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, size_t lda,
+                                    ptrdiff_t incx, ptrdiff_t incy);
+
 /* Queue facts needed by every routine. */
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
 /* Checks a buffer: not NULL, same context, large enough for elements

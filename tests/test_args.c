@@ -249,6 +249,69 @@ static void test_gemv_host_invalid(void **state)
     assert_memory_equal(y, y0, sizeof y);
 }
 
+/* The host API and the device-buffer API run one check of the BLAS
+ * arguments: the same status for the same arguments, in reference BLAS's
+ * order (for a row-major call, ldb before lda, as reference CBLAS checks
+ * the column-major call it makes), and a call that computes nothing is
+ * never too large. */
+static void test_one_check(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    const size_t big = (size_t)INT_MAX + 1;
+    static float a[N * N], b[N * N], c[N * N];
+    const struct {
+        oclblas_layout l;
+        oclblas_transpose ta, tb;
+        size_t m, n, k, lda, ldb, ldc;
+        oclblas_status want;
+    } gemms[] = {
+        {COL, NT, NT, 4, 4, 4, 3, 3, 4, OCLBLAS_INVALID_LDA},
+        {ROW, NT, NT, 4, 4, 4, 3, 3, 4, OCLBLAS_INVALID_LDB},
+        {ROW, TR, TR, 4, 5, 6, 3, 6, 5, OCLBLAS_INVALID_LDA},
+        {ROW, NT, NT, 4, 5, 6, 6, 5, 4, OCLBLAS_INVALID_LDC},
+        {COL, (oclblas_transpose)0, (oclblas_transpose)0, 4, 4, 4, 0, 0, 0, OCLBLAS_INVALID_TRANS_A},
+        {(oclblas_layout)0, (oclblas_transpose)0, NT, 4, 4, 4, 0, 0, 0, OCLBLAS_INVALID_LAYOUT},
+        {COL, NT, NT, 0, big, 4, 1, 4, 1, OCLBLAS_SUCCESS},
+        {COL, NT, NT, big, 0, 4, big, 4, big, OCLBLAS_SUCCESS},
+        {COL, NT, NT, 4, 4, big, 4, big, 4, OCLBLAS_SIZE_TOO_LARGE},
+    };
+    for (size_t i = 0; i < sizeof gemms / sizeof gemms[0]; ++i) {
+        const oclblas_status host = oclblas_sgemm(gemms[i].l, gemms[i].ta, gemms[i].tb, gemms[i].m, gemms[i].n,
+                                                  gemms[i].k, 1, a, gemms[i].lda, b, gemms[i].ldb, 0, c, gemms[i].ldc);
+        const oclblas_status dev = gemm(f, gemms[i].l, gemms[i].ta, gemms[i].tb, gemms[i].m, gemms[i].n, gemms[i].k,
+                                        f->a, 0, gemms[i].lda, f->b, 0, gemms[i].ldb, f->c, 0, gemms[i].ldc, q);
+        if (host != gemms[i].want || dev != gemms[i].want)
+            fail_msg("sgemm case %zu: host %s, device %s, want %s", i, oclblas_status_name(host),
+                     oclblas_status_name(dev), oclblas_status_name(gemms[i].want));
+    }
+    const struct {
+        oclblas_layout l;
+        oclblas_transpose t;
+        size_t m, n, lda;
+        ptrdiff_t incx, incy;
+        oclblas_status want;
+    } gemvs[] = {
+        {ROW, NT, 4, 5, 4, 0, 0, OCLBLAS_INVALID_LDA},
+        {COL, TR, 4, 5, 4, 0, 0, OCLBLAS_INVALID_INCX},
+        {COL, TR, 4, 5, 4, -1, 0, OCLBLAS_INVALID_INCY},
+        {COL, (oclblas_transpose)114, 4, 5, 0, 0, 0, OCLBLAS_INVALID_TRANS_A},
+        {COL, NT, 0, big, 1, 1, 1, OCLBLAS_SUCCESS},
+        {COL, NT, 4, 4, 4, 1, (ptrdiff_t)big, OCLBLAS_SIZE_TOO_LARGE},
+    };
+    for (size_t i = 0; i < sizeof gemvs / sizeof gemvs[0]; ++i) {
+        const oclblas_status host = oclblas_sgemv(gemvs[i].l, gemvs[i].t, gemvs[i].m, gemvs[i].n, 1, a, gemvs[i].lda,
+                                                  b, gemvs[i].incx, 0, c, gemvs[i].incy);
+        const oclblas_status dev = gemv(f, gemvs[i].l, gemvs[i].t, gemvs[i].m, gemvs[i].n, f->a, 0, gemvs[i].lda,
+                                        f->x, 0, gemvs[i].incx, f->y, 0, gemvs[i].incy, q);
+        if (host != gemvs[i].want || dev != gemvs[i].want)
+            fail_msg("sgemv case %zu: host %s, device %s, want %s", i, oclblas_status_name(host),
+                     oclblas_status_name(dev), oclblas_status_name(gemvs[i].want));
+    }
+    assert_untouched(f, f->c, N * N);
+    assert_untouched(f, f->y, N);
+}
+
 /* Names and messages seen so far, to find a repeat. */
 typedef struct {
     const char *names[160], *messages[160];
@@ -331,7 +394,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_cl_invalid), cmocka_unit_test(test_gemm_cl_trivial),
         cmocka_unit_test(test_gemm_host_invalid), cmocka_unit_test(test_gemv_cl_invalid),
-        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_one_check),
+        cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_override_refused),
     };
     return cmocka_run_group_tests_name("arguments", tests, setup, teardown);
