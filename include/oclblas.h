@@ -82,7 +82,12 @@ typedef enum { OCLBLAS_NO_TRANS = 111, OCLBLAS_TRANS = 112, OCLBLAS_CONJ_TRANS =
     X(OCLBLAS_DATABASE_PARSE_ERROR, -1029, "database file is not well-formed JSON") \
     X(OCLBLAS_DATABASE_INVALID_ENTRY, -1030, "database entry is missing fields or has illegal parameters") \
     X(OCLBLAS_DATABASE_FILE_ERROR, -1031, "database file or folder cannot be read") \
-    X(OCLBLAS_INVALID_ARGUMENT, -1032, "invalid argument to a control function")
+    X(OCLBLAS_INVALID_ARGUMENT, -1032, "invalid argument to a control function") \
+    X(OCLBLAS_NOT_A_BUFFER, -1033, "a memory object is an image or a pipe, not a buffer") \
+    X(OCLBLAS_READ_ONLY_OUTPUT, -1034, \
+      "C or y is a read-only buffer (CL_MEM_READ_ONLY): kernels cannot write the result") \
+    X(OCLBLAS_WRITE_ONLY_INPUT, -1035, \
+      "a buffer the call reads (A, B, x, or C or y when beta is not 0) is write-only (CL_MEM_WRITE_ONLY)")
 
 typedef enum {
 #define OCLBLAS_STATUS_ENUMERATOR_(name, value, message) name = value,

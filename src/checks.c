@@ -94,20 +94,37 @@ size_t oclblas__extent(size_t rows, size_t cols, size_t ld)
     return (cols - 1) * ld + rows;
 }
 
-oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need,
+oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status)
 {
     if (!buf)
         return null_status;
+    cl_mem_object_type type;
     cl_context bctx;
+    cl_mem_flags flags;
     size_t bytes;
-    cl_int err = clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof bctx, &bctx, NULL);
+    cl_int err = clGetMemObjectInfo(buf, CL_MEM_TYPE, sizeof type, &type, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(buf, CL_MEM_CONTEXT, sizeof bctx, &bctx, NULL);
+    if (err == CL_SUCCESS)
+        err = clGetMemObjectInfo(buf, CL_MEM_FLAGS, sizeof flags, &flags, NULL);
     if (err == CL_SUCCESS)
         err = clGetMemObjectInfo(buf, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
     if (err != CL_SUCCESS)
         return (oclblas_status)err;
+    /* Kernels index the operands as global float arrays: an image or a pipe
+     * passed in their place would be read as something else. */
+    if (type != CL_MEM_OBJECT_BUFFER)
+        return OCLBLAS_NOT_A_BUFFER;
     if (bctx != ctx)
         return OCLBLAS_BUFFER_CONTEXT_MISMATCH;
+    /* What kernels may do with a buffer is its creator's promise; breaking
+     * it is undefined (and PoCL writes a read-only C). The host-access
+     * flags (CL_MEM_HOST_*) do not concern kernels. */
+    if ((access & OCLBLAS__WRITES) && (flags & CL_MEM_READ_ONLY))
+        return OCLBLAS_READ_ONLY_OUTPUT;
+    if ((access & OCLBLAS__READS) && (flags & CL_MEM_WRITE_ONLY))
+        return OCLBLAS_WRITE_ONLY_INPUT;
     const size_t elems = bytes / sizeof(float);
     if (off > elems || need > elems - off)
         return small_status;

@@ -330,16 +330,19 @@ oclblas_status oclblas_sgemm_cl(oclblas_layout layout, oclblas_transpose trans_a
         return st;
     if (m == 0 || n == 0)
         return oclblas__marker(queue, event);
-    st = oclblas__check_buffer(c, ctx, c_offset, span(layout, m, n, ldc), OCLBLAS_NULL_C, OCLBLAS_BUFFER_C_TOO_SMALL);
+    /* C is read unless beta = 0, and A and B are not referenced when k = 0
+     * or alpha = 0, as in reference BLAS. */
+    st = oclblas__check_buffer(c, ctx, c_offset, span(layout, m, n, ldc),
+                               OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_C,
+                               OCLBLAS_BUFFER_C_TOO_SMALL);
     if (st != OCLBLAS_SUCCESS)
         return st;
-    /* A and B are not referenced when k = 0 or alpha = 0, as in reference BLAS. */
     if (k > 0 && alpha != 0.0f) {
-        st = oclblas__check_buffer(a, ctx, a_offset, span(layout, a_rows, a_cols, lda), OCLBLAS_NULL_A,
-                                   OCLBLAS_BUFFER_A_TOO_SMALL);
+        st = oclblas__check_buffer(a, ctx, a_offset, span(layout, a_rows, a_cols, lda), OCLBLAS__READS,
+                                   OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
         if (st == OCLBLAS_SUCCESS)
-            st = oclblas__check_buffer(b, ctx, b_offset, span(layout, b_rows, b_cols, ldb), OCLBLAS_NULL_B,
-                                       OCLBLAS_BUFFER_B_TOO_SMALL);
+            st = oclblas__check_buffer(b, ctx, b_offset, span(layout, b_rows, b_cols, ldb), OCLBLAS__READS,
+                                       OCLBLAS_NULL_B, OCLBLAS_BUFFER_B_TOO_SMALL);
         if (st != OCLBLAS_SUCCESS)
             return st;
     }

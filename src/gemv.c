@@ -150,14 +150,16 @@ oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, 
     const int t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
-    st = oclblas__check_buffer(y, ctx, y_offset, (len_y - 1) * step_y + 1, OCLBLAS_NULL_Y, OCLBLAS_BUFFER_Y_TOO_SMALL);
+    st = oclblas__check_buffer(y, ctx, y_offset, (len_y - 1) * step_y + 1,
+                               OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_Y,
+                               OCLBLAS_BUFFER_Y_TOO_SMALL);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (alpha != 0.0f) {
         st = oclblas__check_buffer(a, ctx, a_offset, col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda),
-                                   OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
+                                   OCLBLAS__READS, OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
         if (st == OCLBLAS_SUCCESS)
-            st = oclblas__check_buffer(x, ctx, x_offset, (len_x - 1) * step_x + 1, OCLBLAS_NULL_X,
+            st = oclblas__check_buffer(x, ctx, x_offset, (len_x - 1) * step_x + 1, OCLBLAS__READS, OCLBLAS_NULL_X,
                                        OCLBLAS_BUFFER_X_TOO_SMALL);
         if (st != OCLBLAS_SUCCESS)
             return st;

@@ -256,9 +256,13 @@ oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose tra
 
 /* Queue facts needed by every routine. */
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
-/* Checks a buffer: not NULL, same context, large enough for elements
+/* What a call's kernels do with a buffer (oclblas__check_buffer's access). */
+enum { OCLBLAS__READS = 1, OCLBLAS__WRITES = 2 };
+/* Checks a buffer: not NULL, a buffer (no image, no pipe), same context,
+ * its flags allowing the access (kernels write it: not CL_MEM_READ_ONLY;
+ * kernels read it: not CL_MEM_WRITE_ONLY), large enough for elements
  * [off, off + need) and inside 32-bit indexing. */
-oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need,
+oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status);
 /* Whether vectors of `bytes` can be read from buf starting at element off:
  * the buffer's start and the offset are both multiples of bytes. Buffers

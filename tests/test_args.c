@@ -249,6 +249,98 @@ static void test_gemv_host_invalid(void **state)
     assert_memory_equal(y, y0, sizeof y);
 }
 
+static cl_mem flagged_buffer(fixture *f, cl_mem_flags flags)
+{
+    float host[N * N];
+    for (int i = 0; i < N * N; ++i)
+        host[i] = SENTINEL;
+    cl_int err;
+    cl_mem m = clCreateBuffer(f->env.context, flags | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return m;
+}
+
+/* What kernels may do with a memory object: C and y are written (and read
+ * unless beta = 0), A, B and x read; every operand is a buffer. A call that
+ * would break the object's flags is refused before anything is enqueued. */
+static void test_memory_objects(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    cl_mem ro = flagged_buffer(f, CL_MEM_READ_ONLY), wo = flagged_buffer(f, CL_MEM_WRITE_ONLY);
+    cl_mem ro_host = flagged_buffer(f, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY);
+    struct {
+        oclblas_status want, got;
+    } cases[] = {
+        {OCLBLAS_READ_ONLY_OUTPUT, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, ro, 0, 4, q)},
+        {OCLBLAS_READ_ONLY_OUTPUT, gemm(f, ROW, TR, NT, 4, 4, 0, NULL, 0, 4, NULL, 0, 4, ro, 0, 4, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemm(f, COL, NT, NT, 4, 4, 4, wo, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, wo, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_READ_ONLY_OUTPUT, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, ro, 0, 1, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemv(f, COL, TR, 4, 4, wo, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemv(f, ROW, NT, 4, 4, f->a, 0, 4, wo, 0, 1, f->y, 0, 1, q)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        if (cases[i].got != cases[i].want)
+            fail_msg("case %zu: got %s, want %s", i, oclblas_status_name(cases[i].got),
+                     oclblas_status_name(cases[i].want));
+    assert_untouched(f, ro, N * N);
+    /* C that beta = 1 makes the kernels read must be readable too. */
+    assert_int_equal(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 4, 1.0f, f->a, 0, 4, f->b, 0, 4, 1.0f, wo, 0, 4, q, NULL),
+                     OCLBLAS_WRITE_ONLY_INPUT);
+    assert_int_equal(oclblas_sgemv_cl(COL, NT, 4, 4, 1.0f, f->a, 0, 4, f->x, 0, 1, 2.0f, wo, 0, 1, q, NULL),
+                     OCLBLAS_WRITE_ONLY_INPUT);
+    /* With beta = 0 a write-only C is never read: accepted, and right. The
+     * host-access flags do not concern kernels. */
+    cl_mem outs[2] = {wo, ro_host};
+    for (int o = 0; o < 2; ++o) {
+        TU_CHECK(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 4, 0.5f, f->a, 0, 4, f->b, 0, 4, 0.0f, outs[o], 0, 4, q, NULL));
+        clFinish(q);
+        float got[16];
+        tu_read(&f->env, outs[o], got, 16);
+        const float want = 0.5f * 4.0f * SENTINEL * SENTINEL;
+        for (int i = 0; i < 16; ++i)
+            assert_float_equal(got[i], want, want * 1e-6f);
+    }
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(ro_host);
+
+    /* An image in a buffer's place, as any operand. */
+    cl_bool images = CL_FALSE;
+    assert_int_equal(clGetDeviceInfo(f->env.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL),
+                     CL_SUCCESS);
+    if (!images) {
+        print_message("the device has no image support: image operands not tried\n");
+        return;
+    }
+    const cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = desc.image_height = N;
+    cl_int err;
+    cl_mem img = clCreateImage(f->env.context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    struct {
+        oclblas_status want, got;
+    } image_cases[] = {
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, img, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, img, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, img, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, img, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, f->a, 0, 4, img, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, img, 0, 1, q)},
+    };
+    for (size_t i = 0; i < sizeof image_cases / sizeof image_cases[0]; ++i)
+        if (image_cases[i].got != image_cases[i].want)
+            fail_msg("image case %zu: got %s, want %s", i, oclblas_status_name(image_cases[i].got),
+                     oclblas_status_name(image_cases[i].want));
+    clReleaseMemObject(img);
+    assert_untouched(f, f->c, N * N);
+    assert_untouched(f, f->y, N);
+}
+
 /* The host API and the device-buffer API run one check of the BLAS
  * arguments: the same status for the same arguments, in reference BLAS's
  * order (for a row-major call, ldb before lda, as reference CBLAS checks
@@ -394,7 +486,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_cl_invalid), cmocka_unit_test(test_gemm_cl_trivial),
         cmocka_unit_test(test_gemm_host_invalid), cmocka_unit_test(test_gemv_cl_invalid),
-        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_one_check),
+        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_memory_objects),
+        cmocka_unit_test(test_one_check),
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_override_refused),
     };
