@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,29 @@ static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
 }
 #define FNV_SEED 0xcbf29ce484222325ull
 #define FNV_SEED2 0x84222325cbf29ce4ull
+
+/* fmt printed into buf when it fits (the common case: no allocation on a
+ * call's path), else into memory of its own length, never cut; NULL when
+ * out of memory. A result other than buf is the caller's to free. */
+static char *print(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *print(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n < len)
+        return buf;
+    char *text = malloc((size_t)n + 1);
+    if (!text)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return text;
+}
 
 static double now_ms(void)
 {
@@ -517,12 +541,19 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
         oclblas__log("%s parameters refused for %s: %s", kd->name, dev->name, why);
         return OCLBLAS_INVALID_PARAMS;
     }
-    char defines[512], options[1400];
+    /* The options and the key at their full length: a cut string would
+     * drop the caller's options and let two option strings share a key. */
+    char defines[1024];
     oclblas__params_defines(table, p, defines, sizeof defines);
+    if (strlen(defines) + 1 >= sizeof defines)
+        return OCLBLAS_INVALID_PARAMS; /* more than any parameter table writes */
     const char *extra = getenv("OCLBLAS_BUILD_OPTIONS");
-    snprintf(options, sizeof options, "-cl-std=CL1.2 %s%s%s%s", defines,
-             strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
-             extra ? extra : "");
+    char options_buf[1024];
+    char *options = print(options_buf, sizeof options_buf, "-cl-std=CL1.2 %s%s%s%s", defines,
+                          strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
+                          extra ? extra : "");
+    if (!options)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
     const uint64_t hash = fnv1a(options, strlen(options), fnv1a(&table, sizeof table, FNV_SEED));
 
     oclblas__mutex_lock(&cache_lock);
@@ -537,22 +568,32 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
             ++e->refs;
             ++stats.memory_hits;
             oclblas__mutex_unlock(&cache_lock);
+            if (options != options_buf)
+                free(options);
             *out = e;
             return OCLBLAS_SUCCESS;
         }
         if (e->state == FAILED) {
             const oclblas_status st = e->failure;
             oclblas__mutex_unlock(&cache_lock);
+            if (options != options_buf)
+                free(options);
             return st;
         }
         pthread_cond_wait(&cache_cond, &cache_lock);
     }
     oclblas__program *e = calloc(1, sizeof *e);
-    char *opts = strdup(options);
-    if (!e || !opts) {
+    char *opts = options == options_buf ? strdup(options) : options;
+    const char *src = oclblas__sources[kd->source];
+    /* The key: everything that could change the binary. */
+    char *key = print(NULL, 0, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
+                      OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver,
+                      oclblas__source_names[kd->source], (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), opts);
+    if (!e || !opts || !key) {
         oclblas__mutex_unlock(&cache_lock);
         free(e);
         free(opts);
+        free(key);
         return OCLBLAS_OUT_OF_HOST_MEMORY;
     }
     e->ctx = ctx;
@@ -568,15 +609,10 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     programs = e;
     oclblas__mutex_unlock(&cache_lock);
 
-    /* The key: everything that could change the binary. */
-    const char *src = oclblas__sources[kd->source];
-    char key[2048];
-    snprintf(key, sizeof key, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
-             OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver, oclblas__source_names[kd->source],
-             (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), options);
-    char what[600];
+    char what[1100];
     snprintf(what, sizeof what, "%s [%s]", kd->name, defines);
     const oclblas_status st = obtain(e, dev, key, what);
+    free(key);
 
     oclblas__mutex_lock(&cache_lock);
     if (st == OCLBLAS_SUCCESS) {
