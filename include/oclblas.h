@@ -163,6 +163,20 @@ OCLBLAS_API oclblas_status oclblas_get_params(cl_device_id device, const char *k
  * compiled-in ones, as OCLBLAS_DATABASE does at start. */
 OCLBLAS_API oclblas_status oclblas_database_load(const char *path);
 
+/* Lets go of everything the library holds for one OpenCL context: its
+ * built programs and kernels, scratch buffers and events, and the
+ * library's references to the context (binaries stay in memory and on
+ * disk, so a later call on the context loads instead of compiling). Other
+ * contexts are not touched, and calls on them may run meanwhile. Calls on
+ * this context that are running meanwhile complete correctly (what they
+ * use lives until they are done); later calls on it work and make what
+ * they need again. A context the library does not hold, or one already
+ * released by the caller, is fine (the handle is only compared).
+ * Without this call, a context is let go of once its caller has released
+ * it (every handle of the caller's on it, queues and buffers included):
+ * the library checks the contexts it holds when it first sees another. */
+OCLBLAS_API oclblas_status oclblas_context_release(cl_context context);
+
 /* Program cache. what: OCLBLAS_CACHE_MEMORY drops built programs and kernels
  * held in memory (and the contexts they hold), OCLBLAS_CACHE_DISK deletes
  * the binaries in the cache folder. */

@@ -49,6 +49,7 @@ struct oclblas__program {
     int state;
     oclblas_status failure;
     int refs; /* the cache list holds one while the entry is listed */
+    int dropped; /* let go of while it was being built: unlisted once built */
     cl_program program;
     pthread_mutex_t pool_lock;
     pooled_kernel *pool;
@@ -559,7 +560,7 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     oclblas__mutex_lock(&cache_lock);
     for (;;) {
         oclblas__program *e = programs;
-        while (e && !(e->hash == hash && e->ctx == ctx && e->dev == dev->id && e->table == table &&
+        while (e && !(e->hash == hash && e->ctx == ctx && e->dev == dev->id && e->table == table && !e->dropped &&
                       strcmp(e->options, options) == 0))
             e = e->next;
         if (!e)
@@ -608,6 +609,9 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     e->next = programs;
     programs = e;
     oclblas__mutex_unlock(&cache_lock);
+    /* After the entry is listed, so that whoever lets go of the context
+     * meanwhile finds it. */
+    oclblas__context_hold(ctx);
 
     char what[1100];
     snprintf(what, sizeof what, "%s [%s]", kd->name, defines);
@@ -615,23 +619,28 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     free(key);
 
     oclblas__mutex_lock(&cache_lock);
+    int unlisted = 0;
     if (st == OCLBLAS_SUCCESS) {
         e->state = READY;
-        ++e->refs;
-    } else if (st == OCLBLAS_BUILD_FAILED) {
+        if (e->dropped)
+            unlink_locked(e); /* the list's reference becomes the caller's */
+        else
+            ++e->refs;
+    } else if (st == OCLBLAS_BUILD_FAILED && !e->dropped) {
         /* The same source and options will fail again: remember it. */
         e->state = FAILED;
         e->failure = st;
     } else {
         /* Possibly transient (out of resources): let a later call try again. */
         unlink_locked(e);
+        unlisted = 1;
         e->state = FAILED;
         e->failure = st;
     }
     pthread_cond_broadcast(&cache_cond);
     oclblas__mutex_unlock(&cache_lock);
     if (st != OCLBLAS_SUCCESS) {
-        if (st != OCLBLAS_BUILD_FAILED)
+        if (unlisted)
             oclblas__program_release(e);
         return st;
     }
@@ -675,18 +684,24 @@ void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k)
 
 /* ---- control ----------------------------------------------------------- */
 
-static void drop_programs(cl_context ctx)
+/* Unlists the programs of ctx (NULL: all); one being built is unlisted by
+ * its builder when it is done. A program still in use lives on until its
+ * users release it. */
+void oclblas__programs_drop_context(cl_context ctx)
 {
     oclblas__program *dropped = NULL;
     oclblas__mutex_lock(&cache_lock);
     for (oclblas__program **pp = &programs; *pp;) {
         oclblas__program *e = *pp;
-        if (e->state != BUILDING && (!ctx || e->ctx == ctx)) {
+        if (ctx && e->ctx != ctx) {
+            pp = &e->next;
+        } else if (e->state == BUILDING) {
+            e->dropped = 1;
+            pp = &e->next;
+        } else {
             *pp = e->next;
             e->next = dropped;
             dropped = e;
-        } else {
-            pp = &e->next;
         }
     }
     oclblas__mutex_unlock(&cache_lock);
@@ -697,15 +712,38 @@ static void drop_programs(cl_context ctx)
     }
 }
 
-void oclblas__programs_drop_context(cl_context ctx) { drop_programs(ctx); }
+int oclblas__programs_refs(cl_context ctx, int per_program)
+{
+    int refs = 0;
+    oclblas__mutex_lock(&cache_lock);
+    for (const oclblas__program *e = programs; e && refs >= 0; e = e->next) {
+        if (e->ctx != ctx)
+            continue;
+        if (e->state == BUILDING)
+            refs = -1;
+        else
+            refs += 1 + (e->program ? per_program : 0);
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    return refs;
+}
+
+size_t oclblas__programs_held(void)
+{
+    size_t n = 0;
+    oclblas__mutex_lock(&cache_lock);
+    for (const oclblas__program *e = programs; e; e = e->next)
+        ++n;
+    oclblas__mutex_unlock(&cache_lock);
+    return n;
+}
 
 oclblas_status oclblas_cache_clear(int what)
 {
     if (what & ~(OCLBLAS_CACHE_MEMORY | OCLBLAS_CACHE_DISK) || !what)
         return OCLBLAS_INVALID_ARGUMENT;
     if (what & OCLBLAS_CACHE_MEMORY) {
-        drop_programs(NULL);
-        oclblas__scratch_clear();
+        oclblas__context_drop(NULL); /* programs, scratch, and the contexts they held */
         oclblas__mutex_lock(&cache_lock);
         binary *b = binaries;
         binaries = NULL;
@@ -771,7 +809,7 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
         oclblas__program_release(prog);
     }
     /* The binaries stay in memory and on disk; the programs of this private context go. */
-    drop_programs(ctx);
+    oclblas__context_drop(ctx);
     clReleaseContext(ctx);
     return st;
 }
