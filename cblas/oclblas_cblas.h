@@ -28,10 +28,13 @@ void cblas_sgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const 
                  const float alpha, const float *A, const int lda, const float *X, const int incX, const float beta,
                  float *Y, const int incY);
 
-/* Receives every illegal argument of a cblas_ call: info is the position of
- * the bad parameter in that call (layout is 1), rout the routine's name
- * ("cblas_sgemm"), form and what follows a printf description. The library's
- * own handler prints a message on stderr and returns. */
+/* Receives every illegal argument of a cblas_ call, as reference CBLAS
+ * reports it: info is the position of the bad parameter (layout is 1) in
+ * the column-major call that CBLAS makes (a row-major call has M and N,
+ * and for gemm lda and ldb, swapped), rout the routine's name
+ * ("cblas_sgemm"), form and what follows a printf description (empty but
+ * for the layout and the transposes). The library's own handler prints the
+ * message with the caller's own position, on stderr, and returns. */
 void cblas_xerbla(int info, const char *rout, const char *form, ...);
 #endif
 

@@ -44,46 +44,64 @@ extern "C" {
 typedef enum { OCLBLAS_ROW_MAJOR = 101, OCLBLAS_COL_MAJOR = 102 } oclblas_layout;
 typedef enum { OCLBLAS_NO_TRANS = 111, OCLBLAS_TRANS = 112, OCLBLAS_CONJ_TRANS = 113 } oclblas_transpose;
 
-/* OpenCL error codes (-1 .. -72) pass through unchanged; the library's own
- * causes are below -1000, one code for each. */
+/* Every status of the library, once: its name, its value and its message.
+ * OpenCL error codes (-1 .. -72) pass through unchanged; the library's own
+ * causes are below -1000, one code for each. X(name, value, message). */
+#define OCLBLAS_STATUS_LIST(X) \
+    X(OCLBLAS_SUCCESS, 0, "success") \
+    X(OCLBLAS_INVALID_LAYOUT, -1001, "layout is neither row-major nor column-major") \
+    /* INVALID_TRANS_A is also gemv's trans */ \
+    X(OCLBLAS_INVALID_TRANS_A, -1002, "transpose of A is not one of no-trans, trans, conj-trans") \
+    X(OCLBLAS_INVALID_TRANS_B, -1003, "transpose of B is not one of no-trans, trans, conj-trans") \
+    X(OCLBLAS_INVALID_LDA, -1004, "lda is smaller than the rows (column-major) or columns (row-major) of A") \
+    X(OCLBLAS_INVALID_LDB, -1005, "ldb is smaller than the rows (column-major) or columns (row-major) of B") \
+    X(OCLBLAS_INVALID_LDC, -1006, "ldc is smaller than the rows (column-major) or columns (row-major) of C") \
+    X(OCLBLAS_INVALID_INCX, -1007, "incx is zero") \
+    X(OCLBLAS_INVALID_INCY, -1008, "incy is zero") \
+    X(OCLBLAS_NULL_A, -1009, "A is NULL") \
+    X(OCLBLAS_NULL_B, -1010, "B is NULL") \
+    X(OCLBLAS_NULL_C, -1011, "C is NULL") \
+    X(OCLBLAS_NULL_X, -1012, "x is NULL") \
+    X(OCLBLAS_NULL_Y, -1013, "y is NULL") \
+    X(OCLBLAS_NULL_QUEUE, -1014, "the command queue is NULL") \
+    X(OCLBLAS_BUFFER_A_TOO_SMALL, -1015, "buffer A is too small for the offset, sizes and lda") \
+    X(OCLBLAS_BUFFER_B_TOO_SMALL, -1016, "buffer B is too small for the offset, sizes and ldb") \
+    X(OCLBLAS_BUFFER_C_TOO_SMALL, -1017, "buffer C is too small for the offset, sizes and ldc") \
+    X(OCLBLAS_BUFFER_X_TOO_SMALL, -1018, "buffer x is too small for the offset, size and incx") \
+    X(OCLBLAS_BUFFER_Y_TOO_SMALL, -1019, "buffer y is too small for the offset, size and incy") \
+    X(OCLBLAS_BUFFER_CONTEXT_MISMATCH, -1020, "a buffer belongs to another OpenCL context than the queue") \
+    X(OCLBLAS_SIZE_TOO_LARGE, -1021, "an index would exceed the 32-bit range of the kernels") \
+    X(OCLBLAS_NO_DEVICE, -1022, "no OpenCL platform or device is available") \
+    X(OCLBLAS_DEVICE_NOT_FOUND, -1023, "OCLBLAS_DEVICE names no available device") \
+    X(OCLBLAS_INVALID_PARAMS, -1024, "kernel parameters break the kernel's constraints for this device") \
+    X(OCLBLAS_UNKNOWN_KERNEL, -1025, "unknown kernel name") \
+    X(OCLBLAS_UNKNOWN_PARAM, -1026, "unknown parameter name for this kernel") \
+    X(OCLBLAS_BUILD_FAILED, -1027, "the OpenCL compiler rejected a kernel") \
+    X(OCLBLAS_OUT_OF_HOST_MEMORY, -1028, "out of host memory") \
+    X(OCLBLAS_DATABASE_PARSE_ERROR, -1029, "database file is not well-formed JSON") \
+    X(OCLBLAS_DATABASE_INVALID_ENTRY, -1030, "database entry is missing fields or has illegal parameters") \
+    X(OCLBLAS_DATABASE_FILE_ERROR, -1031, "database file or folder cannot be read") \
+    X(OCLBLAS_INVALID_ARGUMENT, -1032, "invalid argument to a control function") \
+    X(OCLBLAS_NOT_A_BUFFER, -1033, "a memory object is an image or a pipe, not a buffer") \
+    X(OCLBLAS_READ_ONLY_OUTPUT, -1034, \
+      "C or y is a read-only buffer (CL_MEM_READ_ONLY): kernels cannot write the result") \
+    X(OCLBLAS_WRITE_ONLY_INPUT, -1035, \
+      "a buffer the call reads (A, B, x, or C or y when beta is not 0) is write-only (CL_MEM_WRITE_ONLY)")
+
 typedef enum {
-    OCLBLAS_SUCCESS = 0,
-    OCLBLAS_INVALID_LAYOUT = -1001,
-    OCLBLAS_INVALID_TRANS_A = -1002, /* also gemv's trans */
-    OCLBLAS_INVALID_TRANS_B = -1003,
-    OCLBLAS_INVALID_LDA = -1004,
-    OCLBLAS_INVALID_LDB = -1005,
-    OCLBLAS_INVALID_LDC = -1006,
-    OCLBLAS_INVALID_INCX = -1007,
-    OCLBLAS_INVALID_INCY = -1008,
-    OCLBLAS_NULL_A = -1009,
-    OCLBLAS_NULL_B = -1010,
-    OCLBLAS_NULL_C = -1011,
-    OCLBLAS_NULL_X = -1012,
-    OCLBLAS_NULL_Y = -1013,
-    OCLBLAS_NULL_QUEUE = -1014,
-    OCLBLAS_BUFFER_A_TOO_SMALL = -1015,
-    OCLBLAS_BUFFER_B_TOO_SMALL = -1016,
-    OCLBLAS_BUFFER_C_TOO_SMALL = -1017,
-    OCLBLAS_BUFFER_X_TOO_SMALL = -1018,
-    OCLBLAS_BUFFER_Y_TOO_SMALL = -1019,
-    OCLBLAS_BUFFER_CONTEXT_MISMATCH = -1020, /* a buffer belongs to another context than the queue */
-    OCLBLAS_SIZE_TOO_LARGE = -1021,          /* an index would not fit the kernels' 32-bit arithmetic */
-    OCLBLAS_NO_DEVICE = -1022,               /* no OpenCL platform or device at all */
-    OCLBLAS_DEVICE_NOT_FOUND = -1023,        /* OCLBLAS_DEVICE names no device that exists */
-    OCLBLAS_INVALID_PARAMS = -1024,          /* a kernel parameter set breaks the kernel's constraints */
-    OCLBLAS_UNKNOWN_KERNEL = -1025,
-    OCLBLAS_UNKNOWN_PARAM = -1026,
-    OCLBLAS_BUILD_FAILED = -1027,            /* the OpenCL compiler rejected a kernel */
-    OCLBLAS_OUT_OF_HOST_MEMORY = -1028,
-    OCLBLAS_DATABASE_PARSE_ERROR = -1029,    /* database JSON is not well-formed */
-    OCLBLAS_DATABASE_INVALID_ENTRY = -1030,  /* well-formed JSON, but not a valid entry */
-    OCLBLAS_DATABASE_FILE_ERROR = -1031,     /* a database file or folder cannot be read */
-    OCLBLAS_INVALID_ARGUMENT = -1032         /* a control function got an argument it cannot use */
+#define OCLBLAS_STATUS_ENUMERATOR_(name, value, message) name = value,
+    OCLBLAS_STATUS_LIST(OCLBLAS_STATUS_ENUMERATOR_)
+#undef OCLBLAS_STATUS_ENUMERATOR_
 } oclblas_status;
 
-/* A short, constant English description of a status (OpenCL codes too). */
+/* A short, constant English description of a status (OpenCL codes too);
+ * "unknown status" for a code that is none. */
 OCLBLAS_API const char *oclblas_status_string(oclblas_status status);
+
+/* The status's name as a constant string: "OCLBLAS_INVALID_LDA", and for
+ * OpenCL's codes their names in CL/cl.h ("CL_OUT_OF_RESOURCES"); "unknown"
+ * for a code that is none. */
+OCLBLAS_API const char *oclblas_status_name(oclblas_status status);
 
 /* The library version as "major.minor.patch". */
 OCLBLAS_API const char *oclblas_version(void);
@@ -143,6 +161,20 @@ OCLBLAS_API oclblas_status oclblas_get_params(cl_device_id device, const char *k
 /* Loads database entries (a JSON file or a folder of them) that win over the
  * compiled-in ones, as OCLBLAS_DATABASE does at start. */
 OCLBLAS_API oclblas_status oclblas_database_load(const char *path);
+
+/* Lets go of everything the library holds for one OpenCL context: its
+ * built programs and kernels, scratch buffers and events, and the
+ * library's references to the context (binaries stay in memory and on
+ * disk, so a later call on the context loads instead of compiling). Other
+ * contexts are not touched, and calls on them may run meanwhile. Calls on
+ * this context that are running meanwhile complete correctly (what they
+ * use lives until they are done); later calls on it work and make what
+ * they need again. A context the library does not hold, or one already
+ * released by the caller, is fine (the handle is only compared).
+ * Without this call, a context is let go of once its caller has released
+ * it (every handle of the caller's on it, queues and buffers included):
+ * the library checks the contexts it holds when it first sees another. */
+OCLBLAS_API oclblas_status oclblas_context_release(cl_context context);
 
 /* Program cache. what: OCLBLAS_CACHE_MEMORY drops built programs and kernels
  * held in memory (and the contexts they hold), OCLBLAS_CACHE_DISK deletes

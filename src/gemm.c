@@ -18,11 +18,6 @@
 #include <limits.h>
 #include <string.h>
 
-static int valid_trans(oclblas_transpose t)
-{
-    return t == OCLBLAS_NO_TRANS || t == OCLBLAS_TRANS || t == OCLBLAS_CONJ_TRANS;
-}
-
 static size_t round_up(size_t x, size_t m) { return (x + m - 1) / m * m; }
 
 /* C = beta * C, or nothing when beta = 1. */
@@ -317,45 +312,37 @@ oclblas_status oclblas_sgemm_cl(oclblas_layout layout, oclblas_transpose trans_a
                                 cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c, size_t c_offset,
                                 size_t ldc, cl_command_queue queue, cl_event *event)
 {
-    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
-        return OCLBLAS_INVALID_LAYOUT;
-    if (!valid_trans(trans_a))
-        return OCLBLAS_INVALID_TRANS_A;
-    if (!valid_trans(trans_b))
-        return OCLBLAS_INVALID_TRANS_B;
+    oclblas_status st = oclblas__sgemm_check(layout, trans_a, trans_b, m, n, k, lda, ldb, ldc);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    if (!queue)
+        return OCLBLAS_NULL_QUEUE;
     const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
     /* op(A) is m x k, op(B) k x n: the stored shapes. */
     const size_t a_rows = at ? k : m, a_cols = at ? m : k;
     const size_t b_rows = bt ? n : k, b_cols = bt ? k : n;
     const int col = layout == OCLBLAS_COL_MAJOR;
-    if (lda < (col ? a_rows : a_cols) || lda < 1)
-        return OCLBLAS_INVALID_LDA;
-    if (ldb < (col ? b_rows : b_cols) || ldb < 1)
-        return OCLBLAS_INVALID_LDB;
-    if (ldc < (col ? m : n) || ldc < 1)
-        return OCLBLAS_INVALID_LDC;
-    if (!queue)
-        return OCLBLAS_NULL_QUEUE;
-    if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
-        return OCLBLAS_SIZE_TOO_LARGE;
 
     cl_context ctx;
     cl_device_id dev;
-    oclblas_status st = oclblas__queue_info(queue, &ctx, &dev);
+    st = oclblas__queue_info(queue, &ctx, &dev);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (m == 0 || n == 0)
         return oclblas__marker(queue, event);
-    st = oclblas__check_buffer(c, ctx, c_offset, span(layout, m, n, ldc), OCLBLAS_NULL_C, OCLBLAS_BUFFER_C_TOO_SMALL);
+    /* C is read unless beta = 0, and A and B are not referenced when k = 0
+     * or alpha = 0, as in reference BLAS. */
+    st = oclblas__check_buffer(c, ctx, c_offset, span(layout, m, n, ldc),
+                               OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_C,
+                               OCLBLAS_BUFFER_C_TOO_SMALL);
     if (st != OCLBLAS_SUCCESS)
         return st;
-    /* A and B are not referenced when k = 0 or alpha = 0, as in reference BLAS. */
     if (k > 0 && alpha != 0.0f) {
-        st = oclblas__check_buffer(a, ctx, a_offset, span(layout, a_rows, a_cols, lda), OCLBLAS_NULL_A,
-                                   OCLBLAS_BUFFER_A_TOO_SMALL);
+        st = oclblas__check_buffer(a, ctx, a_offset, span(layout, a_rows, a_cols, lda), OCLBLAS__READS,
+                                   OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
         if (st == OCLBLAS_SUCCESS)
-            st = oclblas__check_buffer(b, ctx, b_offset, span(layout, b_rows, b_cols, ldb), OCLBLAS_NULL_B,
-                                       OCLBLAS_BUFFER_B_TOO_SMALL);
+            st = oclblas__check_buffer(b, ctx, b_offset, span(layout, b_rows, b_cols, ldb), OCLBLAS__READS,
+                                       OCLBLAS_NULL_B, OCLBLAS_BUFFER_B_TOO_SMALL);
         if (st != OCLBLAS_SUCCESS)
             return st;
     }

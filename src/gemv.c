@@ -129,35 +129,20 @@ oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, floa
     return st;
 }
 
-static int valid_trans(oclblas_transpose t)
-{
-    return t == OCLBLAS_NO_TRANS || t == OCLBLAS_TRANS || t == OCLBLAS_CONJ_TRANS;
-}
-
 oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, float alpha,
                                 cl_mem a, size_t a_offset, size_t lda, cl_mem x, size_t x_offset, ptrdiff_t incx,
                                 float beta, cl_mem y, size_t y_offset, ptrdiff_t incy, cl_command_queue queue,
                                 cl_event *event)
 {
-    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
-        return OCLBLAS_INVALID_LAYOUT;
-    if (!valid_trans(trans))
-        return OCLBLAS_INVALID_TRANS_A;
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    if (lda < 1 || lda < (col ? m : n))
-        return OCLBLAS_INVALID_LDA;
-    if (incx == 0)
-        return OCLBLAS_INVALID_INCX;
-    if (incy == 0)
-        return OCLBLAS_INVALID_INCY;
+    oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
     if (!queue)
         return OCLBLAS_NULL_QUEUE;
-    if (m > INT_MAX || n > INT_MAX || lda > INT_MAX || incx > INT_MAX || incx < -INT_MAX || incy > INT_MAX ||
-        incy < -INT_MAX)
-        return OCLBLAS_SIZE_TOO_LARGE;
+    const int col = layout == OCLBLAS_COL_MAJOR;
     cl_context ctx;
     cl_device_id dev;
-    oclblas_status st = oclblas__queue_info(queue, &ctx, &dev);
+    st = oclblas__queue_info(queue, &ctx, &dev);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (m == 0 || n == 0)
@@ -165,14 +150,16 @@ oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, 
     const int t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
-    st = oclblas__check_buffer(y, ctx, y_offset, (len_y - 1) * step_y + 1, OCLBLAS_NULL_Y, OCLBLAS_BUFFER_Y_TOO_SMALL);
+    st = oclblas__check_buffer(y, ctx, y_offset, (len_y - 1) * step_y + 1,
+                               OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_Y,
+                               OCLBLAS_BUFFER_Y_TOO_SMALL);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (alpha != 0.0f) {
         st = oclblas__check_buffer(a, ctx, a_offset, col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda),
-                                   OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
+                                   OCLBLAS__READS, OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
         if (st == OCLBLAS_SUCCESS)
-            st = oclblas__check_buffer(x, ctx, x_offset, (len_x - 1) * step_x + 1, OCLBLAS_NULL_X,
+            st = oclblas__check_buffer(x, ctx, x_offset, (len_x - 1) * step_x + 1, OCLBLAS__READS, OCLBLAS_NULL_X,
                                        OCLBLAS_BUFFER_X_TOO_SMALL);
         if (st != OCLBLAS_SUCCESS)
             return st;

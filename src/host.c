@@ -294,30 +294,13 @@ static oclblas_status gemm_call(void *p, cl_mem a, cl_mem b, cl_mem c, cl_comman
                             g->beta, c, 0, g->ldc, q, NULL);
 }
 
-static int valid_trans(oclblas_transpose t)
-{
-    return t == OCLBLAS_NO_TRANS || t == OCLBLAS_TRANS || t == OCLBLAS_CONJ_TRANS;
-}
-
 oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b, size_t m,
                              size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb,
                              float beta, float *c, size_t ldc)
 {
-    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
-        return OCLBLAS_INVALID_LAYOUT;
-    if (!valid_trans(trans_a))
-        return OCLBLAS_INVALID_TRANS_A;
-    if (!valid_trans(trans_b))
-        return OCLBLAS_INVALID_TRANS_B;
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
-    const size_t a_rows = at ? k : m, a_cols = at ? m : k, b_rows = bt ? n : k, b_cols = bt ? k : n;
-    if (lda < 1 || lda < (col ? a_rows : a_cols))
-        return OCLBLAS_INVALID_LDA;
-    if (ldb < 1 || ldb < (col ? b_rows : b_cols))
-        return OCLBLAS_INVALID_LDB;
-    if (ldc < 1 || ldc < (col ? m : n))
-        return OCLBLAS_INVALID_LDC;
+    const oclblas_status st = oclblas__sgemm_check(layout, trans_a, trans_b, m, n, k, lda, ldb, ldc);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
     if (m == 0 || n == 0)
         return OCLBLAS_SUCCESS;
     if (!c)
@@ -327,8 +310,9 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
         return OCLBLAS_NULL_A;
     if (uses_ab && !b)
         return OCLBLAS_NULL_B;
-    if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
-        return OCLBLAS_SIZE_TOO_LARGE;
+    const int col = layout == OCLBLAS_COL_MAJOR;
+    const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
+    const size_t a_rows = at ? k : m, a_cols = at ? m : k, b_rows = bt ? n : k, b_cols = bt ? k : n;
 
     if (!uses_ab) {
         /* Cheaper than a round trip: C = beta * C right here. */
@@ -375,17 +359,9 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
                              const float *a, size_t lda, const float *x, ptrdiff_t incx, float beta, float *y,
                              ptrdiff_t incy)
 {
-    if (layout != OCLBLAS_ROW_MAJOR && layout != OCLBLAS_COL_MAJOR)
-        return OCLBLAS_INVALID_LAYOUT;
-    if (!valid_trans(trans))
-        return OCLBLAS_INVALID_TRANS_A;
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    if (lda < 1 || lda < (col ? m : n))
-        return OCLBLAS_INVALID_LDA;
-    if (incx == 0)
-        return OCLBLAS_INVALID_INCX;
-    if (incy == 0)
-        return OCLBLAS_INVALID_INCY;
+    const oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
     if (m == 0 || n == 0)
         return OCLBLAS_SUCCESS;
     if (!y)
@@ -394,9 +370,7 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
         return OCLBLAS_NULL_A;
     if (alpha != 0.0f && !x)
         return OCLBLAS_NULL_X;
-    if (m > INT_MAX || n > INT_MAX || lda > INT_MAX || incx > INT_MAX || incx < -INT_MAX || incy > INT_MAX ||
-        incy < -INT_MAX)
-        return OCLBLAS_SIZE_TOO_LARGE;
+    const int col = layout == OCLBLAS_COL_MAJOR;
     const int t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);

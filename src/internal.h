@@ -158,8 +158,15 @@ typedef struct oclblas__program oclblas__program;
 oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *dev, int kernel,
                                     const oclblas__params *p, oclblas__program **out);
 void oclblas__program_release(oclblas__program *prog);
-/* Drops the memory cache's programs of one context (binaries stay). */
+/* Drops the memory cache's programs of one context (NULL: all; binaries
+ * stay). A program in use lives on until its last user releases it. */
 void oclblas__programs_drop_context(cl_context ctx);
+/* The references the cached programs of ctx hold on it: one retain each,
+ * and per_program more for each that has a program object; -1 while one
+ * of them is being built. */
+int oclblas__programs_refs(cl_context ctx, int per_program);
+/* Programs in the memory cache, for tests. */
+size_t oclblas__programs_held(void);
 /* A kernel object for the caller's exclusive use until it is put back. */
 oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out);
 void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k);
@@ -196,7 +203,24 @@ oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS_
                                      cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait);
 /* Unlocks; last_use (retained here) is the event of the last command that reads them. */
 void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use);
-void oclblas__scratch_clear(void);
+/* Frees the scratch set of ctx (NULL: every set), once no call uses it. */
+void oclblas__scratch_drop(cl_context ctx);
+/* The references ctx's scratch set holds on it: one retain, and per_buffer
+ * more for each of its *buffers; a last-use event that has completed is let
+ * go of first. -1 while a call uses the set. */
+int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers);
+
+/* ---- contexts the library holds (lifetime.c) ---------------------------- */
+
+/* Called by a cache after it lists its first object in ctx: the first time,
+ * measures how much the library's objects raise ctx's reference count,
+ * holds ctx, and lets go of the other held contexts that their callers have
+ * released. Takes locks of the caches: call it holding none. */
+void oclblas__context_hold(cl_context ctx);
+/* Lets go of everything the library holds for ctx (NULL: every context). */
+void oclblas__context_drop(cl_context ctx);
+/* Contexts held (only: that one, NULL: all), for tests. */
+size_t oclblas__contexts_held(cl_context only);
 
 /* ---- routines (gemm.c, gemv.c) ----------------------------------------- */
 
@@ -239,11 +263,30 @@ const char *oclblas__strcasestr(const char *hay, const char *needle);
 void oclblas__mutex_lock(pthread_mutex_t *m);
 void oclblas__mutex_unlock(pthread_mutex_t *m);
 
+/* ---- argument checks (checks.c) ---------------------------------------- */
+
+/* The BLAS arguments of a routine, checked in the order of reference BLAS
+ * (for a row-major call, that of the column-major call reference CBLAS
+ * makes: B before A): layout, transposes, leading dimensions against the
+ * sizes, increments; then, unless m or n is 0, OCLBLAS_SIZE_TOO_LARGE for
+ * a value beyond the kernels' int. The status names the first bad one.
+ * Sizes are size_t: a negative int size (CBLAS, Fortran) is the caller's
+ * to catch. Every front end calls these: the host API, the device-buffer
+ * API and the drop-in library. */
+oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
+                                    size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc);
+oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, size_t lda,
+                                    ptrdiff_t incx, ptrdiff_t incy);
+
 /* Queue facts needed by every routine. */
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
-/* Checks a buffer: not NULL, same context, large enough for elements
+/* What a call's kernels do with a buffer (oclblas__check_buffer's access). */
+enum { OCLBLAS__READS = 1, OCLBLAS__WRITES = 2 };
+/* Checks a buffer: not NULL, a buffer (no image, no pipe), same context,
+ * its flags allowing the access (kernels write it: not CL_MEM_READ_ONLY;
+ * kernels read it: not CL_MEM_WRITE_ONLY), large enough for elements
  * [off, off + need) and inside 32-bit indexing. */
-oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need,
+oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status);
 /* Whether vectors of `bytes` can be read from buf starting at element off:
  * the buffer's start and the offset are both multiples of bytes. Buffers

@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ struct oclblas__program {
     int state;
     oclblas_status failure;
     int refs; /* the cache list holds one while the entry is listed */
+    int dropped; /* let go of while it was being built: unlisted once built */
     cl_program program;
     pthread_mutex_t pool_lock;
     pooled_kernel *pool;
@@ -84,6 +86,29 @@ static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
 }
 #define FNV_SEED 0xcbf29ce484222325ull
 #define FNV_SEED2 0x84222325cbf29ce4ull
+
+/* fmt printed into buf when it fits (the common case: no allocation on a
+ * call's path), else into memory of its own length, never cut; NULL when
+ * out of memory. A result other than buf is the caller's to free. */
+static char *print(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static char *print(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n < len)
+        return buf;
+    char *text = malloc((size_t)n + 1);
+    if (!text)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(text, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return text;
+}
 
 static double now_ms(void)
 {
@@ -517,18 +542,25 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
         oclblas__log("%s parameters refused for %s: %s", kd->name, dev->name, why);
         return OCLBLAS_INVALID_PARAMS;
     }
-    char defines[512], options[1400];
+    /* The options and the key at their full length: a cut string would
+     * drop the caller's options and let two option strings share a key. */
+    char defines[1024];
     oclblas__params_defines(table, p, defines, sizeof defines);
+    if (strlen(defines) + 1 >= sizeof defines)
+        return OCLBLAS_INVALID_PARAMS; /* more than any parameter table writes */
     const char *extra = getenv("OCLBLAS_BUILD_OPTIONS");
-    snprintf(options, sizeof options, "-cl-std=CL1.2 %s%s%s%s", defines,
-             strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
-             extra ? extra : "");
+    char options_buf[1024];
+    char *options = print(options_buf, sizeof options_buf, "-cl-std=CL1.2 %s%s%s%s", defines,
+                          strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
+                          extra ? extra : "");
+    if (!options)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
     const uint64_t hash = fnv1a(options, strlen(options), fnv1a(&table, sizeof table, FNV_SEED));
 
     oclblas__mutex_lock(&cache_lock);
     for (;;) {
         oclblas__program *e = programs;
-        while (e && !(e->hash == hash && e->ctx == ctx && e->dev == dev->id && e->table == table &&
+        while (e && !(e->hash == hash && e->ctx == ctx && e->dev == dev->id && e->table == table && !e->dropped &&
                       strcmp(e->options, options) == 0))
             e = e->next;
         if (!e)
@@ -537,22 +569,32 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
             ++e->refs;
             ++stats.memory_hits;
             oclblas__mutex_unlock(&cache_lock);
+            if (options != options_buf)
+                free(options);
             *out = e;
             return OCLBLAS_SUCCESS;
         }
         if (e->state == FAILED) {
             const oclblas_status st = e->failure;
             oclblas__mutex_unlock(&cache_lock);
+            if (options != options_buf)
+                free(options);
             return st;
         }
         pthread_cond_wait(&cache_cond, &cache_lock);
     }
     oclblas__program *e = calloc(1, sizeof *e);
-    char *opts = strdup(options);
-    if (!e || !opts) {
+    char *opts = options == options_buf ? strdup(options) : options;
+    const char *src = oclblas__sources[kd->source];
+    /* The key: everything that could change the binary. */
+    char *key = print(NULL, 0, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
+                      OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver,
+                      oclblas__source_names[kd->source], (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), opts);
+    if (!e || !opts || !key) {
         oclblas__mutex_unlock(&cache_lock);
         free(e);
         free(opts);
+        free(key);
         return OCLBLAS_OUT_OF_HOST_MEMORY;
     }
     e->ctx = ctx;
@@ -567,35 +609,38 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     e->next = programs;
     programs = e;
     oclblas__mutex_unlock(&cache_lock);
+    /* After the entry is listed, so that whoever lets go of the context
+     * meanwhile finds it. */
+    oclblas__context_hold(ctx);
 
-    /* The key: everything that could change the binary. */
-    const char *src = oclblas__sources[kd->source];
-    char key[2048];
-    snprintf(key, sizeof key, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
-             OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver, oclblas__source_names[kd->source],
-             (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), options);
-    char what[600];
+    char what[1100];
     snprintf(what, sizeof what, "%s [%s]", kd->name, defines);
     const oclblas_status st = obtain(e, dev, key, what);
+    free(key);
 
     oclblas__mutex_lock(&cache_lock);
+    int unlisted = 0;
     if (st == OCLBLAS_SUCCESS) {
         e->state = READY;
-        ++e->refs;
-    } else if (st == OCLBLAS_BUILD_FAILED) {
+        if (e->dropped)
+            unlink_locked(e); /* the list's reference becomes the caller's */
+        else
+            ++e->refs;
+    } else if (st == OCLBLAS_BUILD_FAILED && !e->dropped) {
         /* The same source and options will fail again: remember it. */
         e->state = FAILED;
         e->failure = st;
     } else {
         /* Possibly transient (out of resources): let a later call try again. */
         unlink_locked(e);
+        unlisted = 1;
         e->state = FAILED;
         e->failure = st;
     }
     pthread_cond_broadcast(&cache_cond);
     oclblas__mutex_unlock(&cache_lock);
     if (st != OCLBLAS_SUCCESS) {
-        if (st != OCLBLAS_BUILD_FAILED)
+        if (unlisted)
             oclblas__program_release(e);
         return st;
     }
@@ -639,18 +684,24 @@ void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k)
 
 /* ---- control ----------------------------------------------------------- */
 
-static void drop_programs(cl_context ctx)
+/* Unlists the programs of ctx (NULL: all); one being built is unlisted by
+ * its builder when it is done. A program still in use lives on until its
+ * users release it. */
+void oclblas__programs_drop_context(cl_context ctx)
 {
     oclblas__program *dropped = NULL;
     oclblas__mutex_lock(&cache_lock);
     for (oclblas__program **pp = &programs; *pp;) {
         oclblas__program *e = *pp;
-        if (e->state != BUILDING && (!ctx || e->ctx == ctx)) {
+        if (ctx && e->ctx != ctx) {
+            pp = &e->next;
+        } else if (e->state == BUILDING) {
+            e->dropped = 1;
+            pp = &e->next;
+        } else {
             *pp = e->next;
             e->next = dropped;
             dropped = e;
-        } else {
-            pp = &e->next;
         }
     }
     oclblas__mutex_unlock(&cache_lock);
@@ -661,15 +712,38 @@ static void drop_programs(cl_context ctx)
     }
 }
 
-void oclblas__programs_drop_context(cl_context ctx) { drop_programs(ctx); }
+int oclblas__programs_refs(cl_context ctx, int per_program)
+{
+    int refs = 0;
+    oclblas__mutex_lock(&cache_lock);
+    for (const oclblas__program *e = programs; e && refs >= 0; e = e->next) {
+        if (e->ctx != ctx)
+            continue;
+        if (e->state == BUILDING)
+            refs = -1;
+        else
+            refs += 1 + (e->program ? per_program : 0);
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    return refs;
+}
+
+size_t oclblas__programs_held(void)
+{
+    size_t n = 0;
+    oclblas__mutex_lock(&cache_lock);
+    for (const oclblas__program *e = programs; e; e = e->next)
+        ++n;
+    oclblas__mutex_unlock(&cache_lock);
+    return n;
+}
 
 oclblas_status oclblas_cache_clear(int what)
 {
     if (what & ~(OCLBLAS_CACHE_MEMORY | OCLBLAS_CACHE_DISK) || !what)
         return OCLBLAS_INVALID_ARGUMENT;
     if (what & OCLBLAS_CACHE_MEMORY) {
-        drop_programs(NULL);
-        oclblas__scratch_clear();
+        oclblas__context_drop(NULL); /* programs, scratch, and the contexts they held */
         oclblas__mutex_lock(&cache_lock);
         binary *b = binaries;
         binaries = NULL;
@@ -735,7 +809,7 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
         oclblas__program_release(prog);
     }
     /* The binaries stay in memory and on disk; the programs of this private context go. */
-    drop_programs(ctx);
+    oclblas__context_drop(ctx);
     clReleaseContext(ctx);
     return st;
 }

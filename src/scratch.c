@@ -5,7 +5,8 @@
  * set is locked from the first enqueue that uses it to the last, and it
  * remembers the event of its last use: the next call, on whatever queue of
  * the context, makes its first write wait for that event, so two calls can
- * never overwrite each other's operands.
+ * never overwrite each other's operands. A set goes with its context
+ * (lifetime.c).
  */
 #include "internal.h"
 
@@ -26,24 +27,32 @@ static oclblas__scratch *sets;
 /* Returns the context's set locked. Lock order: list_lock, then a set's lock. */
 static oclblas__scratch *find_and_lock(cl_context ctx)
 {
-    oclblas__mutex_lock(&list_lock);
-    oclblas__scratch *s = sets;
-    while (s && s->ctx != ctx)
-        s = s->next;
-    if (!s) {
-        s = calloc(1, sizeof *s);
+    for (;;) {
+        oclblas__mutex_lock(&list_lock);
+        oclblas__scratch *s = sets;
+        while (s && s->ctx != ctx)
+            s = s->next;
         if (s) {
-            s->ctx = ctx;
-            clRetainContext(ctx);
-            pthread_mutex_init(&s->lock, NULL);
-            s->next = sets;
-            sets = s;
+            oclblas__mutex_lock(&s->lock);
+            oclblas__mutex_unlock(&list_lock);
+            return s;
         }
+        s = calloc(1, sizeof *s);
+        if (!s) {
+            oclblas__mutex_unlock(&list_lock);
+            return NULL;
+        }
+        s->ctx = ctx;
+        clRetainContext(ctx);
+        pthread_mutex_init(&s->lock, NULL);
+        s->next = sets;
+        sets = s;
+        oclblas__mutex_unlock(&list_lock);
+        /* With no lock held (it may let go of other contexts' sets), and
+         * after the set is listed, so that whoever lets go of the context
+         * meanwhile finds it; then the set is looked up again. */
+        oclblas__context_hold(ctx);
     }
-    if (s)
-        oclblas__mutex_lock(&s->lock);
-    oclblas__mutex_unlock(&list_lock);
-    return s;
 }
 
 static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
@@ -99,25 +108,69 @@ void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
     oclblas__mutex_unlock(&s->lock);
 }
 
-void oclblas__scratch_clear(void)
+static void free_set(oclblas__scratch *s)
 {
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+        if (s->buf[i])
+            clReleaseMemObject(s->buf[i]);
+    if (s->last_use)
+        clReleaseEvent(s->last_use);
+    clReleaseContext(s->ctx);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+void oclblas__scratch_drop(cl_context ctx)
+{
+    oclblas__scratch *gone = NULL;
     oclblas__mutex_lock(&list_lock);
-    oclblas__scratch *s = sets;
-    sets = NULL;
-    while (s) {
-        oclblas__scratch *next = s->next;
-        /* Wait for a call that is enqueueing with it right now. */
-        oclblas__mutex_lock(&s->lock);
-        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
-            if (s->buf[i])
-                clReleaseMemObject(s->buf[i]);
-        if (s->last_use)
-            clReleaseEvent(s->last_use);
-        clReleaseContext(s->ctx);
-        oclblas__mutex_unlock(&s->lock);
-        pthread_mutex_destroy(&s->lock);
-        free(s);
-        s = next;
+    for (oclblas__scratch **pp = &sets; *pp;) {
+        oclblas__scratch *s = *pp;
+        if (!ctx || s->ctx == ctx) {
+            *pp = s->next;
+            s->next = gone;
+            gone = s;
+        } else {
+            pp = &s->next;
+        }
     }
     oclblas__mutex_unlock(&list_lock);
+    while (gone) {
+        oclblas__scratch *next = gone->next;
+        /* Wait for a call that is enqueueing with it right now; the buffers
+         * live on until the commands that use them have finished. */
+        oclblas__mutex_lock(&gone->lock);
+        oclblas__mutex_unlock(&gone->lock);
+        free_set(gone);
+        gone = next;
+    }
+}
+
+int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers)
+{
+    int refs = 0;
+    *buffers = 0;
+    oclblas__mutex_lock(&list_lock);
+    oclblas__scratch *s = sets;
+    while (s && s->ctx != ctx)
+        s = s->next;
+    if (s && pthread_mutex_trylock(&s->lock) != 0) {
+        refs = -1; /* a call is using it */
+    } else if (s) {
+        /* A finished last use needs no waiting for, and its event may keep
+         * the caller's queue alive (PoCL), and with it the context. */
+        cl_int done = CL_QUEUED;
+        if (s->last_use && clGetEventInfo(s->last_use, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done,
+                                          NULL) == CL_SUCCESS &&
+            (done == CL_COMPLETE || done < 0)) {
+            clReleaseEvent(s->last_use);
+            s->last_use = NULL;
+        }
+        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+            *buffers += s->buf[i] != NULL;
+        refs = 1 + *buffers * per_buffer;
+        oclblas__mutex_unlock(&s->lock);
+    }
+    oclblas__mutex_unlock(&list_lock);
+    return refs;
 }

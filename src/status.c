@@ -1,109 +1,113 @@
 /*
- * oclblas_status_string: one constant sentence for every library status and
- * for the OpenCL error codes that pass through unchanged.
+ * The name and the sentence of every status: the library's own, from
+ * OCLBLAS_STATUS_LIST in oclblas.h (where the enum comes from too), and the
+ * OpenCL error codes that pass through unchanged, from the list below.
  */
 #include "internal.h"
+
+/* Codes of OpenCL 2.x that the 1.2 headers do not define; an implementation
+ * of a later version may still return them. */
+#ifndef CL_INVALID_PIPE_SIZE
+#define CL_INVALID_PIPE_SIZE -69
+#endif
+#ifndef CL_INVALID_DEVICE_QUEUE
+#define CL_INVALID_DEVICE_QUEUE -70
+#endif
+#ifndef CL_INVALID_SPEC_ID
+#define CL_INVALID_SPEC_ID -71
+#endif
+#ifndef CL_MAX_SIZE_RESTRICTION_EXCEEDED
+#define CL_MAX_SIZE_RESTRICTION_EXCEEDED -72
+#endif
+
+/* X(name, message): every OpenCL error code, -1 to -72. */
+#define OPENCL_STATUS_LIST(X) \
+    X(CL_DEVICE_NOT_FOUND, "device not found") \
+    X(CL_DEVICE_NOT_AVAILABLE, "device not available") \
+    X(CL_COMPILER_NOT_AVAILABLE, "compiler not available") \
+    X(CL_MEM_OBJECT_ALLOCATION_FAILURE, "memory object allocation failure") \
+    X(CL_OUT_OF_RESOURCES, "out of resources") \
+    X(CL_OUT_OF_HOST_MEMORY, "out of host memory") \
+    X(CL_PROFILING_INFO_NOT_AVAILABLE, "profiling info not available") \
+    X(CL_MEM_COPY_OVERLAP, "memory copy overlap") \
+    X(CL_IMAGE_FORMAT_MISMATCH, "image format mismatch") \
+    X(CL_IMAGE_FORMAT_NOT_SUPPORTED, "image format not supported") \
+    X(CL_BUILD_PROGRAM_FAILURE, "build program failure") \
+    X(CL_MAP_FAILURE, "map failure") \
+    X(CL_MISALIGNED_SUB_BUFFER_OFFSET, "misaligned sub-buffer offset") \
+    X(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "error status in an event of the wait list") \
+    X(CL_COMPILE_PROGRAM_FAILURE, "compile program failure") \
+    X(CL_LINKER_NOT_AVAILABLE, "linker not available") \
+    X(CL_LINK_PROGRAM_FAILURE, "link program failure") \
+    X(CL_DEVICE_PARTITION_FAILED, "device partition failed") \
+    X(CL_KERNEL_ARG_INFO_NOT_AVAILABLE, "kernel argument info not available") \
+    X(CL_INVALID_VALUE, "invalid value") \
+    X(CL_INVALID_DEVICE_TYPE, "invalid device type") \
+    X(CL_INVALID_PLATFORM, "invalid platform") \
+    X(CL_INVALID_DEVICE, "invalid device") \
+    X(CL_INVALID_CONTEXT, "invalid context") \
+    X(CL_INVALID_QUEUE_PROPERTIES, "invalid queue properties") \
+    X(CL_INVALID_COMMAND_QUEUE, "invalid command queue") \
+    X(CL_INVALID_HOST_PTR, "invalid host pointer") \
+    X(CL_INVALID_MEM_OBJECT, "invalid memory object") \
+    X(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "invalid image format descriptor") \
+    X(CL_INVALID_IMAGE_SIZE, "invalid image size") \
+    X(CL_INVALID_SAMPLER, "invalid sampler") \
+    X(CL_INVALID_BINARY, "invalid binary") \
+    X(CL_INVALID_BUILD_OPTIONS, "invalid build options") \
+    X(CL_INVALID_PROGRAM, "invalid program") \
+    X(CL_INVALID_PROGRAM_EXECUTABLE, "invalid program executable") \
+    X(CL_INVALID_KERNEL_NAME, "invalid kernel name") \
+    X(CL_INVALID_KERNEL_DEFINITION, "invalid kernel definition") \
+    X(CL_INVALID_KERNEL, "invalid kernel") \
+    X(CL_INVALID_ARG_INDEX, "invalid argument index") \
+    X(CL_INVALID_ARG_VALUE, "invalid argument value") \
+    X(CL_INVALID_ARG_SIZE, "invalid argument size") \
+    X(CL_INVALID_KERNEL_ARGS, "invalid kernel arguments") \
+    X(CL_INVALID_WORK_DIMENSION, "invalid work dimension") \
+    X(CL_INVALID_WORK_GROUP_SIZE, "invalid work-group size") \
+    X(CL_INVALID_WORK_ITEM_SIZE, "invalid work-item size") \
+    X(CL_INVALID_GLOBAL_OFFSET, "invalid global offset") \
+    X(CL_INVALID_EVENT_WAIT_LIST, "invalid event wait list") \
+    X(CL_INVALID_EVENT, "invalid event") \
+    X(CL_INVALID_OPERATION, "invalid operation") \
+    X(CL_INVALID_GL_OBJECT, "invalid GL object") \
+    X(CL_INVALID_BUFFER_SIZE, "invalid buffer size") \
+    X(CL_INVALID_MIP_LEVEL, "invalid mip level") \
+    X(CL_INVALID_GLOBAL_WORK_SIZE, "invalid global work size") \
+    X(CL_INVALID_PROPERTY, "invalid property") \
+    X(CL_INVALID_IMAGE_DESCRIPTOR, "invalid image descriptor") \
+    X(CL_INVALID_COMPILER_OPTIONS, "invalid compiler options") \
+    X(CL_INVALID_LINKER_OPTIONS, "invalid linker options") \
+    X(CL_INVALID_DEVICE_PARTITION_COUNT, "invalid device partition count") \
+    X(CL_INVALID_PIPE_SIZE, "invalid pipe size") \
+    X(CL_INVALID_DEVICE_QUEUE, "invalid device queue") \
+    X(CL_INVALID_SPEC_ID, "invalid spec id") \
+    X(CL_MAX_SIZE_RESTRICTION_EXCEEDED, "max size restriction exceeded")
 
 const char *oclblas_status_string(oclblas_status status)
 {
     switch ((int)status) {
-    case OCLBLAS_SUCCESS: return "success";
-    case OCLBLAS_INVALID_LAYOUT: return "layout is neither row-major nor column-major";
-    case OCLBLAS_INVALID_TRANS_A: return "transpose of A is not one of no-trans, trans, conj-trans";
-    case OCLBLAS_INVALID_TRANS_B: return "transpose of B is not one of no-trans, trans, conj-trans";
-    case OCLBLAS_INVALID_LDA: return "lda is smaller than the rows (column-major) or columns (row-major) of A";
-    case OCLBLAS_INVALID_LDB: return "ldb is smaller than the rows (column-major) or columns (row-major) of B";
-    case OCLBLAS_INVALID_LDC: return "ldc is smaller than the rows (column-major) or columns (row-major) of C";
-    case OCLBLAS_INVALID_INCX: return "incx is zero";
-    case OCLBLAS_INVALID_INCY: return "incy is zero";
-    case OCLBLAS_NULL_A: return "A is NULL";
-    case OCLBLAS_NULL_B: return "B is NULL";
-    case OCLBLAS_NULL_C: return "C is NULL";
-    case OCLBLAS_NULL_X: return "x is NULL";
-    case OCLBLAS_NULL_Y: return "y is NULL";
-    case OCLBLAS_NULL_QUEUE: return "the command queue is NULL";
-    case OCLBLAS_BUFFER_A_TOO_SMALL: return "buffer A is too small for the offset, sizes and lda";
-    case OCLBLAS_BUFFER_B_TOO_SMALL: return "buffer B is too small for the offset, sizes and ldb";
-    case OCLBLAS_BUFFER_C_TOO_SMALL: return "buffer C is too small for the offset, sizes and ldc";
-    case OCLBLAS_BUFFER_X_TOO_SMALL: return "buffer x is too small for the offset, size and incx";
-    case OCLBLAS_BUFFER_Y_TOO_SMALL: return "buffer y is too small for the offset, size and incy";
-    case OCLBLAS_BUFFER_CONTEXT_MISMATCH: return "a buffer belongs to another OpenCL context than the queue";
-    case OCLBLAS_SIZE_TOO_LARGE: return "an index would exceed the 32-bit range of the kernels";
-    case OCLBLAS_NO_DEVICE: return "no OpenCL platform or device is available";
-    case OCLBLAS_DEVICE_NOT_FOUND: return "OCLBLAS_DEVICE names no available device";
-    case OCLBLAS_INVALID_PARAMS: return "kernel parameters break the kernel's constraints for this device";
-    case OCLBLAS_UNKNOWN_KERNEL: return "unknown kernel name";
-    case OCLBLAS_UNKNOWN_PARAM: return "unknown parameter name for this kernel";
-    case OCLBLAS_BUILD_FAILED: return "the OpenCL compiler rejected a kernel";
-    case OCLBLAS_OUT_OF_HOST_MEMORY: return "out of host memory";
-    case OCLBLAS_DATABASE_PARSE_ERROR: return "database file is not well-formed JSON";
-    case OCLBLAS_DATABASE_INVALID_ENTRY: return "database entry is missing fields or has illegal parameters";
-    case OCLBLAS_DATABASE_FILE_ERROR: return "database file or folder cannot be read";
-    case OCLBLAS_INVALID_ARGUMENT: return "invalid argument to a control function";
-    /* OpenCL codes */
-    case CL_DEVICE_NOT_FOUND: return "OpenCL: device not found";
-    case CL_DEVICE_NOT_AVAILABLE: return "OpenCL: device not available";
-    case CL_COMPILER_NOT_AVAILABLE: return "OpenCL: compiler not available";
-    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "OpenCL: memory object allocation failure";
-    case CL_OUT_OF_RESOURCES: return "OpenCL: out of resources";
-    case CL_OUT_OF_HOST_MEMORY: return "OpenCL: out of host memory";
-    case CL_PROFILING_INFO_NOT_AVAILABLE: return "OpenCL: profiling info not available";
-    case CL_MEM_COPY_OVERLAP: return "OpenCL: memory copy overlap";
-    case CL_IMAGE_FORMAT_MISMATCH: return "OpenCL: image format mismatch";
-    case CL_IMAGE_FORMAT_NOT_SUPPORTED: return "OpenCL: image format not supported";
-    case CL_BUILD_PROGRAM_FAILURE: return "OpenCL: build program failure";
-    case CL_MAP_FAILURE: return "OpenCL: map failure";
-    case CL_MISALIGNED_SUB_BUFFER_OFFSET: return "OpenCL: misaligned sub-buffer offset";
-    case CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST: return "OpenCL: error status in an event of the wait list";
-    case CL_COMPILE_PROGRAM_FAILURE: return "OpenCL: compile program failure";
-    case CL_LINKER_NOT_AVAILABLE: return "OpenCL: linker not available";
-    case CL_LINK_PROGRAM_FAILURE: return "OpenCL: link program failure";
-    case CL_DEVICE_PARTITION_FAILED: return "OpenCL: device partition failed";
-    case CL_KERNEL_ARG_INFO_NOT_AVAILABLE: return "OpenCL: kernel argument info not available";
-    case CL_INVALID_VALUE: return "OpenCL: invalid value";
-    case CL_INVALID_DEVICE_TYPE: return "OpenCL: invalid device type";
-    case CL_INVALID_PLATFORM: return "OpenCL: invalid platform";
-    case CL_INVALID_DEVICE: return "OpenCL: invalid device";
-    case CL_INVALID_CONTEXT: return "OpenCL: invalid context";
-    case CL_INVALID_QUEUE_PROPERTIES: return "OpenCL: invalid queue properties";
-    case CL_INVALID_COMMAND_QUEUE: return "OpenCL: invalid command queue";
-    case CL_INVALID_HOST_PTR: return "OpenCL: invalid host pointer";
-    case CL_INVALID_MEM_OBJECT: return "OpenCL: invalid memory object";
-    case CL_INVALID_IMAGE_FORMAT_DESCRIPTOR: return "OpenCL: invalid image format descriptor";
-    case CL_INVALID_IMAGE_SIZE: return "OpenCL: invalid image size";
-    case CL_INVALID_SAMPLER: return "OpenCL: invalid sampler";
-    case CL_INVALID_BINARY: return "OpenCL: invalid binary";
-    case CL_INVALID_BUILD_OPTIONS: return "OpenCL: invalid build options";
-    case CL_INVALID_PROGRAM: return "OpenCL: invalid program";
-    case CL_INVALID_PROGRAM_EXECUTABLE: return "OpenCL: invalid program executable";
-    case CL_INVALID_KERNEL_NAME: return "OpenCL: invalid kernel name";
-    case CL_INVALID_KERNEL_DEFINITION: return "OpenCL: invalid kernel definition";
-    case CL_INVALID_KERNEL: return "OpenCL: invalid kernel";
-    case CL_INVALID_ARG_INDEX: return "OpenCL: invalid argument index";
-    case CL_INVALID_ARG_VALUE: return "OpenCL: invalid argument value";
-    case CL_INVALID_ARG_SIZE: return "OpenCL: invalid argument size";
-    case CL_INVALID_KERNEL_ARGS: return "OpenCL: invalid kernel arguments";
-    case CL_INVALID_WORK_DIMENSION: return "OpenCL: invalid work dimension";
-    case CL_INVALID_WORK_GROUP_SIZE: return "OpenCL: invalid work-group size";
-    case CL_INVALID_WORK_ITEM_SIZE: return "OpenCL: invalid work-item size";
-    case CL_INVALID_GLOBAL_OFFSET: return "OpenCL: invalid global offset";
-    case CL_INVALID_EVENT_WAIT_LIST: return "OpenCL: invalid event wait list";
-    case CL_INVALID_EVENT: return "OpenCL: invalid event";
-    case CL_INVALID_OPERATION: return "OpenCL: invalid operation";
-    case CL_INVALID_GL_OBJECT: return "OpenCL: invalid GL object";
-    case CL_INVALID_BUFFER_SIZE: return "OpenCL: invalid buffer size";
-    case CL_INVALID_MIP_LEVEL: return "OpenCL: invalid mip level";
-    case CL_INVALID_GLOBAL_WORK_SIZE: return "OpenCL: invalid global work size";
-    case CL_INVALID_PROPERTY: return "OpenCL: invalid property";
-    case CL_INVALID_IMAGE_DESCRIPTOR: return "OpenCL: invalid image descriptor";
-    case CL_INVALID_COMPILER_OPTIONS: return "OpenCL: invalid compiler options";
-    case CL_INVALID_LINKER_OPTIONS: return "OpenCL: invalid linker options";
-    case CL_INVALID_DEVICE_PARTITION_COUNT: return "OpenCL: invalid device partition count";
-    case -69: return "OpenCL: invalid pipe size";
-    case -70: return "OpenCL: invalid device queue";
-    case -71: return "OpenCL: invalid spec id";
-    case -72: return "OpenCL: max size restriction exceeded";
+#define LIBRARY_MESSAGE(name, value, message) case name: return message;
+        OCLBLAS_STATUS_LIST(LIBRARY_MESSAGE)
+#undef LIBRARY_MESSAGE
+#define OPENCL_MESSAGE(name, message) case name: return "OpenCL: " message;
+        OPENCL_STATUS_LIST(OPENCL_MESSAGE)
+#undef OPENCL_MESSAGE
     default: return "unknown status";
+    }
+}
+
+const char *oclblas_status_name(oclblas_status status)
+{
+    switch ((int)status) {
+#define LIBRARY_NAME(name, value, message) case name: return #name;
+        OCLBLAS_STATUS_LIST(LIBRARY_NAME)
+#undef LIBRARY_NAME
+#define OPENCL_NAME(name, message) case name: return #name;
+        OPENCL_STATUS_LIST(OPENCL_NAME)
+#undef OPENCL_NAME
+    default: return "unknown";
     }
 }
 

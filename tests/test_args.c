@@ -249,24 +249,213 @@ static void test_gemv_host_invalid(void **state)
     assert_memory_equal(y, y0, sizeof y);
 }
 
+static cl_mem flagged_buffer(fixture *f, cl_mem_flags flags)
+{
+    float host[N * N];
+    for (int i = 0; i < N * N; ++i)
+        host[i] = SENTINEL;
+    cl_int err;
+    cl_mem m = clCreateBuffer(f->env.context, flags | CL_MEM_COPY_HOST_PTR, sizeof host, host, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    return m;
+}
+
+/* What kernels may do with a memory object: C and y are written (and read
+ * unless beta = 0), A, B and x read; every operand is a buffer. A call that
+ * would break the object's flags is refused before anything is enqueued. */
+static void test_memory_objects(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    cl_mem ro = flagged_buffer(f, CL_MEM_READ_ONLY), wo = flagged_buffer(f, CL_MEM_WRITE_ONLY);
+    cl_mem ro_host = flagged_buffer(f, CL_MEM_READ_WRITE | CL_MEM_HOST_READ_ONLY);
+    struct {
+        oclblas_status want, got;
+    } cases[] = {
+        {OCLBLAS_READ_ONLY_OUTPUT, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, ro, 0, 4, q)},
+        {OCLBLAS_READ_ONLY_OUTPUT, gemm(f, ROW, TR, NT, 4, 4, 0, NULL, 0, 4, NULL, 0, 4, ro, 0, 4, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemm(f, COL, NT, NT, 4, 4, 4, wo, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, wo, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_READ_ONLY_OUTPUT, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, ro, 0, 1, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemv(f, COL, TR, 4, 4, wo, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_WRITE_ONLY_INPUT, gemv(f, ROW, NT, 4, 4, f->a, 0, 4, wo, 0, 1, f->y, 0, 1, q)},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        if (cases[i].got != cases[i].want)
+            fail_msg("case %zu: got %s, want %s", i, oclblas_status_name(cases[i].got),
+                     oclblas_status_name(cases[i].want));
+    assert_untouched(f, ro, N * N);
+    /* C that beta = 1 makes the kernels read must be readable too. */
+    assert_int_equal(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 4, 1.0f, f->a, 0, 4, f->b, 0, 4, 1.0f, wo, 0, 4, q, NULL),
+                     OCLBLAS_WRITE_ONLY_INPUT);
+    assert_int_equal(oclblas_sgemv_cl(COL, NT, 4, 4, 1.0f, f->a, 0, 4, f->x, 0, 1, 2.0f, wo, 0, 1, q, NULL),
+                     OCLBLAS_WRITE_ONLY_INPUT);
+    /* With beta = 0 a write-only C is never read: accepted, and right. The
+     * host-access flags do not concern kernels. */
+    cl_mem outs[2] = {wo, ro_host};
+    for (int o = 0; o < 2; ++o) {
+        TU_CHECK(oclblas_sgemm_cl(COL, NT, NT, 4, 4, 4, 0.5f, f->a, 0, 4, f->b, 0, 4, 0.0f, outs[o], 0, 4, q, NULL));
+        clFinish(q);
+        float got[16];
+        tu_read(&f->env, outs[o], got, 16);
+        const float want = 0.5f * 4.0f * SENTINEL * SENTINEL;
+        for (int i = 0; i < 16; ++i)
+            assert_float_equal(got[i], want, want * 1e-6f);
+    }
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(ro_host);
+
+    /* An image in a buffer's place, as any operand. */
+    cl_bool images = CL_FALSE;
+    assert_int_equal(clGetDeviceInfo(f->env.device, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL),
+                     CL_SUCCESS);
+    if (!images) {
+        print_message("the device has no image support: image operands not tried\n");
+        return;
+    }
+    const cl_image_format format = {CL_RGBA, CL_FLOAT};
+    cl_image_desc desc;
+    memset(&desc, 0, sizeof desc);
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = desc.image_height = N;
+    cl_int err;
+    cl_mem img = clCreateImage(f->env.context, CL_MEM_READ_WRITE, &format, &desc, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    struct {
+        oclblas_status want, got;
+    } image_cases[] = {
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, img, 0, 4, f->b, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, img, 0, 4, f->c, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemm(f, COL, NT, NT, 4, 4, 4, f->a, 0, 4, f->b, 0, 4, img, 0, 4, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, img, 0, 4, f->x, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, f->a, 0, 4, img, 0, 1, f->y, 0, 1, q)},
+        {OCLBLAS_NOT_A_BUFFER, gemv(f, COL, NT, 4, 4, f->a, 0, 4, f->x, 0, 1, img, 0, 1, q)},
+    };
+    for (size_t i = 0; i < sizeof image_cases / sizeof image_cases[0]; ++i)
+        if (image_cases[i].got != image_cases[i].want)
+            fail_msg("image case %zu: got %s, want %s", i, oclblas_status_name(image_cases[i].got),
+                     oclblas_status_name(image_cases[i].want));
+    clReleaseMemObject(img);
+    assert_untouched(f, f->c, N * N);
+    assert_untouched(f, f->y, N);
+}
+
+/* The host API and the device-buffer API run one check of the BLAS
+ * arguments: the same status for the same arguments, in reference BLAS's
+ * order (for a row-major call, ldb before lda, as reference CBLAS checks
+ * the column-major call it makes), and a call that computes nothing is
+ * never too large. */
+static void test_one_check(void **state)
+{
+    fixture *f = *state;
+    cl_command_queue q = f->env.queue;
+    const size_t big = (size_t)INT_MAX + 1;
+    static float a[N * N], b[N * N], c[N * N];
+    const struct {
+        oclblas_layout l;
+        oclblas_transpose ta, tb;
+        size_t m, n, k, lda, ldb, ldc;
+        oclblas_status want;
+    } gemms[] = {
+        {COL, NT, NT, 4, 4, 4, 3, 3, 4, OCLBLAS_INVALID_LDA},
+        {ROW, NT, NT, 4, 4, 4, 3, 3, 4, OCLBLAS_INVALID_LDB},
+        {ROW, TR, TR, 4, 5, 6, 3, 6, 5, OCLBLAS_INVALID_LDA},
+        {ROW, NT, NT, 4, 5, 6, 6, 5, 4, OCLBLAS_INVALID_LDC},
+        {COL, (oclblas_transpose)0, (oclblas_transpose)0, 4, 4, 4, 0, 0, 0, OCLBLAS_INVALID_TRANS_A},
+        {(oclblas_layout)0, (oclblas_transpose)0, NT, 4, 4, 4, 0, 0, 0, OCLBLAS_INVALID_LAYOUT},
+        {COL, NT, NT, 0, big, 4, 1, 4, 1, OCLBLAS_SUCCESS},
+        {COL, NT, NT, big, 0, 4, big, 4, big, OCLBLAS_SUCCESS},
+        {COL, NT, NT, 4, 4, big, 4, big, 4, OCLBLAS_SIZE_TOO_LARGE},
+    };
+    for (size_t i = 0; i < sizeof gemms / sizeof gemms[0]; ++i) {
+        const oclblas_status host = oclblas_sgemm(gemms[i].l, gemms[i].ta, gemms[i].tb, gemms[i].m, gemms[i].n,
+                                                  gemms[i].k, 1, a, gemms[i].lda, b, gemms[i].ldb, 0, c, gemms[i].ldc);
+        const oclblas_status dev = gemm(f, gemms[i].l, gemms[i].ta, gemms[i].tb, gemms[i].m, gemms[i].n, gemms[i].k,
+                                        f->a, 0, gemms[i].lda, f->b, 0, gemms[i].ldb, f->c, 0, gemms[i].ldc, q);
+        if (host != gemms[i].want || dev != gemms[i].want)
+            fail_msg("sgemm case %zu: host %s, device %s, want %s", i, oclblas_status_name(host),
+                     oclblas_status_name(dev), oclblas_status_name(gemms[i].want));
+    }
+    const struct {
+        oclblas_layout l;
+        oclblas_transpose t;
+        size_t m, n, lda;
+        ptrdiff_t incx, incy;
+        oclblas_status want;
+    } gemvs[] = {
+        {ROW, NT, 4, 5, 4, 0, 0, OCLBLAS_INVALID_LDA},
+        {COL, TR, 4, 5, 4, 0, 0, OCLBLAS_INVALID_INCX},
+        {COL, TR, 4, 5, 4, -1, 0, OCLBLAS_INVALID_INCY},
+        {COL, (oclblas_transpose)114, 4, 5, 0, 0, 0, OCLBLAS_INVALID_TRANS_A},
+        {COL, NT, 0, big, 1, 1, 1, OCLBLAS_SUCCESS},
+        {COL, NT, 4, 4, 4, 1, (ptrdiff_t)big, OCLBLAS_SIZE_TOO_LARGE},
+    };
+    for (size_t i = 0; i < sizeof gemvs / sizeof gemvs[0]; ++i) {
+        const oclblas_status host = oclblas_sgemv(gemvs[i].l, gemvs[i].t, gemvs[i].m, gemvs[i].n, 1, a, gemvs[i].lda,
+                                                  b, gemvs[i].incx, 0, c, gemvs[i].incy);
+        const oclblas_status dev = gemv(f, gemvs[i].l, gemvs[i].t, gemvs[i].m, gemvs[i].n, f->a, 0, gemvs[i].lda,
+                                        f->x, 0, gemvs[i].incx, f->y, 0, gemvs[i].incy, q);
+        if (host != gemvs[i].want || dev != gemvs[i].want)
+            fail_msg("sgemv case %zu: host %s, device %s, want %s", i, oclblas_status_name(host),
+                     oclblas_status_name(dev), oclblas_status_name(gemvs[i].want));
+    }
+    assert_untouched(f, f->c, N * N);
+    assert_untouched(f, f->y, N);
+}
+
+/* Names and messages seen so far, to find a repeat. */
+typedef struct {
+    const char *names[160], *messages[160];
+    int count;
+} seen_statuses;
+
+static void see_status(seen_statuses *seen, int code)
+{
+    const char *name = oclblas_status_name((oclblas_status)code), *message = oclblas_status_string((oclblas_status)code);
+    if (!name || !*name || strcmp(name, "unknown") == 0 || !message || !*message ||
+        strcmp(message, "unknown status") == 0)
+        fail_msg("status %d has no name or no message", code);
+    for (int i = 0; i < seen->count; ++i)
+        if (strcmp(seen->names[i], name) == 0 || strcmp(seen->messages[i], message) == 0)
+            fail_msg("status %d (%s: %s) repeats the name or message of another", code, name, message);
+    assert_true(seen->count < 160);
+    seen->names[seen->count] = name;
+    seen->messages[seen->count++] = message;
+}
+
 static void test_status_strings(void **state)
 {
     (void)state;
-    /* Every library status has its own sentence; unknown codes say so. */
-    const char *seen[64] = {0};
-    for (int s = OCLBLAS_INVALID_ARGUMENT; s <= OCLBLAS_INVALID_LAYOUT; ++s) {
-        const char *text = oclblas_status_string((oclblas_status)s);
-        assert_string_not_equal(text, "unknown status");
-        for (int j = 0; j < 64 && seen[j]; ++j)
-            assert_string_not_equal(text, seen[j]);
-        for (int j = 0; j < 64; ++j)
-            if (!seen[j]) {
-                seen[j] = text;
-                break;
-            }
+    /* Every status of the list: its own name, spelled as the enumerator, and its own message. */
+    seen_statuses seen = {{0}, {0}, 0};
+    int library = 0;
+#define SEE_LIBRARY_STATUS(name, value, message)                                                                  \
+    see_status(&seen, name);                                                                                     \
+    assert_string_equal(oclblas_status_name(name), #name);                                                       \
+    assert_string_equal(oclblas_status_string(name), message);                                                   \
+    ++library;
+    OCLBLAS_STATUS_LIST(SEE_LIBRARY_STATUS)
+#undef SEE_LIBRARY_STATUS
+    /* Every library code from -1001 on is in the list: none was left out of it. */
+    for (int s = -1001; s > -1001 - (library - 1); --s)
+        assert_string_not_equal(oclblas_status_name((oclblas_status)s), "unknown");
+    /* OpenCL's codes -1 .. -19 and -30 .. -72 pass through: named as in CL/cl.h. */
+    for (int s = -1; s >= -72; --s) {
+        if (s <= -20 && s >= -29)
+            continue;
+        see_status(&seen, s);
+        assert_memory_equal(oclblas_status_name((oclblas_status)s), "CL_", 3);
+        assert_memory_equal(oclblas_status_string((oclblas_status)s), "OpenCL: ", 8);
     }
-    assert_string_equal(oclblas_status_string((oclblas_status)-999), "unknown status");
-    assert_string_not_equal(oclblas_status_string((oclblas_status)CL_INVALID_MEM_OBJECT), "unknown status");
+    assert_string_equal(oclblas_status_name((oclblas_status)CL_INVALID_MEM_OBJECT), "CL_INVALID_MEM_OBJECT");
+    assert_string_equal(oclblas_status_name((oclblas_status)-72), "CL_MAX_SIZE_RESTRICTION_EXCEEDED");
+    /* Codes that are none: a constant answer, never NULL. */
+    const int unknown[] = {1, -20, -29, -73, -999, -1000, -1001 - library, -100000};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; ++i) {
+        assert_string_equal(oclblas_status_string((oclblas_status)unknown[i]), "unknown status");
+        assert_string_equal(oclblas_status_name((oclblas_status)unknown[i]), "unknown");
+    }
 }
 
 static void test_override_refused(void **state)
@@ -297,7 +486,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gemm_cl_invalid), cmocka_unit_test(test_gemm_cl_trivial),
         cmocka_unit_test(test_gemm_host_invalid), cmocka_unit_test(test_gemv_cl_invalid),
-        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_gemv_host_invalid), cmocka_unit_test(test_memory_objects),
+        cmocka_unit_test(test_one_check),
+        cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_override_refused),
     };
     return cmocka_run_group_tests_name("arguments", tests, setup, teardown);

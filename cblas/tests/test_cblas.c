@@ -246,11 +246,14 @@ typedef struct {
     int info;
 } gemm_err;
 
-/* Every number worked out from reference sgemm.f and cblas_sgemm.c: a
- * column-major call is numbered as Fortran's SGEMM plus one; a row-major
- * call is checked as the Fortran call with m, n and A, B swapped (so N is
- * checked before M, ldb before lda) and numbered by the caller's positions:
- * layout 1, TransA 2, TransB 3, M 4, N 5, K 6, lda 9, ldb 11, ldc 14. */
+/* Every number worked out from reference sgemm.f, cblas_sgemm.c and
+ * xerbla.c of CBLAS: layout 1, TransA 2, TransB 3 are checked by CBLAS in
+ * the caller's order; the rest by the Fortran SGEMM that CBLAS calls, and
+ * cblas_xerbla receives its INFO plus one (M 4, N 5, K 6, LDA 9, LDB 11,
+ * LDC 14). For a row-major call that Fortran call has m and n, A and B
+ * swapped: N is checked before M and reported as 4, ldb before lda and
+ * reported as 9; a bad M is 5, a bad lda 11. (The default handler swaps
+ * them back when it prints: see default_handlers.c.) */
 static const gemm_err gemm_errors[] = {
     {BAD, CblasNoTrans, CblasNoTrans, 0, 0, 0, 1, 1, 1, 1},
     {BAD, BAD, BAD, -1, -1, -1, 0, 0, 0, 1},
@@ -261,9 +264,9 @@ static const gemm_err gemm_errors[] = {
     {CblasColMajor, CblasNoTrans, BAD, 0, 0, 0, 1, 1, 1, 3},
     {CblasRowMajor, CblasTrans, BAD, 0, 0, 0, 1, 1, 1, 3}, /* netlib up to 3.11 said 2 here, a bug fixed since */
     {CblasColMajor, CblasNoTrans, CblasNoTrans, -1, 0, 0, 1, 1, 1, 4},
-    {CblasRowMajor, CblasNoTrans, CblasTrans, -1, 0, 0, 1, 1, 1, 4},
+    {CblasRowMajor, CblasNoTrans, CblasTrans, -1, 0, 0, 1, 1, 1, 5},
     {CblasColMajor, CblasTrans, CblasNoTrans, 0, -1, 0, 1, 1, 1, 5},
-    {CblasRowMajor, CblasTrans, CblasTrans, 0, -1, 0, 1, 1, 1, 5},
+    {CblasRowMajor, CblasTrans, CblasTrans, 0, -1, 0, 1, 1, 1, 4},
     {CblasColMajor, CblasNoTrans, CblasNoTrans, 0, 0, -1, 1, 1, 1, 6},
     {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 0, -1, 1, 1, 1, 6},
     /* column-major leading dimensions */
@@ -277,20 +280,22 @@ static const gemm_err gemm_errors[] = {
     {CblasColMajor, CblasNoTrans, CblasNoTrans, 0, 0, 0, 1, 0, 1, 11},  /* ldb < 1 */
     {CblasColMajor, CblasNoTrans, CblasNoTrans, 0, 0, 0, 1, 1, 0, 14},  /* ldc < 1 */
     /* row-major leading dimensions */
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 0, 2, 1, 1, 2, 9},   /* lda < k */
-    {CblasRowMajor, CblasTrans, CblasNoTrans, 2, 0, 0, 1, 2, 1, 9},     /* lda < m */
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 2, 0, 1, 1, 2, 11},  /* ldb < n */
-    {CblasRowMajor, CblasTrans, CblasTrans, 0, 0, 2, 1, 1, 1, 11},      /* ldb < k */
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 0, 2, 1, 1, 2, 11},  /* lda < k */
+    {CblasRowMajor, CblasTrans, CblasNoTrans, 2, 0, 0, 1, 2, 1, 11},    /* lda < m */
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 2, 0, 1, 1, 2, 9},   /* ldb < n */
+    {CblasRowMajor, CblasTrans, CblasTrans, 0, 0, 2, 1, 1, 1, 9},       /* ldb < k */
     {CblasRowMajor, CblasNoTrans, CblasNoTrans, 0, 2, 0, 1, 2, 1, 14},  /* ldc < n */
     {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 0, 0, 1, 1, 1, 0},   /* ldc >= max(1, n): legal */
     /* several bad arguments: the first in the Fortran call's order wins */
     {CblasColMajor, CblasNoTrans, CblasNoTrans, -1, -1, -1, 0, 0, 0, 4},
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, -1, -1, -1, 0, 0, 0, 5},
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, -1, 2, -1, 0, 0, 0, 4},
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, -1, -1, -1, 0, 0, 0, 4},
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, -1, 2, -1, 0, 0, 0, 5},
     {CblasColMajor, CblasNoTrans, CblasNoTrans, 2, 2, -1, 0, 0, 0, 6},
     {CblasColMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, 1, 1, 9},
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, 1, 1, 11},
-    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, 2, 1, 9},
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, 1, 1, 9},
+    {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1, 2, 1, 11},
+    {CblasRowMajor, CblasTrans, CblasNoTrans, 2, 3, 2, 1, 3, 1, 11},    /* lda < m: only lda */
+    {CblasColMajor, CblasNoTrans, CblasTrans, 2, 3, 2, 2, 2, 2, 11},    /* ldb < n */
     {CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 2, 2, 1, 14},
 };
 
@@ -310,15 +315,27 @@ static void test_cblas_sgemm_errors(void **state)
         assert_int_equal(fortran_err.calls, 0);
         if (e->info) {
             assert_string_equal(cblas_err.rout, "cblas_sgemm");
-            assert_true(strlen(cblas_err.message) > 0);
+            /* a sentence for layout and the transposes only, as reference CBLAS */
+            assert_true((strlen(cblas_err.message) > 0) == (e->info <= 3));
             assert_memory_equal(c, c0, sizeof c);
         }
     }
-    /* The message names the parameter as the caller wrote it. */
+    /* The forms reference CBLAS passes: its own sentences for layout and
+     * the transposes, nothing for what its Fortran layer finds. */
     reset_errors();
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 3, 1.0f, a, 2, b, 2, 0.0f, c, 2);
-    assert_int_equal(cblas_err.info, 9);
-    assert_string_equal(cblas_err.message, "lda is 2, must be at least 3\n");
+    assert_int_equal(cblas_err.info, 11);
+    assert_string_equal(cblas_err.rout, "cblas_sgemm");
+    assert_string_equal(cblas_err.message, "");
+    reset_errors();
+    cblas_sgemm((CBLAS_LAYOUT)7, CblasNoTrans, CblasNoTrans, 2, 2, 3, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+    assert_string_equal(cblas_err.message, "Illegal layout setting, 7\n");
+    reset_errors();
+    cblas_sgemm(CblasRowMajor, (CBLAS_TRANSPOSE)BAD, CblasNoTrans, 2, 2, 3, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+    assert_string_equal(cblas_err.message, "Illegal TransA setting, 99\n");
+    reset_errors();
+    cblas_sgemm(CblasColMajor, CblasNoTrans, (CBLAS_TRANSPOSE)BAD, 2, 2, 3, 1.0f, a, 2, b, 2, 0.0f, c, 2);
+    assert_string_equal(cblas_err.message, "Illegal TransB setting, 99\n");
 }
 
 typedef struct {
@@ -326,19 +343,20 @@ typedef struct {
     int info;
 } gemv_err;
 
-/* From reference sgemv.f and cblas_sgemv.c: layout 1, TransA 2, M 3, N 4,
- * lda 7, incX 9, incY 12; a row-major call is checked as the Fortran call on
- * A^T (N x M), so N is checked before M and lda against N. */
+/* From reference sgemv.f and cblas_sgemv.c: layout 1, TransA 2, then the
+ * Fortran SGEMV's INFO plus one: M 3, N 4, LDA 7, INCX 9, INCY 12. A
+ * row-major call is the Fortran call on A^T (N x M): N is checked first and
+ * reported as 3, a bad M is 4, and lda is checked against N. */
 static const gemv_err gemv_errors[] = {
     {BAD, CblasNoTrans, 0, 0, 1, 1, 1, 1},
     {CblasColMajor, BAD, 0, 0, 1, 1, 1, 2},
     {CblasRowMajor, BAD, 0, 0, 1, 1, 1, 2},
     {CblasColMajor, CblasNoTrans, -1, 0, 1, 1, 1, 3},
-    {CblasRowMajor, CblasTrans, -1, 0, 1, 1, 1, 3},
+    {CblasRowMajor, CblasTrans, -1, 0, 1, 1, 1, 4},
     {CblasColMajor, CblasTrans, 0, -1, 1, 1, 1, 4},
-    {CblasRowMajor, CblasNoTrans, 0, -1, 1, 1, 1, 4},
+    {CblasRowMajor, CblasNoTrans, 0, -1, 1, 1, 1, 3},
     {CblasColMajor, CblasNoTrans, -1, -1, 1, 1, 1, 3},
-    {CblasRowMajor, CblasNoTrans, -1, -1, 1, 1, 1, 4},
+    {CblasRowMajor, CblasNoTrans, -1, -1, 1, 1, 1, 3},
     {CblasColMajor, CblasNoTrans, 2, 0, 1, 1, 1, 7},  /* lda < m */
     {CblasRowMajor, CblasNoTrans, 0, 2, 1, 1, 1, 7},  /* lda < n */
     {CblasRowMajor, CblasConjTrans, 2, 0, 1, 1, 1, 0}, /* lda >= max(1, n): legal */
