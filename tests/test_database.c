@@ -290,6 +290,42 @@ static void test_overrides(void **state)
     assert_string_equal(buf, base);
 }
 
+/* Every override is checked when it is accepted, for one device or for all:
+ * a value a plan would divide by (or multiply into nonsense) out of its
+ * range, or values that break a rule among themselves, are refused and
+ * change nothing. One that is legal by itself but not on top of this
+ * device's set is passed over here, and calls go on with the device's set. */
+static void test_overrides_validated(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    char before[1024], after[1024], buf[1024];
+    TU_CHECK(oclblas_get_params(env.device, "gemm_fast", before, sizeof before));
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", "MWG=0"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemv_t", "TPC=-16"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "routine", "HOST_MAX=-1"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemv_t", "TPC=24"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", "MWG=24,MDIMC=16,VWM=1"), OCLBLAS_INVALID_PARAMS);
+    TU_CHECK(oclblas_get_params(env.device, "gemm_fast", after, sizeof after));
+    assert_string_equal(before, after);
+    const double r = tu_gemm_case(&env, 1, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 7, 9, 5, 1.0f, 0.5f,
+                                  0, 0, 0, 0, 3);
+    assert_true(r <= 1.0);
+
+    /* TPC = 1024 is a power of two in range, but no work-group of this
+     * device's gemv_t set is a multiple of it. */
+    TU_CHECK(oclblas_get_params(env.device, "gemv_t", before, sizeof before));
+    assert_null(strstr(before, "WGS=1024"));
+    TU_CHECK(oclblas_override_params(NULL, "gemv_t", "TPC=1024"));
+    TU_CHECK(oclblas_get_params(env.device, "gemv_t", buf, sizeof buf));
+    assert_string_equal(buf, before);
+    for (int t = 0; t < 2; ++t)
+        assert_true(tu_gemv_case(&env, 0, OCLBLAS_COL_MAJOR, t ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, 300, 40, 1.0f,
+                                 0.0f, 0, 1, 1, 0, 0, 0, 11u + (unsigned)t) <= 1.0);
+    TU_CHECK(oclblas_override_params(NULL, "gemv_t", NULL));
+}
+
 /* OCLBLAS_DATABASE is read when the library first looks up parameters. */
 static void test_environment_variable(void **state)
 {
@@ -329,7 +365,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fallback_order),      cmocka_unit_test(test_runtime_versus_compiled),
         cmocka_unit_test(test_device_limits_pass_over), cmocka_unit_test(test_invalid_refused),
-        cmocka_unit_test(test_overrides),           cmocka_unit_test(test_environment_variable),
+        cmocka_unit_test(test_overrides),           cmocka_unit_test(test_overrides_validated),
+        cmocka_unit_test(test_environment_variable),
     };
     return cmocka_run_group_tests_name("database", tests, setup, teardown);
 }
