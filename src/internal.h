@@ -1,8 +1,11 @@
 /*
  * Declarations shared between the library's source files (and the tuner,
- * which links the same objects): kernel parameter tables, device facts,
- * the database, the program cache, scratch buffers and small utilities.
- * Nothing here is exported from the shared library.
+ * which links the same objects): the kernel list and the descriptors'
+ * common types, steps (one launch as a value), device facts, the database,
+ * the per-device context, the plans and their executor, the program cache,
+ * scratch buffers and small utilities. Each kernel's own indices, argument
+ * struct and step function are in its src/kernel_<name>.h. Nothing here is
+ * exported from the shared library.
  */
 #ifndef OCLBLAS_INTERNAL_H
 #define OCLBLAS_INTERNAL_H
