@@ -9,34 +9,16 @@
 // global memory. PADA and PADB pad the local rows against bank conflicts when
 // a transposed operand is written into local memory across its rows.
 
-#ifndef WGD
-#define WGD 8 // tile size in m and n
+// The host passes every parameter and every size derived from them as -D
+// options (src/kernel_gemm_direct.c): WGD tile in m and n, KWGD k-step,
+// MDIMCD NDIMCD the work-group's shape, KWID unroll, PADA PADB extra floats
+// per local row; WGSD work-items, MWID NWID elements per work-item, LDAL
+// LDBL the local rows, LOADS_PER_ITEM elements of each tile a work-item loads.
+#if !defined(WGD) || !defined(KWGD) || !defined(MDIMCD) || !defined(NDIMCD) || !defined(KWID) || !defined(PADA) || \
+    !defined(PADB) || !defined(WGSD) || !defined(MWID) || !defined(NWID) || !defined(LDAL) || !defined(LDBL) ||    \
+    !defined(LOADS_PER_ITEM)
+#error "gemm_direct: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#ifndef KWGD
-#define KWGD 8 // k-step through local memory
-#endif
-#ifndef MDIMCD
-#define MDIMCD 8 // work-items along m
-#endif
-#ifndef NDIMCD
-#define NDIMCD 8 // work-items along n
-#endif
-#ifndef KWID
-#define KWID 1 // unroll factor of the k loop
-#endif
-#ifndef PADA
-#define PADA 0 // extra floats per local row of A
-#endif
-#ifndef PADB
-#define PADB 0 // extra floats per local row of B
-#endif
-
-#define WGSD (MDIMCD * NDIMCD)
-#define MWID (WGD / MDIMCD)
-#define NWID (WGD / NDIMCD)
-#define LDAL (WGD + PADA)
-#define LDBL (WGD + PADB)
-#define LOADS_PER_ITEM ((WGD * KWGD) / WGSD)
 
 inline void gemm_direct_body(const int M, const int N, const int K, const float alpha, const float beta,
                              const global float *restrict ag, const int a_off, const int a_ld, const int a_t,

@@ -12,62 +12,26 @@
 // memory into registers while the current one is multiplied, so there is one
 // barrier per KWG step and the global loads' latency hides behind the math.
 
-#ifndef MWG
-#define MWG 8 // tile size in m of a work-group
+// The host passes every parameter and every size derived from them as -D
+// options (src/kernel_gemm_fast.c): MWG NWG KWG tile of a work-group;
+// MDIMC NDIMC its shape; MDIMA NDIMB the loaders' shapes; KWI unroll; VWM
+// VWN vector widths; STRM STRN strided access; SA SB local memory for A, B;
+// WGS work-items; MWI NWI elements per work-item, MVI NVI in vectors; MVG
+// NVG the tile in vectors; with SA the loader of A is MDIMA x KDIMA
+// work-items of MVA x KWA vectors each, with SB that of B NDIMB x KDIMB of
+// NVB x KWB.
+#if !defined(MWG) || !defined(NWG) || !defined(KWG) || !defined(MDIMC) || !defined(NDIMC) || !defined(MDIMA) || \
+    !defined(NDIMB) || !defined(KWI) || !defined(VWM) || !defined(VWN) || !defined(STRM) || !defined(STRN) ||     \
+    !defined(SA) || !defined(SB) || !defined(WGS) || !defined(MWI) || !defined(NWI) || !defined(MVI) ||          \
+    !defined(NVI) || !defined(MVG) || !defined(NVG)
+#error "gemm_fast: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#ifndef NWG
-#define NWG 8 // tile size in n of a work-group
+#if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA))
+#error "gemm_fast: SA needs KDIMA, MVA and KWA"
 #endif
-#ifndef KWG
-#define KWG 8 // k-step of the tiles through local memory
+#if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB))
+#error "gemm_fast: SB needs KDIMB, NVB and KWB"
 #endif
-#ifndef MDIMC
-#define MDIMC 8 // work-items along m (work-group shape for the computation)
-#endif
-#ifndef NDIMC
-#define NDIMC 8 // work-items along n
-#endif
-#ifndef MDIMA
-#define MDIMA 8 // work-items along m when loading A into local memory
-#endif
-#ifndef NDIMB
-#define NDIMB 8 // work-items along n when loading B into local memory
-#endif
-#ifndef KWI
-#define KWI 1 // unroll factor of the k loop
-#endif
-#ifndef VWM
-#define VWM 1 // vector width of loads and stores along m
-#endif
-#ifndef VWN
-#define VWN 1 // vector width of loads along n
-#endif
-#ifndef STRM
-#define STRM 0 // 1: a work-item's m positions are strided by MDIMC vectors, 0: contiguous
-#endif
-#ifndef STRN
-#define STRN 0 // the same along n
-#endif
-#ifndef SA
-#define SA 0 // 1: A goes through local memory, 0: read from global by each work-item
-#endif
-#ifndef SB
-#define SB 0 // the same for B
-#endif
-
-#define WGS (MDIMC * NDIMC)
-#define MWI (MWG / MDIMC) // m elements per work-item
-#define NWI (NWG / NDIMC) // n elements per work-item
-#define MVI (MWI / VWM)   // ... in vectors
-#define NVI (NWI / VWN)
-#define MVG (MWG / VWM) // tile width in vectors
-#define NVG (NWG / VWN)
-#define KDIMA (WGS / MDIMA) // loader shape for A: MDIMA x KDIMA
-#define KDIMB (WGS / NDIMB)
-#define MVA (MVG / MDIMA) // vectors of A per loader work-item along m
-#define KWA (KWG / KDIMA) // rows of A per loader work-item along k
-#define NVB (NVG / NDIMB)
-#define KWB (KWG / KDIMB)
 
 #if VWM == 1
 typedef float realM;

@@ -7,17 +7,12 @@
 // A), the columns are split over the second dimension of the range: each
 // split writes its partial sums and the helpers' gemv_reduce adds them up.
 
-#ifndef WGS
-#define WGS 64 // work-group size
-#endif
-#ifndef WPT
-#define WPT 1 // vectors of rows per work-item
-#endif
-#ifndef VW
-#define VW 1 // rows per vector load
-#endif
-#ifndef UNR
-#define UNR 1 // columns per step of the loop
+// The host passes the parameters and the rows a work-group covers as -D
+// options (src/kernel_gemv_n.c): WGS work-group size, WPT vectors of rows
+// per work-item, VW rows per vector load, UNR columns per step of the loop,
+// ROWS_PER_GROUP = WGS * VW * WPT.
+#if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(ROWS_PER_GROUP)
+#error "gemv_n: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
 #if VW == 1
@@ -50,7 +45,7 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
     const int j1 = min(N, j0 + cols_per_split);
-    const int row0 = get_group_id(0) * (WGS * VW * WPT) + lid * VW;
+    const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * VW;
 
     float acc[WPT][VW];
     bool whole[WPT];

@@ -9,20 +9,13 @@
 // second dimension of the range and the helpers' gemv_reduce adds the
 // partial sums.
 
-#ifndef WGS
-#define WGS 64 // work-group size
+// The host passes the parameters and the columns a work-group covers as
+// -D options (src/kernel_gemv_t.c): WGS work-group size, TPC work-items per
+// column (a power of two), VW rows per vector load, UNR vectors per
+// work-item per step, CPG = WGS / TPC.
+#if !defined(WGS) || !defined(TPC) || !defined(VW) || !defined(UNR) || !defined(CPG)
+#error "gemv_t: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#ifndef TPC
-#define TPC 16 // work-items per column, a power of two
-#endif
-#ifndef VW
-#define VW 1 // rows per vector load
-#endif
-#ifndef UNR
-#define UNR 1 // vectors per work-item per step
-#endif
-
-#define CPG (WGS / TPC) // columns per work-group
 
 #if VW == 1
 typedef float realV;

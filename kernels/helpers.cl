@@ -6,29 +6,18 @@
 // alpha = 0). All matrices are column-major; "rows x cols" is the logical
 // source, dst is dst_rows x dst_cols with zeros outside the source.
 
-#ifndef PAD_DIMX
-#define PAD_DIMX 8 // work-group size along rows (the contiguous direction)
+// The host passes every parameter and every size derived from them as -D
+// options (src/kernel_helpers.c): PAD_DIMX PAD_DIMY the work-group of
+// pad_copy, scale_matrix and sum_slices (rows are the contiguous
+// direction), PAD_WPTX PAD_WPTY elements per work-item, PAD_TILEX PAD_TILEY
+// what a work-group covers; TRA_DIM the transpose's square work-group,
+// TRA_WPT, TRA_TILE its local tile (TRA_DIM * TRA_WPT), TRA_PAD extra floats
+// per local row against bank conflicts; REDUCE_WGS gemv_reduce's work-group.
+#if !defined(PAD_DIMX) || !defined(PAD_DIMY) || !defined(PAD_WPTX) || !defined(PAD_WPTY) || !defined(TRA_DIM) || \
+    !defined(TRA_WPT) || !defined(TRA_PAD) || !defined(PAD_TILEX) || !defined(PAD_TILEY) || !defined(TRA_TILE) ||  \
+    !defined(REDUCE_WGS)
+#error "helpers: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#ifndef PAD_DIMY
-#define PAD_DIMY 8 // work-group size along columns
-#endif
-#ifndef PAD_WPTX
-#define PAD_WPTX 1 // elements per work-item along rows
-#endif
-#ifndef PAD_WPTY
-#define PAD_WPTY 1 // elements per work-item along columns
-#endif
-#ifndef TRA_DIM
-#define TRA_DIM 8 // work-group of the transpose: TRA_DIM x TRA_DIM
-#endif
-#ifndef TRA_WPT
-#define TRA_WPT 1 // the local tile is TRA_DIM * TRA_WPT square
-#endif
-#ifndef TRA_PAD
-#define TRA_PAD 1 // extra floats per local row against bank conflicts
-#endif
-
-#define TRA_TILE (TRA_DIM * TRA_WPT)
 
 // dst(r, c) = src(r, c) = src[src_off + c * src_ld + r], zero outside rows x cols.
 __attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
@@ -36,8 +25,8 @@ kernel void pad_copy(const int rows, const int cols, const global float *restric
                      const int src_ld, const int dst_rows, const int dst_cols, global float *dst,
                      const int dst_ld)
 {
-    const int r0 = get_group_id(0) * (PAD_DIMX * PAD_WPTX) + get_local_id(0);
-    const int c0 = get_group_id(1) * (PAD_DIMY * PAD_WPTY) + get_local_id(1);
+    const int r0 = get_group_id(0) * PAD_TILEX + get_local_id(0);
+    const int c0 = get_group_id(1) * PAD_TILEY + get_local_id(1);
 #pragma unroll
     for (int j = 0; j < PAD_WPTY; ++j) {
         const int c = c0 + j * PAD_DIMY;
@@ -90,8 +79,8 @@ __attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
 kernel void scale_matrix(const int rows, const int cols, const float beta, global float *c, const int c_off,
                          const int c_ld)
 {
-    const int r0 = get_group_id(0) * (PAD_DIMX * PAD_WPTX) + get_local_id(0);
-    const int c0 = get_group_id(1) * (PAD_DIMY * PAD_WPTY) + get_local_id(1);
+    const int r0 = get_group_id(0) * PAD_TILEX + get_local_id(0);
+    const int c0 = get_group_id(1) * PAD_TILEY + get_local_id(1);
 #pragma unroll
     for (int j = 0; j < PAD_WPTY; ++j) {
         const int col = c0 + j * PAD_DIMY;
@@ -127,7 +116,7 @@ kernel void sum_slices(const int rows, const int cols, const int slices, const g
 
 // The last step of a split gemv: y = alpha * (sum of the splits' partial
 // sums) + beta * y, without reading y when beta == 0.
-__attribute__((reqd_work_group_size(PAD_DIMX * PAD_DIMY, 1, 1)))
+__attribute__((reqd_work_group_size(REDUCE_WGS, 1, 1)))
 kernel void gemv_reduce(const int n, const int splits, const global float *restrict partial, const float alpha,
                         const float beta, global float *y, const int y_off, const int incy)
 {

@@ -7,11 +7,15 @@
  * win over the compiled-in ones. An entry whose parameters this particular
  * device cannot run (work-group or local memory limits) is passed over.
  * Overrides from oclblas_override_params are applied on top, first those
- * for every device, then those for this device.
+ * for every device, then those for this device, each only where the
+ * resulting set is legal on the device. Devices resolve every table once
+ * into their context (oclblas__devctx_resolve) and keep it until the
+ * generation counter says that a load or an override changed something.
  */
 #include "internal.h"
 
 #include <dirent.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,7 @@ static oclblas__db_entry *runtime_entries; /* in load order */
 static size_t runtime_count;
 static override *overrides;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static atomic_uint generation = 1; /* grows with every load and override */
 
 /* ---- loading ----------------------------------------------------------- */
 
@@ -204,7 +209,10 @@ oclblas_status oclblas_database_load(const char *path)
     if (!path || !*path)
         return OCLBLAS_INVALID_ARGUMENT;
     pthread_once(&env_once, env_init);
-    return load_all(path);
+    const oclblas_status st = load_all(path);
+    if (st == OCLBLAS_SUCCESS)
+        atomic_fetch_add(&generation, 1);
+    return st;
 }
 
 /* ---- lookup ------------------------------------------------------------ */
@@ -239,7 +247,7 @@ static int try_entry(const oclblas__db_entry *e, int level, const oclblas__devic
     memcpy(p.v, e->values[kernel], sizeof p.v);
     const char *why;
     if (!oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
-        oclblas__log("database: %s entry %s skipped for %s on %s: %s", oclblas__kernels[kernel].name, e->origin,
+        oclblas__log("database: %s entry %s skipped for %s on %s: %s", oclblas__kernels[kernel]->name, e->origin,
                      level_names[level], dev->name, why);
         return 0;
     }
@@ -249,56 +257,70 @@ static int try_entry(const oclblas__db_entry *e, int level, const oclblas__devic
     return 1;
 }
 
-static oclblas_status apply_overrides(const oclblas__device_info *dev, int kernel, oclblas__params *p,
-                                      const override *extra, int *applied)
+/* The database's set, before overrides. The compiled-in global entry covers
+ * every table (the build refuses a database without it), so only a device
+ * that cannot run even that has none. */
+static oclblas_status entry_locked(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
+                                   size_t from_len)
 {
-    /* Every-device overrides first, so that a device's own wins. */
+    for (int level = 0; level <= 4; ++level) {
+        for (size_t i = runtime_count; i-- > 0;)
+            if (try_entry(&runtime_entries[i], level, dev, kernel, out, from, from_len, 0))
+                return OCLBLAS_SUCCESS;
+        for (size_t i = 0; i < oclblas__db_builtin_count; ++i)
+            if (try_entry(&oclblas__db_builtin[i], level, dev, kernel, out, from, from_len, 1))
+                return OCLBLAS_SUCCESS;
+    }
+    oclblas__log("database: no %s entry that %s can run", oclblas__kernels[kernel]->name, dev->name);
+    if (from)
+        oclblas__strlcpy(from, "no entry this device can run", from_len);
+    return OCLBLAS_INVALID_PARAMS;
+}
+
+static const char *override_text(cl_device_id device, int kernel, const override *extra)
+{
+    if (extra && extra->device == device && extra->kernel == kernel)
+        return extra->text; /* about to replace the one in the list */
+    for (const override *o = overrides; o; o = o->next)
+        if (o->device == device && o->kernel == kernel)
+            return o->text;
+    return NULL;
+}
+
+/* The set in force: the database's, then the override for every device,
+ * then the device's own (extra, when not NULL, stands for the override
+ * being set). An override whose result this device cannot run is passed
+ * over, so that every set in force is legal where it is used. */
+static oclblas_status lookup_locked(const oclblas__device_info *dev, int kernel, const override *extra,
+                                    oclblas__params *out, char *from, size_t from_len)
+{
+    oclblas_status st = entry_locked(dev, kernel, out, from, from_len);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    int applied = 0;
     for (int pass = 0; pass < 2; ++pass) {
-        for (const override *o = overrides; o; o = o->next) {
-            if (o->kernel != kernel || (pass == 0 ? o->device != NULL : o->device != dev->id))
-                continue;
-            if (extra && o->device == extra->device)
-                continue; /* about to be replaced */
-            oclblas_status st = oclblas__params_parse(kernel, o->text, p);
-            if (st != OCLBLAS_SUCCESS)
-                return st;
-            *applied = 1;
+        const char *text = override_text(pass ? dev->id : NULL, kernel, extra);
+        if (!text)
+            continue;
+        oclblas__params p = *out;
+        const char *why = "the override does not parse";
+        if (oclblas__params_parse(kernel, text, &p, NULL) == OCLBLAS_SUCCESS &&
+            oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
+            *out = p;
+            applied = 1;
+        } else {
+            oclblas__log("database: override of %s%s passed over on %s: %s", oclblas__kernels[kernel]->name,
+                         pass ? "" : " for every device", dev->name, why);
         }
-        if (extra && (pass == 0 ? extra->device == NULL : extra->device == dev->id)) {
-            oclblas_status st = oclblas__params_parse(kernel, extra->text, p);
-            if (st != OCLBLAS_SUCCESS)
-                return st;
-            *applied = 1;
-        }
+    }
+    if (applied && from) {
+        const size_t used = strlen(from);
+        oclblas__strlcpy(from + used, " with overrides", from_len - used);
     }
     return OCLBLAS_SUCCESS;
 }
 
-static oclblas_status lookup_locked(const oclblas__device_info *dev, int kernel, const override *extra,
-                                    oclblas__params *out, char *from, size_t from_len)
-{
-    int found = 0;
-    for (int level = 0; level <= 4 && !found; ++level) {
-        for (size_t i = runtime_count; i-- > 0 && !found;)
-            found = try_entry(&runtime_entries[i], level, dev, kernel, out, from, from_len, 0);
-        for (size_t i = 0; i < oclblas__db_builtin_count && !found; ++i)
-            found = try_entry(&oclblas__db_builtin[i], level, dev, kernel, out, from, from_len, 1);
-    }
-    if (!found) {
-        *out = oclblas__kernels[kernel].defaults;
-        if (from)
-            oclblas__strlcpy(from, "the kernel's built-in defaults", from_len);
-    }
-    int applied = 0;
-    oclblas_status st = apply_overrides(dev, kernel, out, extra, &applied);
-    if (st == OCLBLAS_SUCCESS && applied && from) {
-        const size_t used = strlen(from);
-        oclblas__strlcpy(from + used, " with overrides", from_len - used);
-    }
-    return st;
-}
-
-/* The verbose log names each (device, kernel, parameters, origin) once, not on every call. */
+/* The verbose log names each (device, kernel, parameters, origin) once, not on every refresh. */
 typedef struct logged {
     cl_device_id dev;
     int kernel;
@@ -324,7 +346,7 @@ static void log_once(const oclblas__device_info *dev, int kernel, const oclblas_
     logged_list = l;
     char text[512];
     oclblas__params_format(kernel, p, text, sizeof text);
-    oclblas__log("database: %s on %s: %s from %s", oclblas__kernels[kernel].name, dev->name, text, from);
+    oclblas__log("database: %s on %s: %s from %s", oclblas__kernels[kernel]->name, dev->name, text, from);
 }
 
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
@@ -342,6 +364,26 @@ oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, o
     return st;
 }
 
+unsigned oclblas__db_generation(void) { return atomic_load(&generation); }
+
+oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas__devctx *out)
+{
+    pthread_once(&env_once, env_init);
+    memset(out, 0, sizeof *out);
+    out->dev = dev;
+    /* Read before resolving: a change meanwhile makes the next call resolve again. */
+    out->generation = atomic_load(&generation);
+    oclblas__mutex_lock(&db_lock);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        char where[400];
+        out->status[k] = lookup_locked(dev, k, NULL, &out->params[k], where, sizeof where);
+        if (out->status[k] == OCLBLAS_SUCCESS && oclblas__verbose())
+            log_once(dev, k, &out->params[k], where);
+    }
+    oclblas__mutex_unlock(&db_lock);
+    return OCLBLAS_SUCCESS;
+}
+
 /* ---- overrides --------------------------------------------------------- */
 
 oclblas_status oclblas_override_params(cl_device_id device, const char *kernel, const char *params)
@@ -351,13 +393,20 @@ oclblas_status oclblas_override_params(cl_device_id device, const char *kernel, 
         return OCLBLAS_UNKNOWN_KERNEL;
     pthread_once(&env_once, env_init);
     const int remove = !params || !*params;
-    override probe = {device, k, (char *)params, NULL};
     if (!remove) {
-        /* Names and numbers must parse whatever they are applied to. */
-        oclblas__params scratch = oclblas__kernels[k].defaults;
-        oclblas_status st = oclblas__params_parse(k, params, &scratch);
+        /* Every value named must be in its range and every rule that reads
+         * only named parameters must hold, whatever the set is applied to:
+         * nothing illegal is stored, for one device or for all. */
+        oclblas__params named = {{0}};
+        unsigned given = 0;
+        oclblas_status st = oclblas__params_parse(k, params, &named, &given);
         if (st != OCLBLAS_SUCCESS)
             return st;
+        const char *why;
+        if (!oclblas__params_legal_partial(k, &named, given, given, NULL, &why)) {
+            oclblas__log("override of %s refused: %s", kernel, why);
+            return OCLBLAS_INVALID_PARAMS;
+        }
         if (device) {
             /* For one device the resulting set is known: it must be legal there. */
             const oclblas__device_info *dev;
@@ -366,11 +415,19 @@ oclblas_status oclblas_override_params(cl_device_id device, const char *kernel, 
                 return st;
             oclblas__params merged;
             oclblas__mutex_lock(&db_lock);
-            st = lookup_locked(dev, k, &probe, &merged, NULL, 0);
+            st = entry_locked(dev, k, &merged, NULL, 0);
+            const char *every = override_text(NULL, k, NULL);
+            if (st == OCLBLAS_SUCCESS && every) {
+                oclblas__params p = merged;
+                if (oclblas__params_parse(k, every, &p, NULL) == OCLBLAS_SUCCESS &&
+                    oclblas__params_legal(k, &p, &dev->lim, NULL))
+                    merged = p;
+            }
             oclblas__mutex_unlock(&db_lock);
+            if (st == OCLBLAS_SUCCESS)
+                st = oclblas__params_parse(k, params, &merged, NULL);
             if (st != OCLBLAS_SUCCESS)
                 return st;
-            const char *why;
             if (!oclblas__params_legal(k, &merged, &dev->lim, &why)) {
                 oclblas__log("override of %s refused: %s", kernel, why);
                 return OCLBLAS_INVALID_PARAMS;
@@ -407,6 +464,7 @@ oclblas_status oclblas_override_params(cl_device_id device, const char *kernel, 
         o->next = overrides;
         overrides = o;
     }
+    atomic_fetch_add(&generation, 1);
     oclblas__mutex_unlock(&db_lock);
     return OCLBLAS_SUCCESS;
 }

@@ -80,7 +80,7 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
             return bad(err, err_len, origin, "unknown kernel", kj->key);
         if (kj->type != OCLBLAS__JSON_OBJECT)
             return bad(err, err_len, origin, "expected an object of parameters for", kj->key);
-        const oclblas__kernel_def *kd = &oclblas__kernels[k];
+        const oclblas__kernel_desc *kd = oclblas__kernels[k];
         oclblas__params p = {{0}};
         int seen = 0;
         for (const oclblas__json *pj = kj->child; pj; pj = pj->next) {

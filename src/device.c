@@ -1,13 +1,17 @@
 /*
  * Devices: the facts about a device that parameter lookup, legality and the
- * cache key need (read once per device and kept), and the default device,
- * context and queue of the host-pointer API, chosen once from
- * OCLBLAS_DEVICE or else the first GPU, accelerator, CPU.
+ * cache key need (read once per device and kept, found again without a
+ * lock), the one device selection (OCLBLAS_DEVICE's syntax, shared with
+ * oclblas-tune), and the default device, context and queue of the
+ * host-pointer API, chosen once from OCLBLAS_DEVICE (or what the tuner
+ * chose) or else the first GPU, accelerator, CPU.
  */
 #include "internal.h"
+#include "json.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,7 @@ typedef struct info_node {
 } info_node;
 
 static pthread_mutex_t info_lock = PTHREAD_MUTEX_INITIALIZER;
-static info_node *info_list;
+static _Atomic(info_node *) info_list; /* nodes are added at the head, complete, and never removed */
 
 static void lowercase(char *s)
 {
@@ -101,7 +105,10 @@ static oclblas_status read_info(cl_device_id dev, oclblas__device_info *d)
         cl_uint major = 0, minor = 0;
         if (clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major, NULL) == CL_SUCCESS &&
             clGetDeviceInfo(dev, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor, NULL) == CL_SUCCESS)
+        {
             snprintf(d->arch, sizeof d->arch, "SM%u.%u", major, minor);
+            d->lim.nv_compute_capability = (int)(10 * major + minor);
+        }
     } else if (strcmp(d->vendor, "pocl") == 0) {
         /* "... HSTR: pthread-x86_64-pc-linux-gnu-skylake-avx512": the CPU
          * name follows the five parts of driver and target triple. */
@@ -119,18 +126,18 @@ static oclblas_status read_info(cl_device_id dev, oclblas__device_info *d)
     return OCLBLAS_SUCCESS;
 }
 
+static const oclblas__device_info *find_info(cl_device_id dev)
+{
+    for (const info_node *n = atomic_load(&info_list); n; n = n->next)
+        if (n->info.id == dev)
+            return &n->info;
+    return NULL;
+}
+
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out)
 {
-    oclblas__mutex_lock(&info_lock);
-    for (info_node *n = info_list; n; n = n->next) {
-        if (n->info.id == dev) {
-            *out = &n->info;
-            oclblas__mutex_unlock(&info_lock);
-            return OCLBLAS_SUCCESS;
-        }
-    }
-    oclblas__mutex_unlock(&info_lock);
-
+    if ((*out = find_info(dev)) != NULL)
+        return OCLBLAS_SUCCESS;
     info_node *node = malloc(sizeof *node);
     if (!node)
         return OCLBLAS_OUT_OF_HOST_MEMORY;
@@ -141,16 +148,13 @@ oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_
     }
     oclblas__mutex_lock(&info_lock);
     /* Another thread may have added it meanwhile; keep the first. */
-    for (info_node *n = info_list; n; n = n->next) {
-        if (n->info.id == dev) {
-            *out = &n->info;
-            oclblas__mutex_unlock(&info_lock);
-            free(node);
-            return OCLBLAS_SUCCESS;
-        }
+    if ((*out = find_info(dev)) != NULL) {
+        oclblas__mutex_unlock(&info_lock);
+        free(node);
+        return OCLBLAS_SUCCESS;
     }
-    node->next = info_list;
-    info_list = node;
+    node->next = atomic_load(&info_list);
+    atomic_store(&info_list, node);
     *out = &node->info;
     oclblas__mutex_unlock(&info_lock);
     return OCLBLAS_SUCCESS;
@@ -175,9 +179,11 @@ int oclblas__type_rank(cl_device_type t)
     return 3;
 }
 
-/* Picks a device by OCLBLAS_DEVICE (spec) or by type rank (spec NULL). */
-static oclblas_status choose(const char *spec, cl_device_id *out)
+oclblas_status oclblas__device_find(const char *spec, cl_device_id *out, unsigned *platform_index,
+                                    unsigned *device_index)
 {
+    if (spec && !*spec)
+        spec = NULL;
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np = 0;
     cl_int err = clGetPlatformIDs(MAX_PLATFORMS, plats, &np);
@@ -220,6 +226,10 @@ static oclblas_status choose(const char *spec, cl_device_id *out)
                 match = oclblas__strcasestr(name, spec) != NULL;
             if (match) {
                 *out = devs[d];
+                if (platform_index)
+                    *platform_index = p;
+                if (device_index)
+                    *device_index = d;
                 if (spec)
                     return OCLBLAS_SUCCESS;
                 best_rank = oclblas__type_rank(type);
@@ -231,13 +241,36 @@ static oclblas_status choose(const char *spec, cl_device_id *out)
     return (!spec && best_rank < 99) ? OCLBLAS_SUCCESS : OCLBLAS_DEVICE_NOT_FOUND;
 }
 
+/* What oclblas__default_choose asked for, read once by default_init. */
+static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
+static char chosen_spec[256];
+static int chosen, default_started;
+
+oclblas_status oclblas__default_choose(const char *spec)
+{
+    if (!spec || strlen(spec) >= sizeof chosen_spec)
+        return OCLBLAS_INVALID_ARGUMENT;
+    oclblas__mutex_lock(&choice_lock);
+    const int late = default_started;
+    if (!late) {
+        oclblas__strlcpy(chosen_spec, spec, sizeof chosen_spec);
+        chosen = 1;
+    }
+    oclblas__mutex_unlock(&choice_lock);
+    return late ? OCLBLAS_INVALID_ARGUMENT : OCLBLAS_SUCCESS;
+}
+
 static void default_init(void)
 {
-    const char *spec = getenv("OCLBLAS_DEVICE");
+    oclblas__mutex_lock(&choice_lock);
+    default_started = 1;
+    const int by_choice = chosen;
+    const char *spec = by_choice ? chosen_spec : getenv("OCLBLAS_DEVICE");
+    oclblas__mutex_unlock(&choice_lock);
     if (spec && !*spec)
         spec = NULL;
     cl_device_id dev = NULL;
-    oclblas_status st = choose(spec, &dev);
+    oclblas_status st = oclblas__device_find(spec, &dev, NULL, NULL);
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__device_info_get(dev, &default_dev.info);
     if (st == OCLBLAS_SUCCESS) {
@@ -258,7 +291,8 @@ static void default_init(void)
         default_dev.device = dev;
         oclblas__log("default device: %s (%s, %s %s, platform %s, driver %s)%s%s", default_dev.info->name,
                      default_dev.info->type, default_dev.info->vendor, default_dev.info->arch,
-                     default_dev.info->platform_name, default_dev.info->driver, spec ? " from OCLBLAS_DEVICE=" : "",
+                     default_dev.info->platform_name, default_dev.info->driver,
+                     spec ? by_choice ? " as chosen: " : " from OCLBLAS_DEVICE=" : "",
                      spec ? spec : "");
     } else {
         oclblas__log("no default device: %s", oclblas_status_string(st));
@@ -286,19 +320,6 @@ oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
     return OCLBLAS_SUCCESS;
 }
 
-/* JSON string contents: device names are printable ASCII in practice, but
- * quotes and backslashes must not break the document. */
-static void json_text(char *out, size_t len, const char *s)
-{
-    size_t n = 0;
-    for (; *s && n + 2 < len; ++s) {
-        if (*s == '"' || *s == '\\')
-            out[n++] = '\\';
-        out[n++] = (unsigned char)*s < 0x20 ? ' ' : *s;
-    }
-    out[n] = '\0';
-}
-
 oclblas_status oclblas_device_description(cl_device_id device, char *buf, size_t len)
 {
     if (!device || !buf || !len)
@@ -307,12 +328,15 @@ oclblas_status oclblas_device_description(cl_device_id device, char *buf, size_t
     oclblas_status st = oclblas__device_info_get(device, &d);
     if (st != OCLBLAS_SUCCESS)
         return st;
-    char name[600], vendor[80], arch[140], out[1024];
-    json_text(name, sizeof name, d->name);
-    json_text(vendor, sizeof vendor, d->vendor);
-    json_text(arch, sizeof arch, d->arch);
-    const int n = snprintf(out, sizeof out, "{\"vendor\": \"%s\", \"type\": \"%s\", \"architecture\": \"%s\", \"name\": \"%s\"}",
-                           vendor, d->type, arch, name);
+    /* Room for every character escaped (\u00XX) and the quotes. */
+    char name[sizeof d->name * 6 + 2], vendor[sizeof d->vendor * 6 + 2], arch[sizeof d->arch * 6 + 2];
+    char out[sizeof name + sizeof vendor + sizeof arch + 128];
+    oclblas__json_quote(name, sizeof name, d->name);
+    oclblas__json_quote(vendor, sizeof vendor, d->vendor);
+    oclblas__json_quote(arch, sizeof arch, d->arch);
+    const int n = snprintf(out, sizeof out,
+                           "{\"vendor\": %s, \"type\": \"%s\", \"architecture\": %s, \"name\": %s}", vendor,
+                           d->type, arch, name);
     if (n < 0 || (size_t)n >= len)
         return OCLBLAS_INVALID_ARGUMENT;
     memcpy(buf, out, (size_t)n + 1);

@@ -10,7 +10,7 @@
  * between columns (ld > rows) of the caller's C or y is never written, and
  * nothing at all is written when a step fails.
  */
-#include "internal.h"
+#include "kernel_routine.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -269,12 +269,16 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
  * about 48^3 and for SGEMV up to past 1448^2; the tuner chose 64). */
 static int below_crossover(const oclblas__default_device *d, double work, int *host_max)
 {
-    oclblas__params rp;
+    const oclblas__devctx *cx;
+    oclblas_status st;
     *host_max = 0;
-    if (oclblas__db_lookup(d->info, OCLBLAS__K_ROUTINE, &rp, NULL, 0) != OCLBLAS_SUCCESS)
+    if (oclblas__devctx_get(d->info, &cx) != OCLBLAS_SUCCESS)
         return 0;
-    *host_max = rp.v[RT_HOST_MAX];
-    const double h = (double)rp.v[RT_HOST_MAX];
+    const oclblas__params *rp = oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, NULL, &st);
+    if (!rp)
+        return 0;
+    *host_max = rp->v[RT_HOST_MAX];
+    const double h = (double)rp->v[RT_HOST_MAX];
     return work <= h * h * h;
 }
 

@@ -1,8 +1,11 @@
 /*
  * Declarations shared between the library's source files (and the tuner,
- * which links the same objects): kernel parameter tables, device facts,
- * the database, the program cache, scratch buffers and small utilities.
- * Nothing here is exported from the shared library.
+ * which links the same objects): the kernel list and the descriptors'
+ * common types, steps (one launch as a value), device facts, the database,
+ * the per-device context, the plans and their executor, the program cache,
+ * scratch buffers and small utilities. Each kernel's own indices, argument
+ * struct and step function are in its src/kernel_<name>.h. Nothing here is
+ * exported from the shared library.
  */
 #ifndef OCLBLAS_INTERNAL_H
 #define OCLBLAS_INTERNAL_H
@@ -21,77 +24,166 @@
 
 #define OCLBLAS__MAX_PARAMS 16
 #define OCLBLAS__MAX_CANDIDATES 12
+#define OCLBLAS__MAX_DERIVED 16
+#define OCLBLAS__MAX_ARGS 16
 
-/* ---- kernel parameter tables (params.c) -------------------------------- */
+/* ---- the kernel list (kernels.def) ------------------------------------- */
 
 typedef enum {
-    OCLBLAS__K_GEMM_FAST,
-    OCLBLAS__K_GEMM_DIRECT,
-    OCLBLAS__K_HELPERS,
-    OCLBLAS__K_GEMV_N,
-    OCLBLAS__K_GEMV_T,
-    OCLBLAS__K_ROUTINE, /* routine-level values, no kernel of its own */
+#define OCLBLAS_KERNEL(ID, name) OCLBLAS__K_##ID,
+#define OCLBLAS_TABLE(ID, name) OCLBLAS__K_##ID,
+#include "kernels.def"
+#undef OCLBLAS_KERNEL
+#undef OCLBLAS_TABLE
     OCLBLAS__K_COUNT
 } oclblas__kernel_id;
 
+/* The embedded sources (generated: kernels.c), one per OCLBLAS_KERNEL line. */
+#define OCLBLAS_KERNEL(ID, name) extern const char oclblas__source_##name[];
+#define OCLBLAS_TABLE(ID, name)
+#include "kernels.def"
+#undef OCLBLAS_KERNEL
+#undef OCLBLAS_TABLE
+
+/* ---- kernel descriptors (kernel_<name>.c; generic functions in params.c) */
+
 typedef struct {
     const char *name;
-    int min, max;             /* legal range; the kernel's check adds the rest */
+    int min, max;             /* legal range; the rules add the rest */
     int num_candidates;       /* the tuner's search values */
     int candidates[OCLBLAS__MAX_CANDIDATES];
 } oclblas__param_def;
 
-/* What a device allows: the device-dependent half of legality. */
+/* What a device allows and offers: the device-dependent half of legality. */
 typedef struct {
     size_t max_wg_size;
     size_t max_item[3];
     unsigned long long local_mem;
+    int nv_compute_capability; /* 10 * major + minor on NVIDIA (cl_nv_device_attribute_query), else 0 */
 } oclblas__limits;
 
 typedef struct {
     int v[OCLBLAS__MAX_PARAMS];
 } oclblas__params;
 
+/* One legality rule. It reads the parameters of its mask only, so that it
+ * can be checked as soon as those are assigned (the tuner cuts its search
+ * there). A device rule needs the device's limits and is skipped without
+ * them. Returns NULL when the values pass, else why not. */
 typedef struct {
-    const char *name;   /* "gemm_fast", the name in database files and overrides */
-    int source;         /* oclblas__source_id of its .cl file, -1 for the routine values */
+    unsigned reads; /* bit i: parameter i */
+    int device;
+    const char *(*check)(const int *v, const oclblas__limits *lim);
+} oclblas__rule;
+#define OCLBLAS__P(i) (1u << (i))
+
+/* A size derived from the parameters, passed as -DNAME=VALUE beside them. */
+typedef struct {
+    const char *name;
+    int value;
+} oclblas__derived;
+
+typedef struct oclblas__tuning oclblas__tuning; /* how oclblas-tune times a kernel (below) */
+
+typedef struct {
+    const char *name;   /* "gemm_fast": the name in the list, database files and overrides */
+    const char *source; /* the embedded .cl text; NULL for a table without a program */
     int num_params;
     const oclblas__param_def *params;
-    oclblas__params defaults; /* legal on any OpenCL 1.2 device */
-    /* NULL when v is legal, else why not. lim NULL: device-independent rules only. */
-    const char *(*check)(const int *v, const oclblas__limits *lim);
-} oclblas__kernel_def;
+    int num_rules;
+    const oclblas__rule *rules;
+    /* Whether the kernel can run on a device at all (NULL: on any OpenCL
+     * 1.2 device); returns NULL or why not. */
+    const char *(*capable)(const oclblas__limits *lim);
+    /* The derived sizes of a legal set, into out (at most
+     * OCLBLAS__MAX_DERIVED); returns how many. NULL: none. */
+    int (*derive)(const int *v, oclblas__derived *out);
+    const oclblas__tuning *tuning; /* NULL: the tuner does not search it */
+} oclblas__kernel_desc;
 
-extern const oclblas__kernel_def oclblas__kernels[OCLBLAS__K_COUNT];
+#define OCLBLAS_KERNEL(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;
+#define OCLBLAS_TABLE(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;
+#include "kernels.def"
+#undef OCLBLAS_KERNEL
+#undef OCLBLAS_TABLE
+
+/* Every descriptor, by id. */
+extern const oclblas__kernel_desc *const oclblas__kernels[OCLBLAS__K_COUNT];
 
 int oclblas__kernel_by_name(const char *name); /* -1 when unknown */
 int oclblas__param_index(int kernel, const char *name);
-/* Legal range and the kernel's rules; why receives the reason (may be NULL). */
+/* Legal ranges and rules, and with lim the device's rules and the kernel's
+ * capability; why receives the reason (may be NULL). */
 int oclblas__params_legal(int kernel, const oclblas__params *p, const oclblas__limits *lim,
                           const char **why);
-/* "-DNAME=VALUE ..." for the kernel's parameters into buf. */
-void oclblas__params_defines(int kernel, const oclblas__params *p, char *buf, size_t len);
+/* The same on a partial assignment: only the parameters of the mask
+ * `assigned` are looked at, and only the rules that read nothing else; of
+ * those, only the ranges of the `fresh` parameters and the rules that read
+ * one of them (a walk that assigns one parameter at a time passes that one,
+ * having checked the rest before; ~0u checks everything assigned). The
+ * kernel's capability is checked when fresh covers all that is assigned. */
+int oclblas__params_legal_partial(int kernel, const oclblas__params *p, unsigned assigned, unsigned fresh,
+                                  const oclblas__limits *lim, const char **why);
+/* "-DNAME=VALUE ..." for the kernel's parameters and derived sizes into buf
+ * (cut to len); returns the length the whole text needs, as snprintf does. */
+size_t oclblas__params_defines(int kernel, const oclblas__params *p, char *buf, size_t len);
 /* "NAME=VALUE,..." */
 void oclblas__params_format(int kernel, const oclblas__params *p, char *buf, size_t len);
-/* Parses "NAME=VALUE" items separated by commas or spaces on top of *p. */
-oclblas_status oclblas__params_parse(int kernel, const char *text, oclblas__params *p);
+/* Parses "NAME=VALUE" items separated by commas or spaces on top of *p;
+ * *given (may be NULL) gets the mask of the parameters it named. */
+oclblas_status oclblas__params_parse(int kernel, const char *text, oclblas__params *p, unsigned *given);
 
-/* Parameter indices, in table order. */
-enum { GF_MWG, GF_NWG, GF_KWG, GF_MDIMC, GF_NDIMC, GF_MDIMA, GF_NDIMB, GF_KWI, GF_VWM, GF_VWN,
-       GF_STRM, GF_STRN, GF_SA, GF_SB, GF_COUNT };
-enum { GD_WGD, GD_KWGD, GD_MDIMCD, GD_NDIMCD, GD_KWID, GD_PADA, GD_PADB, GD_COUNT };
-enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WPT, HP_TRA_PAD,
-       HP_COUNT };
-enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_COUNT };
-enum { GT_WGS, GT_TPC, GT_VW, GT_UNR, GT_COUNT };
-enum { RT_GEMM_MIN_INDIRECT, RT_GEMV_GROUPS_PER_CU, RT_HOST_MAX, RT_GEMM_SPLIT_K, RT_COUNT };
+/* ---- steps: one kernel launch as a value (launch.c) -------------------- */
 
-/* ---- embedded kernel sources (generated: kernels.c) -------------------- */
+/* The buffers a step reads and writes, by role: the call's operands
+ * (A, B or x, C or y) and the three scratch slots. */
+typedef enum {
+    OCLBLAS__BUF_A,
+    OCLBLAS__BUF_B,
+    OCLBLAS__BUF_C,
+    OCLBLAS__BUF_S0,
+    OCLBLAS__BUF_S1,
+    OCLBLAS__BUF_S2,
+    OCLBLAS__BUF_COUNT
+} oclblas__buf;
 
-typedef enum { OCLBLAS__SRC_GEMM_FAST, OCLBLAS__SRC_GEMM_DIRECT, OCLBLAS__SRC_HELPERS,
-               OCLBLAS__SRC_GEMV_N, OCLBLAS__SRC_GEMV_T, OCLBLAS__SRC_COUNT } oclblas__source_id;
-extern const char *const oclblas__sources[OCLBLAS__SRC_COUNT];
-extern const char *const oclblas__source_names[OCLBLAS__SRC_COUNT];
+typedef struct {
+    cl_uint dims;
+    size_t global[3], local[3];
+} oclblas__geometry;
+
+typedef struct {
+    enum { OCLBLAS__ARG_INT, OCLBLAS__ARG_FLOAT, OCLBLAS__ARG_BUF } kind;
+    union {
+        int i;
+        float f;
+        oclblas__buf buf;
+    } u;
+} oclblas__arg_value;
+
+/* A launch: which program and entry point, its geometry and arguments, and
+ * what it waits for. The descriptors' step functions make it from their
+ * typed argument structs, so that nobody else restates a geometry. */
+typedef struct {
+    int kernel;              /* the table whose program it runs */
+    oclblas__params params;  /* the parameters of that program (and of the geometry) */
+    const char *entry;       /* the kernel function in that program */
+    oclblas__geometry geo;
+    int num_args;
+    oclblas__arg_value args[OCLBLAS__MAX_ARGS];
+    unsigned after;    /* bit i: waits for step i of its plan */
+    int after_scratch; /* waits for the scratch buffers' previous use */
+} oclblas__step;
+
+/* Argument builders for the descriptors' step functions. */
+void oclblas__step_int(oclblas__step *s, int v);
+void oclblas__step_float(oclblas__step *s, float v);
+void oclblas__step_buf(oclblas__step *s, oclblas__buf b);
+
+/* Sets a step's arguments (roles resolved through bufs) and enqueues it. */
+oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
+                                     const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait,
+                                     const cl_event *wait, cl_event *event);
 
 /* ---- devices (device.c) ------------------------------------------------ */
 
@@ -112,6 +204,14 @@ typedef struct {
 
 /* The default device's order of preference: GPU 0, accelerator 1, CPU 2, other 3. */
 int oclblas__type_rank(cl_device_type t);
+/* The device a spec names, as OCLBLAS_DEVICE does ("gpu", "cpu",
+ * "accelerator", "P:D" indices, a case-insensitive part of the name; NULL
+ * or "" for the first GPU, accelerator, CPU), with its indices (may be NULL). */
+oclblas_status oclblas__device_find(const char *spec, cl_device_id *dev, unsigned *platform_index,
+                                    unsigned *device_index);
+/* Makes the default device the one spec names instead of OCLBLAS_DEVICE's;
+ * refused once the default device is in use. */
+oclblas_status oclblas__default_choose(const char *spec);
 
 /* Facts about a device, read once and kept for the life of the process. */
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out);
@@ -148,6 +248,9 @@ oclblas_status oclblas__db_parse(const char *text, const char *origin, oclblas__
  * compiled-in entries, most specific first. from gets a description. */
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out,
                                   char *from, size_t from_len);
+/* Grows with every database load and override: a device context resolved
+ * at an older generation is stale. */
+unsigned oclblas__db_generation(void);
 
 /* ---- program cache (progcache.c) --------------------------------------- */
 
@@ -167,29 +270,15 @@ void oclblas__programs_drop_context(cl_context ctx);
 int oclblas__programs_refs(cl_context ctx, int per_program);
 /* Programs in the memory cache, for tests. */
 size_t oclblas__programs_held(void);
+/* Drops one program and its binary from the memory cache (holders keep
+ * their reference): the tuner lets go of a candidate so. */
+void oclblas__program_forget(oclblas__program *prog);
+/* The disk cache's folder for this process ("off": none) instead of
+ * OCLBLAS_CACHE_DIR's; the tuner's private folder. Before any build. */
+void oclblas__cache_dir_set(const char *dir);
 /* A kernel object for the caller's exclusive use until it is put back. */
 oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out);
 void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k);
-
-/* A kernel taken from the cache for one call (launch.c). */
-typedef struct {
-    oclblas__program *prog;
-    cl_kernel kernel;
-    const char *name;
-} oclblas__kref;
-oclblas_status oclblas__kref_get(cl_context ctx, const oclblas__device_info *dev, int table,
-                                 const oclblas__params *p, const char *name, oclblas__kref *out);
-void oclblas__kref_put(oclblas__kref *r); /* no-op on a zeroed kref */
-
-typedef struct {
-    size_t size;
-    const void *value;
-} oclblas__arg;
-#define OCLBLAS__ARG(x) ((oclblas__arg){sizeof(x), &(x)})
-/* Sets the arguments and enqueues an NDRange (dims 1 or 2). */
-oclblas_status oclblas__launch(cl_command_queue q, const oclblas__kref *k, const oclblas__arg *args, int nargs,
-                               int dims, const size_t *global, const size_t *local, cl_uint num_wait,
-                               const cl_event *wait, cl_event *event);
 
 /* ---- scratch buffers (scratch.c) --------------------------------------- */
 
@@ -222,23 +311,196 @@ void oclblas__context_drop(cl_context ctx);
 /* Contexts held (only: that one, NULL: all), for tests. */
 size_t oclblas__contexts_held(cl_context only);
 
-/* ---- routines (gemm.c, gemv.c) ----------------------------------------- */
+/* ---- the per-device context (devctx.c, database.c) --------------------- */
 
-/* The column-major core of oclblas_sgemm_cl, with arguments already checked. */
-oclblas_status oclblas__sgemm_colmajor(int trans_a, int trans_b, size_t m, size_t n, size_t k,
-                                       float alpha, cl_mem a, size_t a_off, size_t lda, cl_mem b,
-                                       size_t b_off, size_t ldb, float beta, cl_mem c, size_t c_off,
-                                       size_t ldc, cl_command_queue queue, cl_event *event);
+/* Everything a plan needs to know about a device: its facts and the
+ * resolved parameters of every table, resolved once from the database and
+ * the overrides and kept (BLIS's cntx in spirit). A snapshot is immutable:
+ * loading a database or setting an override makes the next call resolve a
+ * new one, and a call keeps the snapshot it started with. A copy with other
+ * parameters is a valid context too (the tuner times candidates so). */
+typedef struct {
+    const oclblas__device_info *dev;
+    unsigned generation; /* of the database and overrides it was resolved from */
+    int pinned;          /* set by oclblas__devctx_pin: in force whatever the generation */
+    oclblas__params params[OCLBLAS__K_COUNT];
+    /* SUCCESS, or why the table has no set this device can run (then its
+     * parameters are unusable and plans that need them fail with it). */
+    oclblas_status status[OCLBLAS__K_COUNT];
+} oclblas__devctx;
 
-/* The column-major core of oclblas_sgemv_cl: y = alpha * op(A) x + beta * y
- * with A rows x cols; x_start and y_start are the elements of x[0] and y[0]
+/* The current context of a device: two atomic reads when nothing changed. */
+oclblas_status oclblas__devctx_get(const oclblas__device_info *dev, const oclblas__devctx **out);
+/* Resolves every table for a device into *out, from the database and the
+ * overrides (database.c); no caching. */
+oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas__devctx *out);
+/* Makes cx (copied) the context of its device for every call until
+ * unpinned (cx NULL), whatever the database and overrides say: how the
+ * tuner runs the whole library with its candidates. Every set must be
+ * legal on the device. */
+oclblas_status oclblas__devctx_pin(const oclblas__device_info *dev, const oclblas__devctx *cx);
+
+/* The size of the problem a parameter set is picked for. */
+typedef struct {
+    size_t m, n, k;
+} oclblas__shape;
+
+/* The parameters in force for a kernel on a problem of this shape: the one
+ * place where a plan reads parameters, so that several sets per kernel (one
+ * per class of shapes) can come in here. NULL (with *st) when the device
+ * has no legal set for the kernel. */
+const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
+                                              oclblas_status *st);
+
+/* ---- plans (plan.c): what a call enqueues, as a value ------------------ */
+
+/* How products may be computed; only STRICT (FFMA) exists yet. */
+typedef enum { OCLBLAS__MATH_STRICT } oclblas__math_mode;
+
+/* An operand in a device buffer, column-major. align: the bytes the
+ * element at offset is aligned to (a power of two, at most
+ * OCLBLAS__MAX_ALIGN), which decides vector loads and in-place reads. */
+#define OCLBLAS__MAX_ALIGN 32
+typedef struct {
+    size_t offset; /* elements; for a vector, of its element 0 (the last in memory when inc < 0) */
+    size_t ld;     /* leading dimension of a matrix */
+    ptrdiff_t inc; /* increment of a vector */
+    unsigned align;
+} oclblas__operand;
+
+/* C = alpha op(A) op(B) + beta C, column-major, arguments checked. */
+typedef struct {
+    int trans_a, trans_b;
+    size_t m, n, k;
+    float alpha, beta;
+    oclblas__operand a, b, c;
+    oclblas__math_mode mode;
+} oclblas__gemm_problem;
+
+/* y = alpha op(A) x + beta y with A rows x cols, column-major; the roles say
+ * which of the call's buffers hold A, x and y (an SGEMM with m = 1 or
+ * n = 1 runs as one with its own buffers). */
+typedef struct {
+    int trans;
+    size_t rows, cols;
+    float alpha, beta;
+    oclblas__operand a, x, y;
+    oclblas__buf a_buf, x_buf, y_buf;
+    oclblas__math_mode mode;
+} oclblas__gemv_problem;
+
+typedef enum {
+    OCLBLAS__PLAN_NOTHING, /* C unchanged: a marker as the call's event */
+    OCLBLAS__PLAN_SCALE,   /* C = beta C */
+    OCLBLAS__PLAN_GEMV,    /* a gemv kernel, with its split reduction */
+    OCLBLAS__PLAN_DIRECT,  /* gemm_direct on the caller's buffers */
+    OCLBLAS__PLAN_FAST     /* gemm_fast, operands padded or in place, k split or not */
+} oclblas__plan_kind;
+
+#define OCLBLAS__MAX_STEPS 4
+typedef struct {
+    oclblas__plan_kind kind;
+    int num_steps;
+    oclblas__step step[OCLBLAS__MAX_STEPS];
+    int main; /* the step of the kernel the plan is for: its program is taken first */
+    size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
+    /* What was decided, for the log and the tests. */
+    struct {
+        size_t mp, np, kp;            /* the padded problem */
+        int a_in_place, b_in_place;   /* read from the caller's buffer */
+        int a_transposed, b_transposed; /* padded through pad_transpose */
+        size_t slices, k_slice;       /* the split of k (1 slice: none) */
+    } fast;
+    struct {
+        int trans;
+        size_t rows, cols;
+        size_t groups, splits, chunk; /* work-groups along the output, splits of the reduction, and each one's length */
+        int vec;                      /* vector loads */
+    } gemv;
+} oclblas__plan;
+
+oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out);
+oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out);
+
+/* A routine call as its caller wrote it, for the verbose log. */
+typedef struct {
+    const char *routine; /* "sgemm", "sgemv" */
+    oclblas_layout layout;
+    oclblas_transpose trans_a, trans_b;
+    size_t m, n, k;
+} oclblas__call;
+/* One line: the caller's problem and the plan (operands named as the
+ * caller names them, so row-major A is the caller's A). */
+void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan, char *buf, size_t len);
+
+/* ---- the executor (execute.c) ------------------------------------------ */
+
+/* Enqueues a plan on q: its programs from the cache (one lookup per
+ * table), scratch buffers, events between its steps. bufs holds the call's
+ * A, B and C (scratch slots are filled here). *event gets the last step's
+ * event (or a marker); step_events, when not NULL, gets each step's (the
+ * caller releases them), for the tuner to time one kernel. */
+oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *plan, cl_context ctx,
+                                cl_command_queue q, const cl_mem operands[3], cl_event *event,
+                                cl_event step_events[OCLBLAS__MAX_STEPS]);
+/* The largest power of two, at most OCLBLAS__MAX_ALIGN, that element off of
+ * buf is aligned to (the buffer's start counts: it may wrap host memory). */
+unsigned oclblas__alignment(cl_mem buf, size_t off);
+
+/* ---- how oclblas-tune times a kernel (a descriptor's tuning member) ---- */
+
+/* The kind of problem a kernel is timed on: the tuner sets up its data and
+ * host reference by form, so a new kernel of a known form needs nothing in
+ * the tuner. Column-major, leading dimensions equal to the rows, offsets 0,
+ * the tuner's own buffers in roles A, B and C:
+ *   GEMM  C (m x n) = alpha op(A) op(B) + beta C, A and B stored as the
+ *         tuning's transposes say;
+ *   GEMV  y (role C) = alpha op(A) x (role B) + beta y, A m x n;
+ *   COPY  the source A (m x n) padded to rows x cols into C as it is and
+ *         into B as its transpose (A read as n x m with leading dimension n);
+ *         both outputs are checked, zeros beyond the source included. */
+typedef enum { OCLBLAS__FORM_GEMM, OCLBLAS__FORM_GEMV, OCLBLAS__FORM_COPY } oclblas__form;
+
+typedef struct {
+    size_t m, n, k;
+    size_t rows, cols; /* COPY: the padded shape, set by prepare */
+    float alpha, beta;
+} oclblas__tune_problem;
+
+struct oclblas__tuning {
+    oclblas__form form;
+    int trans_a, trans_b; /* GEMM: the stored orientation of A and B; GEMV: trans_a */
+    double share;         /* of a whole-run time budget */
+    int num_sizes;        /* default problem sizes (m, n, k) on a GPU or accelerator, and on a CPU */
+    size_t gpu[2][3], cpu[2][3];
+    /* 1: whole calls are timed end to end (the reduction a gemv candidate's
+     * geometry causes is part of its cost); 0: the plan's steps of this
+     * kernel only, each by its own event. */
+    int whole_plan;
+    /* Fits the problem to a candidate (gemm_fast: sizes to its tile; the
+     * helpers: the padded shape of the tuned gemm_fast); NULL: as it is. */
+    void (*prepare)(const oclblas__devctx *cx, const oclblas__params *cand, oclblas__tune_problem *p);
+    /* The plan the tuner times: cand as this kernel's parameters, cx for the others. */
+    oclblas_status (*plan)(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
+                           oclblas__plan *out);
+};
+
+/* ---- routines (gemm.c, gemv.c): the device-buffer API after its checks -- */
+
+/* SGEMM on checked arguments, in the caller's layout, with a device context
+ * (NULL: the current one of the queue's device). */
+oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans_a,
+                                  oclblas_transpose trans_b,
+                                  size_t m, size_t n, size_t k, float alpha, cl_mem a, size_t a_off, size_t lda,
+                                  cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c, size_t c_off,
+                                  size_t ldc, cl_command_queue queue, cl_event *event);
+/* SGEMV likewise; x_start and y_start are the elements of x[0] and y[0]
  * (for a negative increment, the last element in memory). */
-oclblas_status oclblas__sgemv_colmajor(int trans, size_t rows, size_t cols, float alpha, cl_mem a, size_t a_off,
-                                       size_t lda, cl_mem x, size_t x_start, ptrdiff_t incx, float beta, cl_mem y,
-                                       size_t y_start, ptrdiff_t incy, cl_command_queue queue, cl_event *event);
-/* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld = |inc|). */
-oclblas_status oclblas__scale(cl_context ctx, const oclblas__device_info *dev, size_t rows, size_t cols, float beta,
-                              cl_mem c, size_t c_off, size_t ldc, cl_command_queue queue, cl_event *event);
+oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans,
+                                  size_t m, size_t n,
+                                  float alpha, cl_mem a, size_t a_off, size_t lda, cl_mem x, size_t x_start,
+                                  ptrdiff_t incx, float beta, cl_mem y, size_t y_start, ptrdiff_t incy,
+                                  cl_command_queue queue, cl_event *event);
 
 /* ---- the host routines (hostblas.c) ------------------------------------- */
 

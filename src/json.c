@@ -311,3 +311,36 @@ const oclblas__json *oclblas__json_get(const oclblas__json *obj, const char *key
             return c;
     return NULL;
 }
+
+size_t oclblas__json_quote(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+    char esc[8];
+    for (int i = -1;; ++i) {
+        const char *piece;
+        if (i < 0 || !s[i]) {
+            piece = "\"";
+        } else {
+            const unsigned char c = (unsigned char)s[i];
+            if (c == '"' || c == '\\') {
+                esc[0] = '\\';
+                esc[1] = (char)c;
+                esc[2] = '\0';
+            } else if (c < 0x20) {
+                snprintf(esc, sizeof esc, "\\u%04x", c);
+            } else {
+                esc[0] = (char)c;
+                esc[1] = '\0';
+            }
+            piece = esc;
+        }
+        for (; *piece; ++piece, ++n)
+            if (n + 1 < len)
+                out[n] = *piece;
+        if (i >= 0 && !s[i])
+            break;
+    }
+    if (len)
+        out[n < len ? n : len - 1] = '\0';
+    return n;
+}

@@ -1,6 +1,7 @@
 /*
  * A small JSON reader for database files: the whole document as a tree,
- * strict RFC 8259 syntax, errors with a line number.
+ * strict RFC 8259 syntax, errors with a line number; and the one writer of
+ * JSON strings, for what the library and the tuner write.
  */
 #ifndef OCLBLAS_JSON_H
 #define OCLBLAS_JSON_H
@@ -25,5 +26,9 @@ oclblas__json *oclblas__json_parse(const char *text, char *err, size_t err_len);
 void oclblas__json_free(oclblas__json *j);
 /* The member of an object, or NULL. */
 const oclblas__json *oclblas__json_get(const oclblas__json *obj, const char *key);
+
+/* s as a JSON string, quotes included, into out (cut to len, always
+ * terminated); returns the length the whole string needs, as snprintf. */
+size_t oclblas__json_quote(char *out, size_t len, const char *s);
 
 #endif

@@ -1,47 +1,56 @@
 /*
- * Taking a kernel out of the program cache for one call, and launching it:
- * the two steps every routine repeats for every kernel it enqueues.
+ * A step's arguments as values, and its launch: the arguments set on the
+ * kernel object (buffer roles resolved to the call's buffers) and the
+ * NDRange enqueued with the geometry the descriptor gave it.
  */
 #include "internal.h"
 
-#include <string.h>
-
-oclblas_status oclblas__kref_get(cl_context ctx, const oclblas__device_info *dev, int table,
-                                 const oclblas__params *p, const char *name, oclblas__kref *out)
+static oclblas__arg_value *next_arg(oclblas__step *s)
 {
-    memset(out, 0, sizeof *out);
-    oclblas__program *prog;
-    oclblas_status st = oclblas__program_get(ctx, dev, table, p, &prog);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    st = oclblas__kernel_take(prog, name, &out->kernel);
-    if (st != OCLBLAS_SUCCESS) {
-        oclblas__program_release(prog);
-        return st;
-    }
-    out->prog = prog;
-    out->name = name;
-    return OCLBLAS_SUCCESS;
+    /* The descriptors' step functions set at most OCLBLAS__MAX_ARGS. */
+    return &s->args[s->num_args < OCLBLAS__MAX_ARGS ? s->num_args++ : OCLBLAS__MAX_ARGS - 1];
 }
 
-void oclblas__kref_put(oclblas__kref *r)
+void oclblas__step_int(oclblas__step *s, int v)
 {
-    if (!r->prog)
-        return;
-    oclblas__kernel_put(r->prog, r->name, r->kernel);
-    oclblas__program_release(r->prog);
-    memset(r, 0, sizeof *r);
+    oclblas__arg_value *a = next_arg(s);
+    a->kind = OCLBLAS__ARG_INT;
+    a->u.i = v;
 }
 
-oclblas_status oclblas__launch(cl_command_queue q, const oclblas__kref *k, const oclblas__arg *args, int nargs,
-                               int dims, const size_t *global, const size_t *local, cl_uint num_wait,
-                               const cl_event *wait, cl_event *event)
+void oclblas__step_float(oclblas__step *s, float v)
 {
-    for (int i = 0; i < nargs; ++i) {
-        cl_int err = clSetKernelArg(k->kernel, (cl_uint)i, args[i].size, args[i].value);
+    oclblas__arg_value *a = next_arg(s);
+    a->kind = OCLBLAS__ARG_FLOAT;
+    a->u.f = v;
+}
+
+void oclblas__step_buf(oclblas__step *s, oclblas__buf b)
+{
+    oclblas__arg_value *a = next_arg(s);
+    a->kind = OCLBLAS__ARG_BUF;
+    a->u.buf = b;
+}
+
+oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
+                                     const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait, const cl_event *wait,
+                                     cl_event *event)
+{
+    for (int i = 0; i < s->num_args; ++i) {
+        const oclblas__arg_value *a = &s->args[i];
+        cl_int err;
+        if (a->kind == OCLBLAS__ARG_INT) {
+            const cl_int v = a->u.i;
+            err = clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
+        } else if (a->kind == OCLBLAS__ARG_FLOAT) {
+            const cl_float v = a->u.f;
+            err = clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
+        } else {
+            err = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &bufs[a->u.buf]);
+        }
         if (err != CL_SUCCESS)
             return (oclblas_status)err;
     }
-    return (oclblas_status)clEnqueueNDRangeKernel(q, k->kernel, (cl_uint)dims, NULL, global, local, num_wait,
+    return (oclblas_status)clEnqueueNDRangeKernel(q, k, s->geo.dims, NULL, s->geo.global, s->geo.local, num_wait,
                                                   num_wait ? wait : NULL, event);
 }

@@ -74,6 +74,8 @@ static oclblas__program *programs;
 static binary *binaries;
 static building *builds_in_flight; /* keys being compiled from source right now, in any context */
 static oclblas_cache_stats stats;
+static char chosen_dir[1024]; /* oclblas__cache_dir_set's choice, when chosen */
+static int dir_chosen;
 
 static uint64_t fnv1a(const void *data, size_t len, uint64_t h)
 {
@@ -122,7 +124,7 @@ static double now_ms(void)
 /* 0 when the disk cache is off or has no folder. */
 static int cache_dir(char *out, size_t len)
 {
-    const char *env = getenv("OCLBLAS_CACHE_DIR");
+    const char *env = dir_chosen ? chosen_dir : getenv("OCLBLAS_CACHE_DIR");
     if (env && *env) {
         if (strcmp(env, "off") == 0)
             return 0;
@@ -470,7 +472,7 @@ static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_i
         disk_remove(key);
     }
 
-    const char *src = oclblas__sources[oclblas__kernels[e->table].source];
+    const char *src = oclblas__kernels[e->table]->source;
     cl_int err;
     cl_program p = clCreateProgramWithSource(e->ctx, 1, &src, NULL, &err);
     if (err != CL_SUCCESS)
@@ -536,7 +538,7 @@ static void unlink_locked(oclblas__program *e)
 oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *dev, int table,
                                     const oclblas__params *p, oclblas__program **out)
 {
-    const oclblas__kernel_def *kd = &oclblas__kernels[table];
+    const oclblas__kernel_desc *kd = oclblas__kernels[table];
     const char *why;
     if (!oclblas__params_legal(table, p, &dev->lim, &why)) {
         oclblas__log("%s parameters refused for %s: %s", kd->name, dev->name, why);
@@ -585,11 +587,11 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     }
     oclblas__program *e = calloc(1, sizeof *e);
     char *opts = options == options_buf ? strdup(options) : options;
-    const char *src = oclblas__sources[kd->source];
+    const char *src = kd->source;
     /* The key: everything that could change the binary. */
     char *key = print(NULL, 0, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
                       OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver,
-                      oclblas__source_names[kd->source], (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), opts);
+                      kd->name, (unsigned long long)fnv1a(src, strlen(src), FNV_SEED), opts);
     if (!e || !opts || !key) {
         oclblas__mutex_unlock(&cache_lock);
         free(e);
@@ -799,7 +801,7 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
     if (err != CL_SUCCESS)
         return (oclblas_status)err;
     for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
-        if (oclblas__kernels[k].source < 0)
+        if (!oclblas__kernels[k]->source)
             continue;
         oclblas__params p;
         st = oclblas__db_lookup(dev, k, &p, NULL, 0);
@@ -812,4 +814,52 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
     oclblas__context_drop(ctx);
     clReleaseContext(ctx);
     return st;
+}
+
+/* ---- for oclblas-tune --------------------------------------------------- */
+
+void oclblas__cache_dir_set(const char *dir)
+{
+    oclblas__strlcpy(chosen_dir, dir ? dir : "off", sizeof chosen_dir);
+    dir_chosen = 1;
+}
+
+void oclblas__program_forget(oclblas__program *prog)
+{
+    if (!prog)
+        return;
+    const size_t ol = strlen(prog->options);
+    binary *gone = NULL;
+    int listed = 0;
+    oclblas__mutex_lock(&cache_lock);
+    for (oclblas__program **pp = &programs; *pp; pp = &(*pp)->next) {
+        if (*pp == prog && prog->state != BUILDING) {
+            *pp = prog->next;
+            listed = 1;
+            break;
+        }
+    }
+    /* Its binary: the one whose key ends with its options. */
+    for (binary **pp = &binaries; *pp;) {
+        binary *b = *pp;
+        const size_t kl = strlen(b->key);
+        if (kl >= ol + 9 && memcmp(b->key + kl - ol - 9, "\noptions ", 9) == 0 &&
+            strcmp(b->key + kl - ol, prog->options) == 0) {
+            *pp = b->next;
+            b->next = gone;
+            gone = b;
+        } else {
+            pp = &b->next;
+        }
+    }
+    oclblas__mutex_unlock(&cache_lock);
+    while (gone) {
+        binary *next = gone->next;
+        free(gone->key);
+        free(gone->data);
+        free(gone);
+        gone = next;
+    }
+    if (listed)
+        oclblas__program_release(prog); /* the list's reference; holders keep theirs */
 }

@@ -4,8 +4,9 @@
  * compiled-in ones at the same level but not over more specific ones,
  * newest first, entries a device cannot run passed over, invalid files
  * refused with the status that names the cause and nothing of them loaded,
- * OCLBLAS_DATABASE read at start (checked in a child process), and
- * overrides for every device and for one device.
+ * OCLBLAS_DATABASE read at start (checked in a child process), a load in
+ * force from the next call on, and overrides for every device and for one
+ * device, checked when they are set.
  */
 #include "testutil.h"
 
@@ -290,6 +291,65 @@ static void test_overrides(void **state)
     assert_string_equal(buf, base);
 }
 
+/* Every override is checked when it is accepted, for one device or for all:
+ * a value a plan would divide by (or multiply into nonsense) out of its
+ * range, or values that break a rule among themselves, are refused and
+ * change nothing. One that is legal by itself but not on top of this
+ * device's set is passed over here, and calls go on with the device's set. */
+static void test_overrides_validated(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    char before[1024], after[1024], buf[1024];
+    TU_CHECK(oclblas_get_params(env.device, "gemm_fast", before, sizeof before));
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", "MWG=0"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemv_t", "TPC=-16"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "routine", "HOST_MAX=-1"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemv_t", "TPC=24"), OCLBLAS_INVALID_PARAMS);
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", "MWG=24,MDIMC=16,VWM=1"), OCLBLAS_INVALID_PARAMS);
+    TU_CHECK(oclblas_get_params(env.device, "gemm_fast", after, sizeof after));
+    assert_string_equal(before, after);
+    const double r = tu_gemm_case(&env, 1, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 7, 9, 5, 1.0f, 0.5f,
+                                  0, 0, 0, 0, 3);
+    assert_true(r <= 1.0);
+
+    /* TPC = 1024 is a power of two in range, but no work-group of this
+     * device's gemv_t set is a multiple of it. */
+    TU_CHECK(oclblas_get_params(env.device, "gemv_t", before, sizeof before));
+    assert_null(strstr(before, "WGS=1024"));
+    TU_CHECK(oclblas_override_params(NULL, "gemv_t", "TPC=1024"));
+    TU_CHECK(oclblas_get_params(env.device, "gemv_t", buf, sizeof buf));
+    assert_string_equal(buf, before);
+    for (int t = 0; t < 2; ++t)
+        assert_true(tu_gemv_case(&env, 0, OCLBLAS_COL_MAJOR, t ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, 300, 40, 1.0f,
+                                 0.0f, 0, 1, 1, 0, 0, 0, 11u + (unsigned)t) <= 1.0);
+    TU_CHECK(oclblas_override_params(NULL, "gemv_t", NULL));
+}
+
+/* Calls use what a load brings from the next call on: a device's
+ * parameters are resolved once and kept, and a load makes them stale. */
+static void test_loaded_entry_in_force(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    /* A call first, so that the device's parameters are resolved and its program is in memory. */
+    assert_true(tu_gemv_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, 300, 40, 1.0f, 0.0f, 0, 1, 1, 0, 0, 0, 5) <=
+                1.0);
+    oclblas_cache_stats a, b;
+    TU_CHECK(oclblas_cache_get_stats(&a));
+    char dev[1024];
+    snprintf(dev, sizeof dev, "{\"name\": \"%s\"}", dev_name);
+    TU_CHECK(oclblas_database_load(
+        write_file("in-force/entry.json", entry(dev, "gemv_t", "\"WGS\": 48, \"TPC\": 4, \"VW\": 2, \"UNR\": 3"))));
+    assert_true(tu_gemv_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, 300, 40, 1.0f, 0.0f, 0, 1, 1, 0, 0, 0, 6) <=
+                1.0);
+    TU_CHECK(oclblas_cache_get_stats(&b));
+    /* The loaded set's program: built or read from disk, not found in memory. */
+    assert_true(b.builds + b.disk_hits > a.builds + a.disk_hits);
+}
+
 /* OCLBLAS_DATABASE is read when the library first looks up parameters. */
 static void test_environment_variable(void **state)
 {
@@ -329,7 +389,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fallback_order),      cmocka_unit_test(test_runtime_versus_compiled),
         cmocka_unit_test(test_device_limits_pass_over), cmocka_unit_test(test_invalid_refused),
-        cmocka_unit_test(test_overrides),           cmocka_unit_test(test_environment_variable),
+        cmocka_unit_test(test_overrides),           cmocka_unit_test(test_overrides_validated),
+        cmocka_unit_test(test_loaded_entry_in_force), cmocka_unit_test(test_environment_variable),
     };
     return cmocka_run_group_tests_name("database", tests, setup, teardown);
 }

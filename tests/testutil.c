@@ -1,12 +1,12 @@
 /*
  * Test helpers: device set-up, random data and the OpenBLAS comparison.
- * The bound for each element of C is
- *     4 (k + 2) eps (|alpha| (|op(A)| |op(B)|)_ij + |beta| |C_ij|)
- * the classical dot-product bound (with a factor for the reference's own
- * rounding), computed with OpenBLAS on the absolute values, so it scales
- * with k and with the magnitudes of the operands, element by element.
+ * The bound for each element of C is the one the tuner holds candidates to
+ * (oclblas__error_bound, src/verify.h), its magnitudes computed with
+ * OpenBLAS on the absolute values, so it scales with k and with the
+ * magnitudes of the operands, element by element.
  */
 #include "testutil.h"
+#include "verify.h"
 
 #include <cblas.h>
 #include <float.h>
@@ -26,10 +26,9 @@ void tu_get_env(tu_env *env)
 
 void tu_fill(float *x, size_t n, unsigned *seed)
 {
-    for (size_t i = 0; i < n; ++i) {
-        *seed = *seed * 1664525u + 1013904223u;
-        x[i] = (float)((*seed >> 8) * (1.0 / 8388608.0) - 1.0);
-    }
+    uint32_t s = *seed;
+    oclblas__fill_uniform(x, n, &s);
+    *seed = s;
 }
 
 int tu_misaligned_host_buffers;
@@ -142,7 +141,6 @@ double tu_gemm_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
         cblas_sgemm(order, cb_trans(ta), cb_trans(tb), (int)m, (int)n, (int)k, fabsf(alpha), aa + a_off, (int)lda,
                     ab + b_off, (int)ldb, fabsf(beta), bound + c_off, (int)ldc);
     }
-    const double gamma = 4.0 * ((double)k + 2.0) * FLT_EPSILON;
     double worst = 0.0;
     const size_t outer = col ? n : m, inner = col ? m : n;
     for (size_t i = 0; i < nc; ++i) {
@@ -157,8 +155,7 @@ double tu_gemm_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
             ratio = got[i] == c[i] || (isnan(got[i]) && isnan(c[i])) ? 0.0 : INFINITY;
         } else {
             const double err = fabs((double)got[i] - (double)ref[i]);
-            const double tol = gamma * bound[i] + FLT_MIN;
-            ratio = isnan(got[i]) || isnan(err) ? INFINITY : err / tol;
+            ratio = isnan(got[i]) || isnan(err) ? INFINITY : err / oclblas__error_bound(k, bound[i]);
         }
         if (ratio > worst) {
             worst = ratio;
@@ -224,7 +221,6 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
         cblas_sgemv(order, cb_trans(trans), (int)m, (int)n, fabsf(alpha), aa + a_off, (int)lda, ax + x_off,
                     (int)incx, fabsf(beta), bound + y_off, (int)incy);
     }
-    const double gamma = 4.0 * ((double)lx + 2.0) * FLT_EPSILON;
     double worst = 0.0;
     for (size_t i = 0; i < ny; ++i) {
         const int inside = i >= y_off && (i - y_off) % sy == 0 && (i - y_off) / sy < ly && m && n;
@@ -233,7 +229,7 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
             ratio = got[i] == y[i] ? 0.0 : INFINITY;
         } else {
             const double err = fabs((double)got[i] - (double)ref[i]);
-            ratio = isnan(got[i]) || isnan(err) ? INFINITY : err / (gamma * bound[i] + FLT_MIN);
+            ratio = isnan(got[i]) || isnan(err) ? INFINITY : err / oclblas__error_bound(lx, bound[i]);
         }
         if (ratio > worst) {
             worst = ratio;

@@ -1,8 +1,10 @@
 /*
  * Build-time tool: turns the kernels' .cl files into a C file with one
- * NUL-terminated char array per source, so the library carries its kernels
- * and needs no files at run time. Bytes, not string literals: no escaping,
- * no limit on literal length.
+ * NUL-terminated char array per source, oclblas__source_NAME, which the
+ * kernel's descriptor points to, so the library carries its kernels and
+ * needs no files at run time. Bytes, not string literals: no escaping, no
+ * limit on literal length. The build passes one NAME=FILE per
+ * OCLBLAS_KERNEL line of src/kernels.def.
  *   embed OUT.c NAME=FILE.cl ...
  */
 #include <stdio.h>
@@ -33,19 +35,12 @@ int main(int argc, char **argv)
             perror(eq + 1);
             return 1;
         }
-        fprintf(out, "static const char src_%s[] = {", argv[i]);
+        fprintf(out, "const char oclblas__source_%s[] = {", argv[i]);
         int c, n = 0;
         while ((c = fgetc(in)) != EOF)
             fprintf(out, "%s%d,", n++ % 24 ? "" : "\n", c);
         fprintf(out, "0};\n");
         fclose(in);
     }
-    fprintf(out, "\nconst char *const oclblas__sources[OCLBLAS__SRC_COUNT] = {");
-    for (int i = 2; i < argc; ++i)
-        fprintf(out, "src_%s,", argv[i]);
-    fprintf(out, "};\nconst char *const oclblas__source_names[OCLBLAS__SRC_COUNT] = {");
-    for (int i = 2; i < argc; ++i)
-        fprintf(out, "\"%s\",", argv[i]);
-    fprintf(out, "};\n");
     return fclose(out) == 0 ? 0 : 1;
 }

@@ -9,6 +9,7 @@
  * leaves half an entry, and it is read back with the library's own parser
  * before the run calls it done.
  */
+#include "json.h"
 #include "measure.h"
 
 #include <errno.h>
@@ -17,19 +18,18 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A JSON string, escaped by the library's one writer of them. */
 static void json_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s; ++s) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
+    const size_t n = oclblas__json_quote(NULL, 0, s);
+    char *q = malloc(n + 1);
+    if (!q) {
+        fputs("\"\"", f);
+        return;
     }
-    fputc('"', f);
+    oclblas__json_quote(q, n + 1, s);
+    fputs(q, f);
+    free(q);
 }
 
 static char *slurp(const char *path)
@@ -63,7 +63,7 @@ static char *slurp(const char *path)
 
 int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path, char *err, size_t len)
 {
-    char device[1024];
+    char device[4096];
     oclblas_status st = oclblas_device_description(d->device, device, sizeof device);
     if (st != OCLBLAS_SUCCESS) {
         snprintf(err, len, "device description: %s", oclblas_status_string(st));
@@ -96,7 +96,7 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         if (!e->has[k])
             continue;
-        const oclblas__kernel_def *kd = &oclblas__kernels[k];
+        const oclblas__kernel_desc *kd = oclblas__kernels[k];
         fprintf(f, "%s\n    \"%s\": {", first ? "" : ",", kd->name);
         for (int i = 0; i < kd->num_params; ++i)
             fprintf(f, "%s\"%s\": %d", i ? ", " : "", kd->params[i].name, e->params[k].v[i]);

@@ -1,19 +1,20 @@
 /*
  * oclblas-tune: tunes oclblas's kernels and routine-level values for one
- * OpenCL device and writes a database entry. For each kernel in turn
- * (gemm_fast, helpers, gemm_direct, gemv_n, gemv_t) a strategy searches
- * the kernel's legal configurations, seeded with what the database gives
- * the device today; candidates are built in worker threads a batch at a
- * time, then checked and timed one by one; every outcome goes to the
- * journal at once. The winner of each kernel is installed as an override
- * before the next kernel (the helpers pad to the tuned tile, gemv's
- * reduction uses the tuned helpers), and the routine crossovers are
- * measured last, with everything tuned. The entry is then written, loaded
- * back through oclblas_database_load with every override removed, and
- * checked with a few calls that exercise each plan.
+ * OpenCL device and writes a database entry. For each kernel of the kernel
+ * list in turn (src/kernels.def: its descriptor says how it is timed) a
+ * strategy searches the kernel's legal configurations, seeded with what
+ * the database gives the device today; candidates are built in worker
+ * threads or processes a batch at a time, then checked and timed one by
+ * one; every outcome goes to the journal at once. The winner of each kernel
+ * goes into the tuner's device context before the next kernel (the helpers
+ * pad to the tuned tile, gemv's reduction uses the tuned helpers), and the
+ * routine crossovers are measured last, with everything tuned. The entry is
+ * then written, loaded back through oclblas_database_load, and checked
+ * with a few calls that exercise each plan.
  */
 #define _GNU_SOURCE /* nftw */
 #include "json.h"
+#include "kernel_gemm_fast.h"
 #include "measure.h"
 
 #include <ctype.h>
@@ -28,18 +29,12 @@
 enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3, EXIT_INTERRUPTED = 130 };
 enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
 
-/* Tuning order: the helpers pad to gemm_fast's tile, gemv's reduction runs on the helpers. */
-static const int order[] = {OCLBLAS__K_GEMM_FAST, OCLBLAS__K_HELPERS, OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMV_N,
-                            OCLBLAS__K_GEMV_T, OCLBLAS__K_ROUTINE};
-#define NUM_ORDER ((int)(sizeof order / sizeof *order))
-#define NUM_SEARCHED (NUM_ORDER - 1) /* the kernels a strategy searches: all but the routine values */
-/* Shares of a whole-run time budget; the routine values take what they take. */
-static const double weight[OCLBLAS__K_COUNT] = {[OCLBLAS__K_GEMM_FAST] = 0.55, [OCLBLAS__K_GEMM_DIRECT] = 0.2,
-                                                [OCLBLAS__K_HELPERS] = 0.05, [OCLBLAS__K_GEMV_N] = 0.1,
-                                                [OCLBLAS__K_GEMV_T] = 0.1};
+/* The kernels are tuned in the order of the kernel list (src/kernels.def),
+ * each one that has a tuning in its descriptor, which also gives its share
+ * of a whole-run time budget; the routine values come last. */
+static const oclblas__tuning *tuning_of(int k) { return oclblas__kernels[k]->tuning; }
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
 #define MAX_VALUES_OPTS 64
-#define CLEAR_EVERY 64 /* candidates between drops of the library's memory cache */
 
 static volatile sig_atomic_t interrupted;
 
@@ -73,12 +68,31 @@ typedef struct {
     char command[2048];
 } options;
 
+/* The kernels a strategy searches, and their shares of a time budget, from the list. */
+static void list_kernels(char *names, size_t names_len, char *shares, size_t shares_len)
+{
+    size_t u = 0, v = 0;
+    names[0] = shares[0] = '\0';
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (!tuning_of(k))
+            continue;
+        if (u < names_len)
+            u += (size_t)snprintf(names + u, names_len - u, "%s, ", oclblas__kernels[k]->name);
+        if (v < shares_len)
+            v += (size_t)snprintf(shares + v, shares_len - v, "%s%s %.0f%%", v ? ", " : "", oclblas__kernels[k]->name,
+                                  100.0 * tuning_of(k)->share);
+    }
+}
+
 static void usage(FILE *f)
 {
+    char names[512], shares[512];
+    list_kernels(names, sizeof names, shares, sizeof shares);
     fprintf(f,
 "Usage: oclblas-tune [options]\n"
-"Tunes oclblas's kernels (gemm_fast, helpers, gemm_direct, gemv_n, gemv_t) and the\n"
-"routine-level values for one OpenCL device, and writes a database entry.\n"
+"Tunes oclblas's kernels and routine-level values for one OpenCL device, and writes\n"
+"a database entry. The kernels, in the order they are tuned:\n"
+"  %sroutine\n"
 "\n"
 "Device and files:\n"
 "  -d, --device SPEC        gpu, cpu, accelerator, P:D (platform:device), or part of the\n"
@@ -88,8 +102,7 @@ static void usage(FILE *f)
 "  -j, --journal FILE       the journal (default: OUTPUT.journal); an existing journal of\n"
 "                           the same device is resumed: what it records is not measured again\n"
 "      --fresh              start the journal over\n"
-"  -k, --kernels LIST       comma-separated among gemm_fast, helpers, gemm_direct, gemv_n,\n"
-"                           gemv_t, routine (default: all)\n"
+"  -k, --kernels LIST       comma-separated among the kernels above and routine (default: all)\n"
 "Search:\n"
 "  -s, --strategy NAME      full, random, annealing (default) or pso\n"
 "      --seed N             random seed (default 1): the same seed repeats the search\n"
@@ -107,17 +120,19 @@ static void usage(FILE *f)
 "                           measured and chosen\n"
 "Budgets (the search of a kernel ends at the first one spent):\n"
 "  -t, --time-budget SEC    seconds of tuning for the whole run, shared out among the\n"
-"                           kernels (gemm_fast 55%%, gemm_direct 20%%, gemv_n, gemv_t 10%%,\n"
-"                           helpers 5%%, after 6%% set aside for the routine values); time a\n"
-"                           kernel leaves unused passes on. Or K=SEC for one kernel (repeatable)\n"
+"                           kernels after 6%% set aside for the routine values:\n"
+"                           %s;\n"
+"                           time a kernel leaves unused passes on. Or K=SEC for one\n"
+"                           kernel (repeatable)\n"
 "  -n, --max-configs N      configurations per kernel, or K=N for one kernel (repeatable);\n"
 "                           default 200 when no time budget is given\n"
 "                           Time counts compilation and measurement, as recorded in the\n"
 "                           journal, so a resumed run continues the same budget.\n"
 "Measurement:\n"
 "      --size K=MxNxK[,MxNxK...]\n"
-"                           problem sizes of kernel K (gemv_n, gemv_t: MxN; helpers:\n"
-"                           ROWSxCOLS of an operand; routine: LONGxSHORTxSQUARE, the gemv\n"
+"                           problem sizes of kernel K (MxNxK for products, MxN for gemv\n"
+"                           kernels, ROWSxCOLS of an operand for copies; routine:\n"
+"                           LONGxSHORTxSQUARE, the gemv\n"
 "                           shapes for GEMV_GROUPS_PER_CU); with several sizes a candidate\n"
 "                           is rated by the geometric mean of its rates\n"
 "      --runs N             timed runs per candidate after the checked one (default 5)\n"
@@ -139,7 +154,8 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 done; 1 some kernel found no working configuration, or the entry failed\n"
 "its check; 2 bad options; 3 no device or journal; 130 interrupted (the entry holds what\n"
-"was found so far, and the journal lets the next run resume).\n");
+"was found so far, and the journal lets the next run resume).\n",
+            names, shares);
 }
 
 static int bad_option(const char *fmt, const char *arg)
@@ -174,8 +190,7 @@ static int parse_sizes(options *o, const char *arg)
     const char *v;
     if (!split_kernel(arg, &k, &v) || k < 0)
         return bad_option("--size needs KERNEL=MxNxK[,...], got \"%s\"", arg);
-    const int gemm = k == OCLBLAS__K_GEMM_FAST || k == OCLBLAS__K_GEMM_DIRECT;
-    const int dims = gemm || k == OCLBLAS__K_ROUTINE ? 3 : 2;
+    const int dims = k == OCLBLAS__K_ROUTINE || (tuning_of(k) && tuning_of(k)->form == OCLBLAS__FORM_GEMM) ? 3 : 2;
     int n = 0;
     for (const char *p = v; *p;) {
         size_t l = strcspn(p, ",");
@@ -400,30 +415,17 @@ static int parse_options(int argc, char **argv, options *o)
 
 static void default_sizes(options *o, const tune_device *d)
 {
+    /* The descriptors' sizes: large enough to fill a device, small enough to measure in milliseconds. */
     const int gpu = strcmp(d->info->type, "CPU") != 0;
-    typedef struct {
-        int count;
-        tune_size s[2];
-    } defaults;
-    /* Large enough to fill a device, small enough to measure in milliseconds. */
-    static const defaults gpu_sizes[OCLBLAS__K_COUNT] = {
-        [OCLBLAS__K_GEMM_FAST] = {1, {{2048, 2048, 2048}}},
-        [OCLBLAS__K_GEMM_DIRECT] = {2, {{128, 128, 128}, {256, 256, 256}}},
-        [OCLBLAS__K_HELPERS] = {1, {{4000, 4000, 0}}},
-        [OCLBLAS__K_GEMV_N] = {1, {{8192, 8192, 0}}},
-        [OCLBLAS__K_GEMV_T] = {1, {{8192, 8192, 0}}}};
-    static const defaults cpu_sizes[OCLBLAS__K_COUNT] = {
-        [OCLBLAS__K_GEMM_FAST] = {1, {{512, 512, 512}}},
-        [OCLBLAS__K_GEMM_DIRECT] = {2, {{64, 64, 64}, {128, 128, 128}}},
-        [OCLBLAS__K_HELPERS] = {1, {{1000, 1000, 0}}},
-        [OCLBLAS__K_GEMV_N] = {1, {{2048, 2048, 0}}},
-        [OCLBLAS__K_GEMV_T] = {1, {{2048, 2048, 0}}}};
-    const defaults *def = gpu ? gpu_sizes : cpu_sizes;
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        if (o->num_sizes[k] || !def[k].count)
+        const oclblas__tuning *tu = tuning_of(k);
+        if (o->num_sizes[k] || !tu)
             continue;
-        o->num_sizes[k] = def[k].count;
-        memcpy(o->sizes[k], def[k].s, (size_t)def[k].count * sizeof(tune_size));
+        o->num_sizes[k] = tu->num_sizes;
+        for (int i = 0; i < tu->num_sizes; ++i) {
+            const size_t *s = gpu ? tu->gpu[i] : tu->cpu[i];
+            o->sizes[k][i] = (tune_size){s[0], s[1], s[2]};
+        }
     }
     if (!o->gemv_long) {
         o->gemv_long = gpu ? 32768 : 8192;
@@ -464,7 +466,6 @@ typedef struct {
     const char *kname;
     char problem[256];
     long measured, replayed, failed[4];
-    int built_since_clear;
     double last_print, start;
     int tty;
     int have_best;
@@ -547,15 +548,9 @@ static int eval(void *v, const uint64_t *codes, int n, double *cost, double *cha
             fprintf(stderr, "%s: %s %s: %s%s\n", kr->kname, tune_status_name(r.status), cfg[i], r.note,
                     kr->failed[r.status] == 3 ? " (further ones of this kind not shown)" : "");
     }
+    /* Each candidate leaves the library's memory cache once measured. */
     for (int j = 0; j < nt; ++j)
         tune_bench_release(holds[j]);
-    /* Candidates stay in the library's memory cache (binaries included)
-     * until it is dropped; dropping it now and then bounds the memory. */
-    kr->built_since_clear += nt;
-    if (kr->built_since_clear >= CLEAR_EVERY) {
-        oclblas_cache_clear(OCLBLAS_CACHE_MEMORY);
-        kr->built_since_clear = 0;
-    }
     return interrupted;
 }
 
@@ -611,7 +606,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
                          double time_budget, long config_budget, kernel_result *res)
 {
     memset(res, 0, sizeof *res);
-    const char *kname = oclblas__kernels[kernel].name;
+    const char *kname = oclblas__kernels[kernel]->name;
     char err[512];
     tune_space space;
     if (!tune_space_init(&space, kernel, &d->info->lim, err, sizeof err)) {
@@ -627,14 +622,13 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     oclblas__params seed;
     uint64_t seed_code = 0;
     int have_seed = 0;
-    if (oclblas__db_lookup(d->info, kernel, &seed, NULL, 0) == OCLBLAS_SUCCESS && o->seed_db)
+    seed = d->cx.params[kernel];
+    if (d->cx.status[kernel] == OCLBLAS_SUCCESS && o->seed_db)
         have_seed = tune_space_nearest(&space, &seed, &seed_code);
     if (have_seed)
         tune_space_params(&space, seed_code, &seed);
-    oclblas__params gf;
-    oclblas__db_lookup(d->info, OCLBLAS__K_GEMM_FAST, &gf, NULL, 0);
     tune_bench_opts bo = {o->runs, o->screen};
-    tune_bench *bench = tune_bench_new(d, kernel, o->sizes[kernel], o->num_sizes[kernel], &bo, &gf, err, sizeof err);
+    tune_bench *bench = tune_bench_new(d, kernel, o->sizes[kernel], o->num_sizes[kernel], &bo, err, sizeof err);
     if (!bench) {
         fprintf(stderr, "oclblas-tune: %s\n", err);
         tune_space_free(&space);
@@ -699,120 +693,47 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     tune_strategy_free(st);
     tune_bench_free(bench);
     tune_space_free(&space);
-    /* Back to the routine values every later measurement starts from. */
-    tune_override_routine(d, -1, 0);
     return 1;
 }
 
 /* ---- the check of the written entry ------------------------------------------------ */
 
-static int check_gemm(tune_device *d, oclblas_transpose tb, size_t m, size_t n, size_t k, char *note, size_t len)
+/* One call through the public API, as a user of the new entry makes it. */
+static oclblas_status public_call(void *v, tune_problem *t, cl_command_queue q)
 {
-    const size_t ldb = tb == OCLBLAS_TRANS ? n : k;
-    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *c0 = malloc(m * n * sizeof *c0);
-    float *ref = malloc(m * n * sizeof *ref), *bound = malloc(m * n * sizeof *bound), *out = malloc(m * n * sizeof *out);
-    int ok = 0;
-    cl_mem da = NULL, db = NULL, dc = NULL;
-    if (!a || !b || !c0 || !ref || !bound || !out) {
-        snprintf(note, len, "out of memory");
-        goto done;
-    }
-    uint32_t seed = 99;
-    tune_fill(a, m * k, &seed);
-    tune_fill(b, k * n, &seed);
-    tune_fill(c0, m * n, &seed);
-    if (!tune_ref_gemm(0, tb == OCLBLAS_TRANS, m, n, k, 1.5f, a, m, b, ldb, 0.25f, c0, ref, bound)) {
-        snprintf(note, len, "out of memory");
-        goto done;
-    }
-    cl_int e;
-    da = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * k * sizeof *a, a, &e);
-    if (e == CL_SUCCESS)
-        db = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, k * n * sizeof *b, b, &e);
-    if (e == CL_SUCCESS)
-        dc = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, m * n * sizeof *c0, c0, &e);
-    oclblas_status st = (oclblas_status)e;
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, tb, m, n, k, 1.5f, da, 0, m, db, 0, ldb, 0.25f, dc,
-                              0, m, d->queue, NULL);
-    if (st == OCLBLAS_SUCCESS)
-        st = (oclblas_status)clEnqueueReadBuffer(d->queue, dc, CL_TRUE, 0, m * n * sizeof *out, out, 0, NULL, NULL);
-    if (st != OCLBLAS_SUCCESS)
-        snprintf(note, len, "%s", oclblas_status_string(st));
-    else
-        ok = tune_compare(out, ref, bound, m * n, note, len);
-done:
-    if (da)
-        clReleaseMemObject(da);
-    if (db)
-        clReleaseMemObject(db);
-    if (dc)
-        clReleaseMemObject(dc);
-    free(a);
-    free(b);
-    free(c0);
-    free(ref);
-    free(bound);
-    free(out);
-    return ok;
+    const oclblas__tune_problem *p = &t->p;
+    if (t->form == OCLBLAS__FORM_GEMV)
+        return oclblas_sgemv_cl(OCLBLAS_COL_MAJOR, t->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m, p->n,
+                                p->alpha, t->buf[0], 0, p->m, t->buf[1], 0, 1, p->beta, t->buf[2], 0, 1, q, NULL);
+    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, t->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m,
+                            p->n, p->k, p->alpha, t->buf[0], 0, p->m, t->buf[1], 0,
+                            tune_problem_ld(t, OCLBLAS__BUF_B), p->beta, t->buf[2], 0, p->m, q, NULL);
 }
 
-static int check_gemv(tune_device *d, int trans, size_t m, size_t n, char *note, size_t len)
+/* An SGEMM (A not transposed; B as trans_b says) or an SGEMV checked against the host. */
+static int check_call(tune_device *d, oclblas__form form, int trans, size_t m, size_t n, size_t k, char *note,
+                      size_t len)
 {
-    const size_t lx = trans ? m : n, ly = trans ? n : m;
-    float *a = malloc(m * n * sizeof *a), *x = malloc(lx * sizeof *x), *y0 = malloc(ly * sizeof *y0);
-    float *ref = malloc(ly * sizeof *ref), *bound = malloc(ly * sizeof *bound), *out = malloc(ly * sizeof *out);
+    const oclblas__tune_problem p = {m, n, k, 0, 0, 1.5f, 0.25f};
+    tune_problem t;
     int ok = 0;
-    cl_mem da = NULL, dx = NULL, dy = NULL;
-    if (!a || !x || !y0 || !ref || !bound || !out) {
+    const int gemv = form == OCLBLAS__FORM_GEMV;
+    if (!tune_problem_make(&t, form, gemv ? trans : 0, gemv ? 0 : trans, &p, gemv ? 7 : 99)) {
         snprintf(note, len, "out of memory");
-        goto done;
+    } else {
+        oclblas_status st = tune_problem_upload(&t, d->ctx, d->generation);
+        if (st == OCLBLAS_SUCCESS)
+            st = tune_problem_check(&t, d->queue, public_call, NULL, &ok, note, len);
+        if (st != OCLBLAS_SUCCESS)
+            snprintf(note, len, "%s", oclblas_status_string(st));
     }
-    uint32_t seed = 7;
-    tune_fill(a, m * n, &seed);
-    tune_fill(x, lx, &seed);
-    tune_fill(y0, ly, &seed);
-    if (!tune_ref_gemv(trans, m, n, 1.5f, a, x, 0.25f, y0, ref, bound)) {
-        snprintf(note, len, "out of memory");
-        goto done;
-    }
-    cl_int e;
-    da = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, m * n * sizeof *a, a, &e);
-    if (e == CL_SUCCESS)
-        dx = clCreateBuffer(d->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, lx * sizeof *x, x, &e);
-    if (e == CL_SUCCESS)
-        dy = clCreateBuffer(d->ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ly * sizeof *y0, y0, &e);
-    oclblas_status st = (oclblas_status)e;
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas_sgemv_cl(OCLBLAS_COL_MAJOR, trans ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, m, n, 1.5f, da, 0, m, dx,
-                              0, 1, 0.25f, dy, 0, 1, d->queue, NULL);
-    if (st == OCLBLAS_SUCCESS)
-        st = (oclblas_status)clEnqueueReadBuffer(d->queue, dy, CL_TRUE, 0, ly * sizeof *out, out, 0, NULL, NULL);
-    if (st != OCLBLAS_SUCCESS)
-        snprintf(note, len, "%s", oclblas_status_string(st));
-    else
-        ok = tune_compare(out, ref, bound, ly, note, len);
-done:
-    if (da)
-        clReleaseMemObject(da);
-    if (dx)
-        clReleaseMemObject(dx);
-    if (dy)
-        clReleaseMemObject(dy);
-    free(a);
-    free(x);
-    free(y0);
-    free(ref);
-    free(bound);
-    free(out);
+    tune_problem_free(&t);
     return ok;
 }
 
 /* Loads the entry as a user would (no overrides left) and runs each plan once. */
 static int check_entry(const options *o, tune_device *d, const tune_entry *e, const char *path)
 {
-    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
-        tune_override(d, k, NULL);
     oclblas_status st = oclblas_database_load(path);
     if (st != OCLBLAS_SUCCESS) {
         fprintf(stderr, "oclblas-tune: the library refused %s: %s\n", path, oclblas_status_string(st));
@@ -823,20 +744,24 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
         if (!e->has[k])
             continue;
         char buf[1600];
-        st = oclblas_get_params(d->device, oclblas__kernels[k].name, buf, sizeof buf);
+        st = oclblas_get_params(d->device, oclblas__kernels[k]->name, buf, sizeof buf);
         char want[512];
         oclblas__params_format(k, &e->params[k], want, sizeof want);
         const char *semi = strchr(buf, ';');
         if (st != OCLBLAS_SUCCESS || !semi || strncmp(buf, want, (size_t)(semi - buf)) != 0 ||
             !strstr(semi, path)) {
             fprintf(stderr, "oclblas-tune: %s: the library does not take the new entry's parameters: %s\n",
-                    oclblas__kernels[k].name, st == OCLBLAS_SUCCESS ? buf : oclblas_status_string(st));
+                    oclblas__kernels[k]->name, st == OCLBLAS_SUCCESS ? buf : oclblas_status_string(st));
             ok = 0;
         }
     }
-    oclblas__params gf, rt;
-    oclblas__db_lookup(d->info, OCLBLAS__K_GEMM_FAST, &gf, NULL, 0);
-    oclblas__db_lookup(d->info, OCLBLAS__K_ROUTINE, &rt, NULL, 0);
+    /* What the library now uses, as a user gets it. */
+    const oclblas__devctx *lib;
+    if (oclblas__devctx_get(d->info, &lib) != OCLBLAS_SUCCESS) {
+        fprintf(stderr, "oclblas-tune: the library has no context for the device\n");
+        return 0;
+    }
+    const oclblas__params gf = lib->params[OCLBLAS__K_GEMM_FAST], rt = lib->params[OCLBLAS__K_ROUTINE];
     /* Below the crossover (direct), above it with padding (helpers, gemm_fast), in place, and both gemvs. */
     const size_t small = rt.v[RT_GEMM_MIN_INDIRECT] > 40 ? 33 : 0;
     const size_t big = (size_t)(rt.v[RT_GEMM_MIN_INDIRECT] > 64 ? rt.v[RT_GEMM_MIN_INDIRECT] : 64) + 13;
@@ -850,18 +775,18 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
     } checks[6];
     if (small) {
         checks[total].what = "direct";
-        checks[total++].ok = check_gemm(d, OCLBLAS_NO_TRANS, small + 2, small, small - 1, note, sizeof note);
+        checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, small + 2, small, small - 1, note, sizeof note);
     }
     checks[total].what = "padded";
-    checks[total++].ok = check_gemm(d, OCLBLAS_NO_TRANS, big, big - 5, big + 3, note, sizeof note);
+    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, big, big - 5, big + 3, note, sizeof note);
     checks[total].what = "in place";
-    checks[total++].ok = check_gemm(d, OCLBLAS_TRANS, (big + mwg - 1) / mwg * mwg, (big + nwg - 1) / nwg * nwg,
+    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 1, (big + mwg - 1) / mwg * mwg, (big + nwg - 1) / nwg * nwg,
                                     (big + kwg - 1) / kwg * kwg, note, sizeof note);
     checks[total].what = "gemv_n";
-    checks[total++].ok = check_gemv(d, 0, gv[0].m, gv[0].n, note, sizeof note);
+    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 0, gv[0].m, gv[0].n, 0, note, sizeof note);
     checks[total].what = "gemv_t";
-    checks[total++].ok = check_gemv(d, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m, o->sizes[OCLBLAS__K_GEMV_T][0].n, note,
-                                    sizeof note);
+    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m,
+                                    o->sizes[OCLBLAS__K_GEMV_T][0].n, 0, note, sizeof note);
     for (int i = 0; i < total; ++i) {
         passed += checks[i].ok;
         if (!checks[i].ok)
@@ -903,7 +828,7 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
             e->has[k] = 1;
             memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
             const size_t u = strlen(kept);
-            snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k].name);
+            snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k]->name);
         }
         if (kept[0]) {
             if (!e->sizes[0])
@@ -946,9 +871,8 @@ static void list_spaces(const options *o, tune_device *d)
 {
     printf("device: %s (%s, %s %s), driver %s\n", d->info->name, d->info->type, d->info->vendor, d->info->arch,
            d->info->driver);
-    for (int i = 0; i < NUM_SEARCHED; ++i) {
-        const int k = order[i];
-        if (!o->selected[k])
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (!o->selected[k] || !tuning_of(k))
             continue;
         char err[512];
         tune_space s;
@@ -957,7 +881,7 @@ static void list_spaces(const options *o, tune_device *d)
         int ok = 1;
         for (int v = 0; v < o->num_values; ++v)
             if (o->values[v].kernel == k && !tune_space_restrict(&s, o->values[v].text, err, sizeof err)) {
-                printf("%s: %s\n", oclblas__kernels[k].name, err);
+                printf("%s: %s\n", oclblas__kernels[k]->name, err);
                 ok = 0;
             }
         if (!ok)
@@ -965,18 +889,18 @@ static void list_spaces(const options *o, tune_device *d)
         const double t0 = tune_now();
         if (tune_space_enumerate(&s, TUNE_ENUM_LIMIT, err, sizeof err))
             printf("%-11s %12llu combinations, %9zu legal on this device (listed in %.2f s)\n",
-                   oclblas__kernels[k].name, (unsigned long long)s.product, s.num_legal, tune_now() - t0);
+                   oclblas__kernels[k]->name, (unsigned long long)s.product, s.num_legal, tune_now() - t0);
         else
-            printf("%-11s %s\n", oclblas__kernels[k].name, err);
+            printf("%-11s %s\n", oclblas__kernels[k]->name, err);
         for (int p = 0; p < s.num_params; ++p) {
-            printf("    %-8s", oclblas__kernels[k].params[p].name);
+            printf("    %-8s", oclblas__kernels[k]->params[p].name);
             for (int v = 0; v < s.num_values[p]; ++v)
                 printf(" %d", s.values[p][v]);
             putchar('\n');
         }
-        oclblas__params seed;
+        const oclblas__params seed = d->cx.params[k];
         uint64_t code;
-        if (oclblas__db_lookup(d->info, k, &seed, NULL, 0) == OCLBLAS_SUCCESS) {
+        if (d->cx.status[k] == OCLBLAS_SUCCESS) {
             char text[512];
             oclblas__params_format(k, &seed, text, sizeof text);
             printf("    database: %s%s\n", text, tune_space_nearest(&s, &seed, &code) ? "" : " (no legal configuration near it in this space)");
@@ -987,8 +911,8 @@ static void list_spaces(const options *o, tune_device *d)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && strcmp(argv[1], "--build-worker") == 0)
-        return tune_worker_main(argv[2]);
+    if (argc == 4 && strcmp(argv[1], "--build-worker") == 0)
+        return tune_worker_main(argv[2], argv[3]);
     options o;
     memset(&o, 0, sizeof o);
     tune_strategy_defaults(&o.strategy);
@@ -1019,8 +943,8 @@ int main(int argc, char **argv)
         return EXIT_SETUP;
     }
     atexit(remove_private_dir);
-    char path[1100];
-    setenv("OCLBLAS_CACHE_DIR", o.cache_dir ? o.cache_dir : "off", 1);
+    char path[1100], binaries[1100];
+    snprintf(binaries, sizeof binaries, "%s", o.cache_dir ? o.cache_dir : "off");
     setenv("POCL_KERNEL_CACHE", "0", 0);
     snprintf(path, sizeof path, "%s/nv", private_dir);
     if (!getenv("CUDA_CACHE_PATH")) {
@@ -1038,20 +962,21 @@ int main(int argc, char **argv)
     /* The host-pointer API (HOST_MAX) runs on the library's default device: make it this one. */
     char index[32];
     snprintf(index, sizeof index, "%u:%u", d.platform_index, d.device_index);
-    setenv("OCLBLAS_DEVICE", index, 1);
+    if (oclblas__default_choose(index) != OCLBLAS_SUCCESS)
+        fprintf(stderr, "oclblas-tune: the library's default device is already in use; HOST_MAX may not be measured\n");
     default_sizes(&o, &d);
     tune_workers *workers = NULL;
     const int processes = o.build_mode == BUILD_PROCESSES ||
                           (o.build_mode == BUILD_AUTO && strcmp(d.info->vendor, "nvidia") == 0);
     if (processes && !o.list) {
-        if (!o.cache_dir) {
-            snprintf(path, sizeof path, "%s/binaries", private_dir);
-            setenv("OCLBLAS_CACHE_DIR", path, 1);
-        }
-        workers = tune_workers_start(&d, o.jobs, err, sizeof err);
+        if (!o.cache_dir)
+            snprintf(binaries, sizeof binaries, "%s/binaries", private_dir);
+        workers = tune_workers_start(&d, binaries, o.jobs, err, sizeof err);
         if (!workers)
             fprintf(stderr, "oclblas-tune: %s; compiling in threads\n", err);
     }
+    /* Hundreds of candidates must not fill the user's cache folder. */
+    oclblas__cache_dir_set(binaries);
     if (o.list) {
         list_spaces(&o, &d);
         tune_device_close(&d);
@@ -1101,19 +1026,18 @@ int main(int argc, char **argv)
     int searched[OCLBLAS__K_COUNT] = {0};
     int status = 0;
     double pool = o.time_total > 0 ? o.time_total * (o.selected[OCLBLAS__K_ROUTINE] ? 1.0 - ROUTINE_RESERVE : 1.0) : 0;
-    for (int i = 0; i < NUM_SEARCHED && !interrupted; ++i) {
-        const int k = order[i];
-        if (!o.selected[k])
+    for (int k = 0; k < OCLBLAS__K_COUNT && !interrupted; ++k) {
+        if (!o.selected[k] || !tuning_of(k))
             continue;
         double share = 0;
         if (o.time_kernel[k] > 0) {
             share = o.time_kernel[k];
         } else if (pool > 0) {
             double rest = 0;
-            for (int m = i; m < NUM_SEARCHED; ++m)
-                if (o.selected[order[m]] && o.time_kernel[order[m]] <= 0)
-                    rest += weight[order[m]];
-            share = pool * weight[k] / rest;
+            for (int m = k; m < OCLBLAS__K_COUNT; ++m)
+                if (o.selected[m] && tuning_of(m) && o.time_kernel[m] <= 0)
+                    rest += tuning_of(m)->share;
+            share = pool * tuning_of(k)->share / rest;
             if (share < 1)
                 share = 1;
         }
@@ -1128,10 +1052,10 @@ int main(int argc, char **argv)
         if (results[k].found) {
             entry.has[k] = 1;
             entry.params[k] = results[k].best;
-            tune_override(&d, k, &results[k].best);
+            tune_device_set(&d, k, &results[k].best);
         } else {
             fprintf(stderr, "oclblas-tune: %s: no configuration built, ran and checked out; the entry leaves it out\n",
-                    oclblas__kernels[k].name);
+                    oclblas__kernels[k]->name);
             status = EXIT_PARTIAL;
         }
     }
@@ -1170,7 +1094,7 @@ int main(int argc, char **argv)
         if (tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err)) {
             entry.has[OCLBLAS__K_ROUTINE] = 1;
             memset(&entry.params[OCLBLAS__K_ROUTINE], 0, sizeof entry.params[0]);
-            memcpy(entry.params[OCLBLAS__K_ROUTINE].v, d.routine, sizeof d.routine);
+            entry.params[OCLBLAS__K_ROUTINE] = d.cx.params[OCLBLAS__K_ROUTINE];
             searched[OCLBLAS__K_ROUTINE] = 1;
         }
         if (!o.quiet)
@@ -1182,12 +1106,11 @@ int main(int argc, char **argv)
     snprintf(entry.tool, sizeof entry.tool, "oclblas-tune %s, %s, seed %llu", TUNE_VERSION,
              tune_strategy_name(o.strategy.kind), (unsigned long long)o.strategy.seed);
     size_t used = 0;
-    for (int i = 0; i < NUM_ORDER && used < sizeof entry.sizes; ++i) {
-        const int k = order[i];
-        if (!entry.has[k] || k == OCLBLAS__K_ROUTINE)
+    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.sizes; ++k) {
+        if (!entry.has[k] || !tuning_of(k))
             continue;
         const int w = snprintf(entry.sizes + used, sizeof entry.sizes - used, "%s%s %s", used ? "; " : "",
-                               oclblas__kernels[k].name, results[k].problem);
+                               oclblas__kernels[k]->name, results[k].problem);
         if (w < 0)
             break;
         used += (size_t)w;
@@ -1197,16 +1120,15 @@ int main(int argc, char **argv)
     char wall_text[32];
     tune_format_duration(wall, wall_text, sizeof wall_text);
     used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
-    for (int i = 0; i < NUM_SEARCHED && used < sizeof entry.note; ++i) {
-        const int k = order[i];
+    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.note; ++k) {
         const kernel_result *r = &results[k];
-        if (!searched[k])
+        if (!searched[k] || !tuning_of(k))
             continue;
         char tb[32];
         tune_format_duration(r->clock, tb, sizeof tb);
         int w = snprintf(entry.note + used, sizeof entry.note - used,
                          " %s: %s, %ld configurations (%ld measured, %ld failed) in %s, best %.1f %s", 
-                         oclblas__kernels[k].name, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
+                         oclblas__kernels[k]->name, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
                          r->found ? r->best_rec.rate : 0.0, tune_unit(k));
         if (w > 0 && r->seed_measured && r->seed_rec.status == TUNE_OK && (size_t)w < sizeof entry.note - used)
             w += snprintf(entry.note + used + w, sizeof entry.note - used - (size_t)w, " (database's %.1f)",
@@ -1254,10 +1176,9 @@ int main(int argc, char **argv)
 
     /* The summary, on stdout. */
     printf("%-12s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
-    for (int i = 0; i < NUM_SEARCHED; ++i) {
-        const int k = order[i];
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         const kernel_result *r = &results[k];
-        if (!searched[k])
+        if (!searched[k] || !tuning_of(k))
             continue;
         char best[32] = "-", base[32] = "-", text[512] = "(none)";
         if (r->found) {
@@ -1267,7 +1188,7 @@ int main(int argc, char **argv)
         if (r->seed_measured && r->seed_rec.status == TUNE_OK)
             snprintf(base, sizeof base, "%.1f", r->seed_rec.rate);
         static const char *const stops[] = {"exhausted", "configs", "time", "interrupt", "stalled", "error"};
-        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k].name, stops[r->stop], best,
+        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k]->name, stops[r->stop], best,
                base, r->measured + r->replayed, tune_unit(k), text);
     }
     if (searched[OCLBLAS__K_ROUTINE]) {

@@ -8,6 +8,7 @@
 #define OCLBLAS_TUNE_MEASURE_H
 
 #include "tune.h"
+#include "verify.h"
 
 /* ---- the device (measure.c) ---------------------------------------------- */
 
@@ -19,23 +20,55 @@ typedef struct {
     cl_context ctx;
     cl_command_queue queue; /* in order, with profiling */
     unsigned generation;    /* grows with every reset, so that buffers know they are stale */
-    int routine[RT_COUNT];  /* the routine values measurements start from: the database's, then tuned ones */
+    /* The parameters every measurement runs with: the database's at the
+     * start, then each kernel's winner and the routine values as they are
+     * tuned. The library's own context is never changed by the search. */
+    oclblas__devctx cx;
 } tune_device;
 
 /* spec: as OCLBLAS_DEVICE ("gpu", "cpu", "accelerator", "P:D", part of the
- * name), NULL or "" for the first GPU, accelerator, CPU. */
+ * name; oclblas__device_find), NULL or "" for the first GPU, accelerator, CPU. */
 int tune_device_open(const char *spec, tune_device *d, char *err, size_t len);
 /* A new context and queue, when a failure may have broken the old ones. */
 int tune_device_reset(tune_device *d, char *err, size_t len);
 /* Whether the queue still works after a failed command. */
 int tune_device_healthy(tune_device *d);
 void tune_device_close(tune_device *d);
+/* Makes p the parameters of a kernel (or table) in d->cx. */
+void tune_device_set(tune_device *d, int kernel, const oclblas__params *p);
 
-/* Installs p as the device's parameters of a kernel, every one of them, so
- * that nothing of the database mixes in; p NULL removes the override. */
-oclblas_status tune_override(tune_device *d, int kernel, const oclblas__params *p);
-/* The routine values d->routine, with values[index] instead where index >= 0. */
-oclblas_status tune_override_routine(tune_device *d, int index, int value);
+/* ---- problems (problem.c) -------------------------------------------------- */
+
+/* One problem of a form (oclblas__form): inputs from a seed, expected
+ * outputs from the host reference with their error bounds, and device
+ * buffers in roles A, B (or x), C (or y). */
+typedef struct {
+    oclblas__form form;
+    int trans_a, trans_b;   /* GEMM: A stored k x m, B n x k when set; GEMV: trans_a */
+    oclblas__tune_problem p; /* sizes, and alpha and beta of the checked run */
+    size_t count[3];        /* elements in roles A, B, C */
+    float *host[3];         /* the inputs, and the outputs' starting values */
+    float *ref[3];          /* expected outputs (C; COPY's B too), NULL for inputs */
+    float *bound[3];
+    float *out;             /* room to read an output back */
+    cl_mem buf[3];
+    unsigned gen;           /* the device generation buf belongs to */
+} tune_problem;
+
+/* 0 when out of memory. */
+int tune_problem_make(tune_problem *t, oclblas__form form, int trans_a, int trans_b, const oclblas__tune_problem *p,
+                      uint32_t seed);
+/* Device buffers (again, after a reset): inputs with their data. */
+oclblas_status tune_problem_upload(tune_problem *t, cl_context ctx, unsigned generation);
+size_t tune_problem_ld(const tune_problem *t, int role);
+/* Enqueues the computation of t with its alpha and beta. */
+typedef oclblas_status (*tune_run_fn)(void *ctx, tune_problem *t, cl_command_queue q);
+/* The checked run: outputs reset (to their starting values; COPY's to NaN),
+ * run, read back and compared; *ok and note say how it went. */
+oclblas_status tune_problem_check(tune_problem *t, cl_command_queue q, tune_run_fn run, void *ctx, int *ok, char *note,
+                                  size_t len);
+int tune_problem_compare(const tune_problem *t, int role, const float *got, char *note, size_t len);
+void tune_problem_free(tune_problem *t);
 
 /* ---- measuring candidates (measure.c) ------------------------------------ */
 
@@ -50,11 +83,12 @@ typedef struct {
 } tune_bench_opts;
 
 typedef struct tune_bench tune_bench;
-/* gemm_fast: the tile the helpers pad to (for the helpers' bench). */
+/* The bench of a kernel that has a tuning (its descriptor says how it is
+ * timed); it reads the other kernels' parameters from d->cx. */
 tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, int num_sizes,
-                           const tune_bench_opts *o, const oclblas__params *gemm_fast, char *err, size_t len);
+                           const tune_bench_opts *o, char *err, size_t len);
 /* Builds a candidate in the calling thread; *hold keeps it in the library's
- * memory cache until tune_bench_release. */
+ * memory cache until tune_bench_release, which drops it from there. */
 tune_status tune_bench_build(tune_bench *b, const oclblas__params *p, void **hold, char *note, size_t len);
 void tune_bench_release(void *hold);
 /* Checks and times a candidate; one thread at a time. */
@@ -62,8 +96,9 @@ void tune_bench_measure(tune_bench *b, const oclblas__params *p, tune_record *r)
 /* ---- build processes (workers.c) ----------------------------------------- */
 
 typedef struct tune_workers tune_workers;
-/* n processes running this program with --build-worker, on the device's indices. */
-tune_workers *tune_workers_start(const tune_device *d, int n, char *err, size_t len);
+/* n processes running this program with --build-worker, on the device's
+ * indices, with the library's disk cache in cache_dir (shared with them). */
+tune_workers *tune_workers_start(const tune_device *d, const char *cache_dir, int n, char *err, size_t len);
 /* Builds n configurations in the processes, which leaves their binaries in
  * the library's disk cache; status BUILD_FAILED where the compiler refused,
  * crashed or hung, else TUNE_OK (the caller then loads or builds it). */
@@ -71,7 +106,7 @@ void tune_workers_build(tune_workers *w, int kernel, const oclblas__params *p, i
                         char (*notes)[200]);
 void tune_workers_stop(tune_workers *w);
 /* The --build-worker side: jobs on stdin, one reply line each on stdout. */
-int tune_worker_main(const char *index);
+int tune_worker_main(const char *index, const char *cache_dir);
 
 /* Builds n candidates: in build processes when w is not NULL (then loaded
  * here), else with up to jobs threads. */
@@ -83,12 +118,12 @@ const char *tune_unit(int kernel); /* GFLOPS or GB/s */
 
 /* ---- host references (ref.c) --------------------------------------------- */
 
+/* References with the error bound of src/verify.h per element. */
 int tune_ref_gemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
                   const float *b, size_t ldb, float beta, const float *c0, float *ref, float *bound);
 int tune_ref_gemv(int trans, size_t m, size_t n, float alpha, const float *a, const float *x, float beta,
                   const float *y0, float *ref, float *bound);
 int tune_compare(const float *got, const float *ref, const float *bound, size_t n, char *note, size_t len);
-void tune_fill(float *x, size_t n, uint32_t *seed);
 
 /* ---- routine-level values (routine.c) ------------------------------------ */
 
@@ -103,8 +138,8 @@ typedef struct {
     int quiet;
 } tune_routine_opts;
 
-/* Measures the crossovers with the kernels' current (tuned) parameters and
- * sets d->routine; tuned[i] tells which values were measured; summary gets
+/* Measures the crossovers with the kernels' current (tuned) parameters of
+ * d->cx and sets the routine values there; tuned[i] tells which values were measured; summary gets
  * one line per value. 0 only for a fatal error (message in err). */
 int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT],
                  char *summary, size_t summary_len, char *err, size_t len);

@@ -2,10 +2,10 @@
  * Host references for checking candidates: column-major SGEMM and SGEMV
  * through OpenBLAS when the tuner was built with it (fast enough for the
  * large problems tuning uses), else plain loops ordered for the cache.
- * Each result comes with an error bound per element,
- *     4 (k + 2) eps (|alpha| (|op(A)| |op(B)|)_ij + |beta| |C_ij|),
- * computed by the same routine on absolute values, so that it scales with
- * the depth of each dot product and the magnitudes involved.
+ * Each result comes with an error bound per element, the tests' own
+ * (oclblas__error_bound, src/verify.h), its magnitudes computed by the same
+ * routine on absolute values, so that it scales with the depth of each dot
+ * product and the magnitudes involved.
  */
 #include "measure.h"
 
@@ -77,9 +77,8 @@ int tune_ref_gemm(int ta, int tb, size_t m, size_t n, size_t k, float alpha, con
     for (size_t i = 0; i < m * n; ++i)
         bound[i] = fabsf(c0[i]);
     gemm(ta, tb, m, n, k, fabsf(alpha), aa, lda, ab, ldb, fabsf(beta), bound, m);
-    const float f = 4.0f * (float)(k + 2) * FLT_EPSILON;
     for (size_t i = 0; i < m * n; ++i)
-        bound[i] = bound[i] * f + FLT_MIN;
+        bound[i] = (float)oclblas__error_bound(k, bound[i]);
     free(aa);
     free(ab);
     return 1;

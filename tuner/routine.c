@@ -1,7 +1,9 @@
 /*
  * The routine-level values: not kernel parameters but choices between
- * plans, measured as whole routine calls with the kernels' current (tuned)
- * parameters installed.
+ * plans, measured as whole routine calls through the library's plans and
+ * executor, with a copy of the tuner's device context (the kernels' tuned
+ * parameters) that holds the candidate value; the host-pointer calls of
+ * HOST_MAX run on that context pinned as the library's.
  *   GEMM_MIN_INDIRECT   for each candidate size s (the table's values), an
  *                       s x s x s column-major NN SGEMM through the direct
  *                       plan and through the indirect one (helpers and
@@ -37,101 +39,56 @@
 #define MAX_CALLS 400
 
 typedef struct {
-    size_t m, n, k;
-    int gemv, trans;
-    float *a, *b, *c0, *ref, *bound, *out;
-    size_t na, nb, nc;
-    cl_mem da, db, dc;
+    tune_problem t;
+    int gemv;
+    const oclblas__devctx *cx; /* the context the calls run with */
 } problem;
 
-static void free_problem(problem *p)
-{
-    free(p->a);
-    free(p->b);
-    free(p->c0);
-    free(p->ref);
-    free(p->bound);
-    free(p->out);
-    if (p->da)
-        clReleaseMemObject(p->da);
-    if (p->db)
-        clReleaseMemObject(p->db);
-    if (p->dc)
-        clReleaseMemObject(p->dc);
-    memset(p, 0, sizeof *p);
-}
+static void free_problem(problem *p) { tune_problem_free(&p->t); }
 
-/* Host data, reference, and (ctx not NULL) device buffers; 0 when out of memory. */
-static int make_problem(problem *p, cl_context ctx, int gemv, int trans, size_t m, size_t n, size_t k)
+/* Host data, reference, and (with_buffers) device buffers; 0 when out of memory. */
+static int make_problem(problem *p, tune_device *d, int with_buffers, int gemv, int trans, size_t m, size_t n,
+                        size_t k)
 {
     memset(p, 0, sizeof *p);
-    p->m = m;
-    p->n = n;
-    p->k = k;
     p->gemv = gemv;
-    p->trans = trans;
-    p->na = gemv ? m * n : m * k;
-    p->nb = gemv ? (trans ? m : n) : k * n;
-    p->nc = gemv ? (trans ? n : m) : m * n;
-    p->a = malloc(p->na * sizeof(float));
-    p->b = malloc(p->nb * sizeof(float));
-    p->c0 = malloc(p->nc * sizeof(float));
-    p->ref = malloc(p->nc * sizeof(float));
-    p->bound = malloc(p->nc * sizeof(float));
-    p->out = malloc(p->nc * sizeof(float));
-    if (!p->a || !p->b || !p->c0 || !p->ref || !p->bound || !p->out)
+    const oclblas__tune_problem tp = {m, n, k, 0, 0, ALPHA, BETA_CHECK};
+    const uint32_t seed = (uint32_t)(m * 31u + n * 17u + k * 7u + (unsigned)trans);
+    if (!tune_problem_make(&p->t, gemv ? OCLBLAS__FORM_GEMV : OCLBLAS__FORM_GEMM, gemv ? trans : 0, 0, &tp, seed))
         return 0;
-    uint32_t seed = (uint32_t)(m * 31u + n * 17u + k * 7u + (unsigned)trans);
-    tune_fill(p->a, p->na, &seed);
-    tune_fill(p->b, p->nb, &seed);
-    tune_fill(p->c0, p->nc, &seed);
-    const int ok = gemv ? tune_ref_gemv(trans, m, n, ALPHA, p->a, p->b, BETA_CHECK, p->c0, p->ref, p->bound)
-                        : tune_ref_gemm(0, 0, m, n, k, ALPHA, p->a, m, p->b, k, BETA_CHECK, p->c0, p->ref, p->bound);
-    if (!ok)
-        return 0;
-    if (!ctx)
-        return 1;
-    cl_int e;
-    p->da = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, p->na * sizeof(float), p->a, &e);
-    if (e == CL_SUCCESS)
-        p->db = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, p->nb * sizeof(float), p->b, &e);
-    if (e == CL_SUCCESS)
-        p->dc = clCreateBuffer(ctx, CL_MEM_READ_WRITE, p->nc * sizeof(float), NULL, &e);
-    return e == CL_SUCCESS;
+    return !with_buffers || tune_problem_upload(&p->t, d->ctx, d->generation) == OCLBLAS_SUCCESS;
 }
 
 static oclblas_status call_cl(const problem *p, cl_command_queue q, float beta, cl_event *ev)
 {
+    const tune_problem *t = &p->t;
     if (p->gemv)
-        return oclblas_sgemv_cl(OCLBLAS_COL_MAJOR, p->trans ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m, p->n, ALPHA,
-                                p->da, 0, p->m, p->db, 0, 1, beta, p->dc, 0, 1, q, ev);
-    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, p->m, p->n, p->k, ALPHA, p->da, 0,
-                            p->m, p->db, 0, p->k, beta, p->dc, 0, p->m, q, ev);
+        return oclblas__sgemv_run(p->cx, OCLBLAS_COL_MAJOR, t->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, t->p.m,
+                                  t->p.n, ALPHA, t->buf[0], 0, t->p.m, t->buf[1], 0, 1, beta, t->buf[2], 0, 1, q, ev);
+    return oclblas__sgemm_run(p->cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, t->p.m, t->p.n, t->p.k,
+                              ALPHA, t->buf[0], 0, t->p.m, t->buf[1], 0, t->p.k, beta, t->buf[2], 0, t->p.m, q, ev);
 }
 
+/* Host-pointer calls: the library's own host API, on its default device. */
 static oclblas_status call_host(problem *p, float beta)
 {
+    tune_problem *t = &p->t;
     if (p->gemv)
-        return oclblas_sgemv(OCLBLAS_COL_MAJOR, p->trans ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m, p->n, ALPHA, p->a,
-                             p->m, p->b, 1, beta, p->out, 1);
-    return oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, p->m, p->n, p->k, ALPHA, p->a, p->m,
-                         p->b, p->k, beta, p->out, p->m);
+        return oclblas_sgemv(OCLBLAS_COL_MAJOR, t->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, t->p.m, t->p.n, ALPHA,
+                             t->host[0], t->p.m, t->host[1], 1, beta, t->out, 1);
+    return oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, t->p.m, t->p.n, t->p.k, ALPHA,
+                         t->host[0], t->p.m, t->host[1], t->p.k, beta, t->out, t->p.m);
+}
+
+static oclblas_status run_checked(void *v, tune_problem *t, cl_command_queue q)
+{
+    return call_cl(v, q, t->p.beta, NULL);
 }
 
 /* The checked call on device buffers. */
 static oclblas_status check_cl(problem *p, cl_command_queue q, int *ok, char *note, size_t len)
 {
-    oclblas_status st = (oclblas_status)clEnqueueWriteBuffer(q, p->dc, CL_FALSE, 0, p->nc * sizeof(float), p->c0, 0,
-                                                             NULL, NULL);
-    if (st == OCLBLAS_SUCCESS)
-        st = call_cl(p, q, BETA_CHECK, NULL);
-    if (st == OCLBLAS_SUCCESS)
-        st = (oclblas_status)clEnqueueReadBuffer(q, p->dc, CL_TRUE, 0, p->nc * sizeof(float), p->out, 0, NULL, NULL);
-    if (st == OCLBLAS_SUCCESS)
-        *ok = tune_compare(p->out, p->ref, p->bound, p->nc, note, len);
-    else
-        clFinish(q);
-    return st;
+    return tune_problem_check(&p->t, q, run_checked, p, ok, note, len);
 }
 
 static double end_of(cl_event e, cl_int *err)
@@ -224,10 +181,11 @@ static oclblas_status time_host(problem *p, int runs, double *best)
 
 static oclblas_status check_host(problem *p, int *ok, char *note, size_t len)
 {
-    memcpy(p->out, p->c0, p->nc * sizeof(float));
+    tune_problem *t = &p->t;
+    memcpy(t->out, t->host[2], t->count[2] * sizeof(float));
     const oclblas_status st = call_host(p, BETA_CHECK);
     if (st == OCLBLAS_SUCCESS)
-        *ok = tune_compare(p->out, p->ref, p->bound, p->nc, note, len);
+        *ok = tune_problem_compare(t, 2, t->out, note, len);
     return st;
 }
 
@@ -235,12 +193,11 @@ static oclblas_status check_host(problem *p, int *ok, char *note, size_t len)
 static void params_tag(tune_device *d, char *buf, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (int k = 0; k < OCLBLAS__K_ROUTINE; ++k) {
-        oclblas__params p;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         char text[512];
-        if (oclblas__db_lookup(d->info, k, &p, NULL, 0) != OCLBLAS_SUCCESS)
+        if (k == OCLBLAS__K_ROUTINE || d->cx.status[k] != OCLBLAS_SUCCESS)
             continue;
-        oclblas__params_format(k, &p, text, sizeof text);
+        oclblas__params_format(k, &d->cx.params[k], text, sizeof text);
         for (const char *s = text; *s; ++s)
             h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
     }
@@ -276,33 +233,65 @@ static int journaled(tune_journal *j, const char *problem_text, const char *conf
     return r.status == TUNE_OK;
 }
 
+static int max_value(int index) { return oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].max; }
+
+/* The routine values of d->cx with values[index] = value (index >= 0) and,
+ * where force >= 0, values[force_index] = force. */
+static oclblas__devctx with_value(const tune_device *d, int index, int value, int force_index, int force)
+{
+    oclblas__devctx cx = d->cx;
+    if (index >= 0)
+        cx.params[OCLBLAS__K_ROUTINE].v[index] = value;
+    if (force_index >= 0)
+        cx.params[OCLBLAS__K_ROUTINE].v[force_index] = force;
+    return cx;
+}
+
 typedef struct {
     tune_device *d;
     problem *p;
     int runs;
-    int host; /* HOST_MAX: host-pointer calls */
-    oclblas_status override_status;
+    int host; /* HOST_MAX: host-pointer calls, with cx pinned as the library's context */
+    const oclblas__devctx *cx;
+    int expect; /* the plan kind cx must give an SGEMM, or -1 */
 } plan_ctx;
+
+/* The plan cx gives the problem's SGEMM, so that a measurement is never
+ * filed under the wrong plan. */
+static oclblas__plan_kind gemm_plan_kind(const oclblas__devctx *cx, const tune_problem *t)
+{
+    const oclblas__gemm_problem g = {0, 0, t->p.m, t->p.n, t->p.k, ALPHA, 0.0f,
+                                     {0, t->p.m, 0, OCLBLAS__MAX_ALIGN}, {0, t->p.k, 0, OCLBLAS__MAX_ALIGN},
+                                     {0, t->p.m, 0, 0}, OCLBLAS__MATH_STRICT};
+    oclblas__plan plan;
+    return oclblas__gemm_plan(cx, &g, &plan) == OCLBLAS_SUCCESS ? plan.kind : OCLBLAS__PLAN_NOTHING;
+}
 
 static oclblas_status measure_plan(void *v, double *seconds, char *note, size_t len)
 {
     plan_ctx *c = v;
     int ok = 0;
-    if (c->override_status != OCLBLAS_SUCCESS) {
-        /* The plan was not forced: whatever ran would be timed under the wrong name. */
-        snprintf(note, len, "override: %s", oclblas_status_string(c->override_status));
-        return c->override_status;
+    if (c->expect >= 0 && gemm_plan_kind(c->cx, &c->p->t) != (oclblas__plan_kind)c->expect) {
+        snprintf(note, len, "the value does not give the plan to measure");
+        return OCLBLAS_INVALID_ARGUMENT;
     }
-    oclblas_status st = c->host ? check_host(c->p, &ok, note, len) : check_cl(c->p, c->d->queue, &ok, note, len);
+    c->p->cx = c->cx;
+    oclblas_status st = OCLBLAS_SUCCESS;
+    if (c->host)
+        st = oclblas__devctx_pin(c->d->info, c->cx);
+    if (st == OCLBLAS_SUCCESS)
+        st = c->host ? check_host(c->p, &ok, note, len) : check_cl(c->p, c->d->queue, &ok, note, len);
     if (st != OCLBLAS_SUCCESS) {
         snprintf(note, len, "%s", oclblas_status_string(st));
-        return st;
+    } else if (!ok) {
+        st = WRONG;
+    } else {
+        st = c->host ? time_host(c->p, c->runs, seconds) : time_cl(c->p, c->d->queue, c->runs, seconds);
+        if (st != OCLBLAS_SUCCESS)
+            snprintf(note, len, "%s", oclblas_status_string(st));
     }
-    if (!ok)
-        return WRONG;
-    st = c->host ? time_host(c->p, c->runs, seconds) : time_cl(c->p, c->d->queue, c->runs, seconds);
-    if (st != OCLBLAS_SUCCESS)
-        snprintf(note, len, "%s", oclblas_status_string(st));
+    if (c->host)
+        oclblas__devctx_pin(c->d->info, NULL);
     return st;
 }
 
@@ -360,7 +349,7 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
         if (s < 2)
             continue; /* 0 or 1: no problem to measure, the choice is still open */
         problem p;
-        if (!make_problem(&p, d->ctx, 0, 0, s, s, s)) {
+        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
             free_problem(&p);
             snprintf(why, why_len, "out of memory at %zu", s);
             return 0;
@@ -369,12 +358,12 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
         char ptext[96], note[200];
         snprintf(ptext, sizeof ptext, "GEMM_MIN_INDIRECT %zux%zux%zu NN", s, s, s);
         for (int plan = 0; plan < 2; ++plan) {
-            /* The maximum crossover forces the direct plan, 0 the indirect one. */
-            const oclblas_status os = tune_override_routine(
-                d, RT_GEMM_MIN_INDIRECT, plan ? 0 : oclblas__kernels[OCLBLAS__K_ROUTINE].params[RT_GEMM_MIN_INDIRECT].max);
+            /* The maximum crossover gives the direct plan, 0 the indirect one. */
+            const oclblas__devctx cx = with_value(d, RT_GEMM_MIN_INDIRECT, plan ? 0 : max_value(RT_GEMM_MIN_INDIRECT),
+                                                  -1, 0);
             char config[64];
             snprintf(config, sizeof config, "%s %s", plan ? "indirect" : "direct", tag);
-            plan_ctx c = {d, &p, o->runs, 0, os};
+            plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT};
             if (!journaled(j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
                            sizeof note))
                 fprintf(stderr, "  GEMM_MIN_INDIRECT: %s, %s plan failed: %s\n", ptext + 18, config, note);
@@ -384,7 +373,6 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
         ++np;
         free_problem(&p);
     }
-    tune_override_routine(d, -1, 0);
     double score;
     const int c = choose(vals, nv, size, np, time, 0, &score);
     if (c < 0) {
@@ -411,7 +399,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
                               const shape *shapes, int nshapes, int force_index, int force, int *value, char *why,
                               size_t why_len)
 {
-    const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE].params[index].name;
+    const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
     const int nv = o->num_values[index];
     const int *vals = o->values[index];
     double score[TUNE_MAX_VALUES] = {0};
@@ -421,7 +409,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
     for (int s = 0; s < nshapes; ++s) {
         const shape *sh = &shapes[s];
         problem p;
-        if (!make_problem(&p, d->ctx, sh->gemv, sh->trans, sh->m, sh->n, sh->k)) {
+        if (!make_problem(&p, d, 1, sh->gemv, sh->trans, sh->m, sh->n, sh->k)) {
             free_problem(&p);
             snprintf(why, why_len, "out of memory");
             return 0;
@@ -429,20 +417,16 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
         double t[TUNE_MAX_VALUES], best = INFINITY;
         char ptext[96], note[200];
         if (sh->gemv)
-            snprintf(ptext, sizeof ptext, "%s %zux%zu %c", name, p.m, p.n, p.trans ? 'T' : 'N');
+            snprintf(ptext, sizeof ptext, "%s %zux%zu %c", name, sh->m, sh->n, sh->trans ? 'T' : 'N');
         else
-            snprintf(ptext, sizeof ptext, "%s %zux%zux%zu NN", name, p.m, p.n, p.k);
-        const double work = sh->gemv ? 4.0 * (double)(p.m * p.n) * 1e-9 : 2.0 * (double)p.m * p.n * p.k * 1e-9;
+            snprintf(ptext, sizeof ptext, "%s %zux%zux%zu NN", name, sh->m, sh->n, sh->k);
+        const double work =
+            sh->gemv ? 4.0 * (double)(sh->m * sh->n) * 1e-9 : 2.0 * (double)sh->m * sh->n * sh->k * 1e-9;
         for (int c = 0; c < nv; ++c) {
-            const int saved = force_index >= 0 ? d->routine[force_index] : 0;
-            if (force_index >= 0)
-                d->routine[force_index] = force;
-            const oclblas_status os = tune_override_routine(d, index, vals[c]);
-            if (force_index >= 0)
-                d->routine[force_index] = saved;
+            const oclblas__devctx cx = with_value(d, index, vals[c], force_index, force);
             char config[64];
             snprintf(config, sizeof config, "%s %d %s", label, vals[c], tag);
-            plan_ctx ctx = {d, &p, o->runs, 0, os};
+            plan_ctx ctx = {d, &p, o->runs, 0, &cx, force_index >= 0 && !sh->gemv ? OCLBLAS__PLAN_FAST : -1};
             if (!journaled(j, ptext, config, measure_plan, &ctx, work, &t[c], note, sizeof note))
                 fprintf(stderr, "  %s: %s: %s\n", name, config, note);
             best = fmin(best, t[c]);
@@ -460,7 +444,6 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
         }
         free_problem(&p);
     }
-    tune_override_routine(d, -1, 0);
     int pick = -1;
     for (int c = 0; c < nv; ++c)
         if (isfinite(score[c]) && (pick < 0 || score[c] < score[pick]))
@@ -488,12 +471,12 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
     cl_device_id def;
     oclblas_status st = oclblas_default_device(&def, NULL, NULL);
     if (st != OCLBLAS_SUCCESS || def != d->device) {
-        snprintf(why, why_len, "not measured: the host API's default device is not the tuned one (OCLBLAS_DEVICE)");
+        snprintf(why, why_len, "not measured: the host API's default device is not the tuned one");
         return 0;
     }
     const int nv = o->num_values[RT_HOST_MAX];
     const int *vals = o->values[RT_HOST_MAX];
-    const int host_plan = oclblas__kernels[OCLBLAS__K_ROUTINE].params[RT_HOST_MAX].max;
+    const int host_plan = max_value(RT_HOST_MAX);
     double size[2 * TUNE_MAX_VALUES], time[2 * TUNE_MAX_VALUES][2];
     char tag[32];
     params_tag(d, tag, sizeof tag);
@@ -506,7 +489,7 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
             /* The same work either way: m*n*k = s^3, or a square gemv with m*n = s^3. */
             const size_t g = (size_t)llround(pow((double)s, 1.5));
             problem p;
-            if (!make_problem(&p, NULL, gemv, 0, gemv ? g : s, gemv ? g : s, gemv ? 0 : s)) {
+            if (!make_problem(&p, d, 0, gemv, 0, gemv ? g : s, gemv ? g : s, gemv ? 0 : s)) {
                 free_problem(&p);
                 snprintf(why, why_len, "out of memory");
                 return 0;
@@ -518,10 +501,11 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
             else
                 snprintf(ptext, sizeof ptext, "HOST_MAX sgemm %zux%zux%zu", s, s, s);
             for (int plan = 0; plan < 2; ++plan) {
-                const oclblas_status os = tune_override_routine(d, RT_HOST_MAX, plan ? 0 : host_plan);
+                /* The largest crossover keeps the call on the host, 0 sends it to the device. */
+                const oclblas__devctx cx = with_value(d, RT_HOST_MAX, plan ? 0 : host_plan, -1, 0);
                 char config[64];
                 snprintf(config, sizeof config, "%s %s", plan ? "device" : "host", tag);
-                plan_ctx c = {d, &p, o->runs, 1, os};
+                plan_ctx c = {d, &p, o->runs, 1, &cx, -1};
                 if (!journaled(j, ptext, config, measure_plan, &c, (double)s * s * s * 2e-9, &time[np][plan], note,
                                sizeof note))
                     fprintf(stderr, "  HOST_MAX: %s %s: %s\n", ptext, config, note);
@@ -531,7 +515,6 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
             free_problem(&p);
         }
     }
-    tune_override_routine(d, -1, 0);
     double score;
     const int c = choose(vals, nv, size, np, time, 1, &score);
     if (c < 0) {
@@ -569,19 +552,19 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
         tuned[i] = 0;
         if (!o->tune[i])
             continue;
-        const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE].params[i].name;
+        const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[i].name;
         if (!o->quiet)
             fprintf(stderr, "routine: %s\n", name);
         int v;
         char why[200];
+        oclblas__params *rp = &d->cx.params[OCLBLAS__K_ROUTINE];
         if (fns[i](d, o, j, &v, why, sizeof why)) {
-            d->routine[i] = v;
+            rp->v[i] = v;
             tuned[i] = 1;
             append(summary, summary_len, "  %s = %d (%s)\n", name, v, why);
         } else {
-            append(summary, summary_len, "  %s = %d kept: %s\n", name, d->routine[i], why);
+            append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i], why);
         }
-        tune_override_routine(d, -1, 0);
     }
     return 1;
 }

@@ -1,22 +1,20 @@
 /*
  * The search space of one kernel: the candidate values of each parameter,
- * taken from the kernel's table in src/params.c (or narrowed on the command
- * line), and legality decided by oclblas__params_legal with the device's
- * limits, the very rule the library applies before it compiles anything.
+ * taken from the kernel's descriptor (src/kernel_<name>.c; or narrowed on
+ * the command line), and legality decided by oclblas__params_legal with the
+ * device's limits, the very rule the library applies before it compiles
+ * anything.
  * A configuration is a mixed-radix code, so that sets and maps of them are
  * sets and maps of integers.
  *
  * Efficiency: the guided strategies never list the space; they draw random
  * legal configurations by rejection and move to legal neighbours, which
  * costs a few hundred legality checks per step. Listing (full search, a
- * random fraction, --list) walks the product in mixed-radix order with one
- * check per combination, about 18 ns each: gemm_fast's 26.2 million
- * combinations take half a second. Cutting whole subtrees as soon as a
- * partial assignment breaks a rule needs to know which parameters each rule
- * reads; the library's check is one function over the whole vector, so the
- * walk checks complete configurations only (see tuner/README.md for the
- * library change that would allow more). Restricting values with --values
- * shrinks the product before anything is checked.
+ * random fraction, --list) walks the product depth first, most significant
+ * parameter first, and checks each partial assignment with
+ * oclblas__params_legal_partial: a prefix that breaks a rule cuts its whole
+ * subtree, and the codes come out ascending. Restricting values with
+ * --values shrinks the product before anything is checked.
  */
 #include "tune.h"
 
@@ -38,7 +36,7 @@ static int recompute(tune_space *s, char *err, size_t len)
         s->stride[i] = stride;
         if (stride > MAX_PRODUCT / (uint64_t)s->num_values[i]) {
             snprintf(err, len, "%s: the search space has too many combinations; restrict it with --values",
-                     oclblas__kernels[s->kernel].name);
+                     oclblas__kernels[s->kernel]->name);
             return 0;
         }
         stride *= (uint64_t)s->num_values[i];
@@ -58,7 +56,7 @@ int tune_space_init(tune_space *s, int kernel, const oclblas__limits *lim, char 
         snprintf(err, len, "unknown kernel");
         return 0;
     }
-    const oclblas__kernel_def *kd = &oclblas__kernels[kernel];
+    const oclblas__kernel_desc *kd = oclblas__kernels[kernel];
     s->kernel = kernel;
     s->num_params = kd->num_params;
     for (int i = 0; i < kd->num_params; ++i) {
@@ -76,7 +74,7 @@ int tune_space_init(tune_space *s, int kernel, const oclblas__limits *lim, char 
 
 int tune_space_restrict(tune_space *s, const char *text, char *err, size_t len)
 {
-    const oclblas__kernel_def *kd = &oclblas__kernels[s->kernel];
+    const oclblas__kernel_desc *kd = oclblas__kernels[s->kernel];
     const char *eq = strchr(text, '=');
     char name[64];
     if (!eq || eq == text || (size_t)(eq - text) >= sizeof name) {
@@ -183,6 +181,45 @@ int tune_space_legal(tune_space *s, uint64_t code)
     return oclblas__params_legal(s->kernel, &p, s->has_lim ? &s->lim : NULL, NULL);
 }
 
+typedef struct {
+    tune_space *s;
+    const oclblas__limits *lim;
+    oclblas__params p;
+    uint64_t *list;
+    size_t n, cap;
+    uint64_t checks;
+    int oom;
+} listing;
+
+/* Assigns parameter i (and the rest after it) every value whose prefix
+ * passes the rules that read only assigned parameters: those that read
+ * parameter i, the others having passed higher up. */
+static void list_from(listing *l, int i, unsigned assigned, uint64_t code)
+{
+    const tune_space *s = l->s;
+    if (i == s->num_params) {
+        if (l->n == l->cap) {
+            const size_t nc = l->cap ? l->cap * 2 : 4096;
+            uint64_t *nl = realloc(l->list, nc * sizeof *nl);
+            if (!nl) {
+                l->oom = 1;
+                return;
+            }
+            l->list = nl;
+            l->cap = nc;
+        }
+        l->list[l->n++] = code;
+        return;
+    }
+    const unsigned with = assigned | OCLBLAS__P(i);
+    for (int d = 0; d < s->num_values[i] && !l->oom; ++d) {
+        l->p.v[i] = s->values[i][d];
+        ++l->checks;
+        if (oclblas__params_legal_partial(s->kernel, &l->p, with, OCLBLAS__P(i), l->lim, NULL))
+            list_from(l, i + 1, with, code + (uint64_t)d * s->stride[i]);
+    }
+}
+
 int tune_space_enumerate(tune_space *s, uint64_t limit, char *err, size_t len)
 {
     if (s->enumerated)
@@ -191,46 +228,19 @@ int tune_space_enumerate(tune_space *s, uint64_t limit, char *err, size_t len)
         snprintf(err, len,
                  "%s: %llu combinations are too many to list (limit %llu); restrict the values with --values or "
                  "use annealing or PSO",
-                 oclblas__kernels[s->kernel].name, (unsigned long long)s->product, (unsigned long long)limit);
+                 oclblas__kernels[s->kernel]->name, (unsigned long long)s->product, (unsigned long long)limit);
         return 0;
     }
-    /* An odometer over the digits: the parameter vector is updated in place,
-     * one digit per step, rather than decoded for every combination. */
-    int digit[OCLBLAS__MAX_PARAMS] = {0};
-    oclblas__params p;
-    memset(&p, 0, sizeof p);
-    for (int i = 0; i < s->num_params; ++i)
-        p.v[i] = s->values[i][0];
-    size_t cap = 0, n = 0;
-    uint64_t *list = NULL;
-    const oclblas__limits *lim = s->has_lim ? &s->lim : NULL;
-    for (uint64_t code = 0; code < s->product; ++code) {
-        if (oclblas__params_legal(s->kernel, &p, lim, NULL)) {
-            if (n == cap) {
-                const size_t nc = cap ? cap * 2 : 4096;
-                uint64_t *nl = realloc(list, nc * sizeof *nl);
-                if (!nl) {
-                    free(list);
-                    snprintf(err, len, "out of memory listing the search space");
-                    return 0;
-                }
-                list = nl;
-                cap = nc;
-            }
-            list[n++] = code;
-        }
-        for (int i = s->num_params - 1; i >= 0; --i) {
-            if (++digit[i] < s->num_values[i]) {
-                p.v[i] = s->values[i][digit[i]];
-                break;
-            }
-            digit[i] = 0;
-            p.v[i] = s->values[i][0];
-        }
+    listing l = {s, s->has_lim ? &s->lim : NULL, {{0}}, NULL, 0, 0, 0, 0};
+    list_from(&l, 0, 0, 0);
+    s->checks += l.checks;
+    if (l.oom) {
+        free(l.list);
+        snprintf(err, len, "out of memory listing the search space");
+        return 0;
     }
-    s->checks += s->product;
-    s->legal = list;
-    s->num_legal = n;
+    s->legal = l.list;
+    s->num_legal = l.n;
     s->enumerated = 1;
     return 1;
 }

@@ -8,6 +8,7 @@
  * candidates built in build processes must reach the tuner, and bad
  * command lines must end with a message and exit status 2 or 3.
  */
+#include "kernel_gemm_fast.h"
 #include "measure.h"
 
 #include <setjmp.h>
@@ -122,40 +123,26 @@ static int teardown(void **state)
     return system(cmd);
 }
 
-static void check_gemm(cl_device_id dev, cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m,
-                       size_t n, size_t k)
+static oclblas_status gemm_call(void *v, tune_problem *t, cl_command_queue q)
 {
-    const size_t ldb = tb == OCLBLAS_TRANS ? n : k;
-    float *a = malloc(m * k * 4), *b = malloc(k * n * 4), *c = malloc(m * n * 4), *ref = malloc(m * n * 4),
-          *bound = malloc(m * n * 4), *out = malloc(m * n * 4);
-    assert_true(a && b && c && ref && bound && out);
-    uint32_t seed = 5;
-    tune_fill(a, m * k, &seed);
-    tune_fill(b, k * n, &seed);
-    tune_fill(c, m * n, &seed);
-    assert_true(tune_ref_gemm(0, tb == OCLBLAS_TRANS, m, n, k, 1.25f, a, m, b, ldb, -0.5f, c, ref, bound));
-    cl_int e;
-    cl_mem da = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, m * k * 4, a, &e);
-    cl_mem db = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, k * n * 4, b, &e);
-    cl_mem dc = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, m * n * 4, c, &e);
-    assert_int_equal(e, CL_SUCCESS);
-    assert_int_equal(oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, tb, m, n, k, 1.25f, da, 0, m, db, 0, ldb,
-                                      -0.5f, dc, 0, m, q, NULL),
-                     OCLBLAS_SUCCESS);
-    assert_int_equal(clEnqueueReadBuffer(q, dc, CL_TRUE, 0, m * n * 4, out, 0, NULL, NULL), CL_SUCCESS);
+    const oclblas__tune_problem *p = &t->p;
+    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, t->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m,
+                            p->n, p->k, p->alpha, t->buf[0], 0, p->m, t->buf[1], 0, tune_problem_ld(t, OCLBLAS__BUF_B),
+                            p->beta, t->buf[2], 0, p->m, q, NULL);
+}
+
+static void check_gemm(cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m, size_t n, size_t k)
+{
+    const oclblas__tune_problem p = {m, n, k, 0, 0, 1.25f, -0.5f};
+    tune_problem t;
+    assert_true(tune_problem_make(&t, OCLBLAS__FORM_GEMM, 0, tb == OCLBLAS_TRANS, &p, 5));
+    assert_int_equal(tune_problem_upload(&t, ctx, 0), OCLBLAS_SUCCESS);
+    int ok = 0;
     char note[200];
-    if (!tune_compare(out, ref, bound, m * n, note, sizeof note))
+    assert_int_equal(tune_problem_check(&t, q, gemm_call, NULL, &ok, note, sizeof note), OCLBLAS_SUCCESS);
+    if (!ok)
         fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
-    clReleaseMemObject(da);
-    clReleaseMemObject(db);
-    clReleaseMemObject(dc);
-    free(a);
-    free(b);
-    free(c);
-    free(ref);
-    free(bound);
-    free(out);
-    (void)dev;
+    tune_problem_free(&t);
 }
 
 static void test_tuning_run(void **state)
@@ -189,7 +176,7 @@ static void test_tuning_run(void **state)
     /* ... and is what the library now uses. */
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         char buf[1600], want[512];
-        assert_int_equal(oclblas_get_params(dev, oclblas__kernels[k].name, buf, sizeof buf), OCLBLAS_SUCCESS);
+        assert_int_equal(oclblas_get_params(dev, oclblas__kernels[k]->name, buf, sizeof buf), OCLBLAS_SUCCESS);
         oclblas__params p;
         memcpy(p.v, e->values[k], sizeof p.v);
         oclblas__params_format(k, &p, want, sizeof want);
@@ -200,9 +187,9 @@ static void test_tuning_run(void **state)
     const int gmi = e->values[OCLBLAS__K_ROUTINE][RT_GEMM_MIN_INDIRECT];
     const size_t mwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_MWG], nwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_NWG],
                  kwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_KWG];
-    check_gemm(dev, ctx, q, OCLBLAS_NO_TRANS, 20, 17, 9);                          /* direct, or host-sized */
-    check_gemm(dev, ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
-    check_gemm(dev, ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
+    check_gemm(ctx, q, OCLBLAS_NO_TRANS, 20, 17, 9);                          /* direct, or host-sized */
+    check_gemm(ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
+    check_gemm(ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
                kwg * ((size_t)gmi / kwg + 1)); /* in place */
     free(e);
 

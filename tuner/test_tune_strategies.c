@@ -8,6 +8,8 @@
  * one did; budgets (configurations and the evaluation clock) must hold.
  * The numbers each search needed are printed, for the README.
  */
+#include "kernel_gemm_direct.h"
+#include "kernel_gemm_fast.h"
 #include "tune.h"
 
 #include <math.h>
@@ -19,7 +21,7 @@
 #include <cmocka.h>
 
 /* A mid-range GPU: 1024 work-items, 48 KiB of local memory. */
-static const oclblas__limits limits = {1024, {1024, 1024, 64}, 48 * 1024};
+static const oclblas__limits limits = {1024, {1024, 1024, 64}, 48 * 1024, 0};
 
 typedef struct {
     tune_space *space;
@@ -110,8 +112,9 @@ static void setup_synth(synth *sy, tune_space *s, int kernel, const char *target
     memset(sy, 0, sizeof *sy);
     assert_true(tune_space_init(s, kernel, &limits, err, sizeof err));
     sy->space = s;
-    sy->target = oclblas__kernels[kernel].defaults;
-    assert_int_equal(oclblas__params_parse(kernel, target, &sy->target), OCLBLAS_SUCCESS);
+    unsigned given = 0;
+    assert_int_equal(oclblas__params_parse(kernel, target, &sy->target, &given), OCLBLAS_SUCCESS);
+    assert_int_equal(given, (1u << oclblas__kernels[kernel]->num_params) - 1);
     assert_true(oclblas__params_legal(kernel, &sy->target, &limits, NULL));
     static const double w_fast[GF_COUNT] = {1.0, 1.0, 0.6, 0.5, 0.5, 0.3, 0.3, 0.4, 0.8, 0.8, 0.2, 0.2, 0.6, 0.6};
     static const double w_direct[GD_COUNT] = {1.0, 0.6, 0.5, 0.5, 0.4, 0.2, 0.2};
@@ -189,7 +192,7 @@ static void reaches(int kernel, const char *target, long budget, int min_ratio)
     size_t size;
     const long full = full_needs(kernel, target, &size);
     print_message("%s: %zu legal configurations; full search reaches the optimum after %ld, budget %ld\n",
-                  oclblas__kernels[kernel].name, size, full, budget);
+                  oclblas__kernels[kernel]->name, size, full, budget);
     assert_true(full >= min_ratio * budget);
     const tune_strategy_kind kinds[] = {TUNE_ANNEALING, TUNE_PSO, TUNE_RANDOM};
     for (int k = 0; k < 3; ++k) {

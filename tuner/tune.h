@@ -1,7 +1,7 @@
 /*
  * Declarations shared by the parts of oclblas-tune and its tests: random
  * numbers, a map from configuration codes to costs, the search space built
- * from the library's own parameter tables (src/params.c), the search
+ * from the kernels' descriptors (src/kernel_<name>.c), the search
  * strategies, the search loop with its budgets, the journal, the
  * measurements on a device and the database entry writer. The space, the
  * strategies and the search loop know nothing about OpenCL, so that the
@@ -10,7 +10,7 @@
 #ifndef OCLBLAS_TUNE_H
 #define OCLBLAS_TUNE_H
 
-#include "internal.h"
+#include "kernel_routine.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,10 +3,10 @@
  * threads. Some drivers serialise clBuildProgram within a process (NVIDIA's:
  * on an H100, 16 threads built gemm_fast candidates only 1.6 times faster
  * than one), but not across processes. Each worker is this program started
- * with --build-worker P:D: it opens the same device and, for every job the
- * parent writes to its stdin, calls oclblas__program_get, which builds from
- * source and stores the binary in the library's disk cache (the run's
- * private OCLBLAS_CACHE_DIR), and the driver its machine code in its own
+ * with --build-worker P:D DIR: it opens the same device and, for every job
+ * the parent writes to its stdin, calls oclblas__program_get, which builds
+ * from source and stores the binary in the library's disk cache (the run's
+ * private folder DIR), and the driver its machine code in its own
  * JIT cache (CUDA_CACHE_PATH, shared by the processes). The parent then
  * calls oclblas__program_get itself and finds the binary: the workers only
  * warm caches, so the program the parent times is still the library's own,
@@ -42,6 +42,7 @@ typedef struct {
 struct tune_workers {
     char exe[4096];
     char index[32];
+    char cache_dir[1100];
     int n;
     worker w[64];
 };
@@ -88,7 +89,7 @@ static int start_one(tune_workers *ws, worker *w)
     posix_spawn_file_actions_adddup2(&fa, out[1], STDOUT_FILENO);
     posix_spawn_file_actions_addclose(&fa, in[1]);
     posix_spawn_file_actions_addclose(&fa, out[0]);
-    char *argv[] = {ws->exe, "--build-worker", ws->index, NULL};
+    char *argv[] = {ws->exe, "--build-worker", ws->index, ws->cache_dir, NULL};
     const int rc = posix_spawn(&w->pid, ws->exe, &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(in[0]);
@@ -104,7 +105,7 @@ static int start_one(tune_workers *ws, worker *w)
     return 1;
 }
 
-tune_workers *tune_workers_start(const tune_device *d, int n, char *err, size_t len)
+tune_workers *tune_workers_start(const tune_device *d, const char *cache_dir, int n, char *err, size_t len)
 {
     tune_workers *ws = calloc(1, sizeof *ws);
     if (!ws) {
@@ -119,6 +120,7 @@ tune_workers *tune_workers_start(const tune_device *d, int n, char *err, size_t 
     }
     ws->exe[l] = '\0';
     snprintf(ws->index, sizeof ws->index, "%u:%u", d->platform_index, d->device_index);
+    snprintf(ws->cache_dir, sizeof ws->cache_dir, "%s", cache_dir);
     /* A worker's pipe closing under us must be an error, not a signal. */
     signal(SIGPIPE, SIG_IGN);
     ws->n = n < 1 ? 1 : n > 64 ? 64 : n;
@@ -147,7 +149,7 @@ static int send_job(worker *w, int kernel, const oclblas__params *p)
 {
     char line[LINE_MAX_LEN], text[512];
     oclblas__params_format(kernel, p, text, sizeof text);
-    const int n = snprintf(line, sizeof line, "%s\t%s\n", oclblas__kernels[kernel].name, text);
+    const int n = snprintf(line, sizeof line, "%s\t%s\n", oclblas__kernels[kernel]->name, text);
     for (int done = 0; done < n;) {
         const ssize_t r = write(w->to, line + done, (size_t)(n - done));
         if (r <= 0) {
@@ -250,10 +252,11 @@ void tune_workers_build(tune_workers *ws, int kernel, const oclblas__params *p, 
 
 /* ---- the worker's side ------------------------------------------------------- */
 
-int tune_worker_main(const char *index)
+int tune_worker_main(const char *index, const char *cache_dir)
 {
     tune_device d;
     char err[512];
+    oclblas__cache_dir_set(cache_dir);
     if (!tune_device_open(index, &d, err, sizeof err)) {
         fprintf(stderr, "oclblas-tune build process: %s\n", err);
         return 3;
@@ -266,8 +269,8 @@ int tune_worker_main(const char *index)
             line[got - 1] = '\0';
         char *tab = strchr(line, '\t');
         const int kernel = tab ? (*tab = '\0', oclblas__kernel_by_name(line)) : -1;
-        oclblas__params p = kernel >= 0 ? oclblas__kernels[kernel].defaults : (oclblas__params){{0}};
-        oclblas_status st = kernel < 0 ? OCLBLAS_UNKNOWN_KERNEL : oclblas__params_parse(kernel, tab + 1, &p);
+        oclblas__params p = {{0}}; /* the job names every parameter */
+        oclblas_status st = kernel < 0 ? OCLBLAS_UNKNOWN_KERNEL : oclblas__params_parse(kernel, tab + 1, &p, NULL);
         oclblas__program *prog = NULL;
         if (st == OCLBLAS_SUCCESS)
             st = oclblas__program_get(d.ctx, d.info, kernel, &p, &prog);

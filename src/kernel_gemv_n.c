@@ -1,0 +1,111 @@
+/*
+ * gemv_n's descriptor (kernels/gemv_n.cl, y = A x along the contiguous
+ * direction of A): its parameters (work-group size WGS, vectors per
+ * work-item WPT, vector width VW, unroll UNR), their rules, the rows a
+ * work-group covers (derived, passed as -D), its launch geometry, and what
+ * oclblas-tune times it on: the library's whole plan, reduction included.
+ */
+#include "kernel_gemv_n.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+static const oclblas__param_def params[GN_COUNT] = {
+    [GN_WGS] = {"WGS", 1, 1024, 5, {32, 64, 128, 256, 512}},
+    [GN_WPT] = {"WPT", 1, 16, 4, {1, 2, 4, 8}},
+    [GN_VW] = {"VW", 1, 8, 4, {1, 2, 4, 8}},
+    [GN_UNR] = {"UNR", 1, 32, 4, {1, 2, 4, 8}},
+};
+
+static const char *vw(const int *v, const oclblas__limits *l)
+{
+    const int w = v[GN_VW];
+    return w == 1 || w == 2 || w == 4 || w == 8 ? NULL : "VW must be 1, 2, 4 or 8";
+}
+static const char *dev_wgs(const int *v, const oclblas__limits *l)
+{
+    return (size_t)v[GN_WGS] > l->max_wg_size ? "work-group larger than the device allows" : NULL;
+}
+static const char *dev_dims(const int *v, const oclblas__limits *l)
+{
+    return (size_t)v[GN_WGS] > l->max_item[0] ? "work-group dimension larger than the device allows" : NULL;
+}
+
+static const oclblas__rule rules[] = {
+    {OCLBLAS__P(GN_VW), 0, vw},
+    {OCLBLAS__P(GN_WGS), 1, dev_wgs},
+    {OCLBLAS__P(GN_WGS), 1, dev_dims},
+};
+
+size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p)
+{
+    return (size_t)p->v[GN_WGS] * (size_t)p->v[GN_VW] * (size_t)p->v[GN_WPT];
+}
+
+static int derive(const int *v, oclblas__derived *out)
+{
+    out[0] = (oclblas__derived){"ROWS_PER_GROUP", v[GN_WGS] * v[GN_VW] * v[GN_WPT]};
+    return 1;
+}
+
+void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
+{
+    oclblas__step_int(s, (int)a->rows);
+    oclblas__step_int(s, (int)a->cols);
+    oclblas__step_float(s, a->alpha);
+    oclblas__step_float(s, a->beta);
+    oclblas__step_buf(s, a->a);
+    oclblas__step_int(s, (int)a->a_off);
+    oclblas__step_int(s, (int)a->a_ld);
+    oclblas__step_buf(s, a->x);
+    oclblas__step_int(s, (int)a->x_off);
+    oclblas__step_int(s, (int)a->incx);
+    oclblas__step_buf(s, a->y);
+    oclblas__step_int(s, (int)a->y_off);
+    oclblas__step_int(s, (int)a->incy);
+    oclblas__step_int(s, (int)a->chunk);
+    oclblas__step_buf(s, a->partial);
+    oclblas__step_int(s, a->vec);
+}
+
+/* A work-group per ROWS_PER_GROUP rows, a split of the columns per chunk. */
+void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
+{
+    *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_N, .entry = "gemv_n", .params = *p};
+    s->geo.dims = 2;
+    s->geo.local[0] = (size_t)p->v[GN_WGS];
+    s->geo.local[1] = 1;
+    s->geo.global[0] = ceil_div(a->rows, oclblas__gemv_n_rows_per_group(p)) * s->geo.local[0];
+    s->geo.global[1] = ceil_div(a->cols, a->chunk);
+    oclblas__gemv_args_put(a, s);
+}
+
+/* ---- what oclblas-tune times ------------------------------------------- */
+
+static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
+                                oclblas__plan *out)
+{
+    oclblas__devctx with = *cx;
+    with.params[OCLBLAS__K_GEMV_N] = *cand;
+    with.status[OCLBLAS__K_GEMV_N] = OCLBLAS_SUCCESS;
+    const oclblas__gemv_problem g = {0, p->m, p->n, p->alpha, p->beta,
+                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
+                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+    return oclblas__gemv_plan(&with, &g, out);
+}
+
+static const oclblas__tuning tuning = {
+    .form = OCLBLAS__FORM_GEMV, .trans_a = 0, .share = 0.1,
+    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{2048, 2048, 0}},
+    .whole_plan = 1, .plan = tune_plan,
+};
+
+const oclblas__kernel_desc oclblas__desc_gemv_n = {
+    .name = "gemv_n",
+    .source = oclblas__source_gemv_n,
+    .num_params = GN_COUNT,
+    .params = params,
+    .num_rules = (int)(sizeof rules / sizeof rules[0]),
+    .rules = rules,
+    .derive = derive,
+    .tuning = &tuning,
+};

@@ -1,0 +1,559 @@
+/*
+ * The plans as values, without any OpenCL device (ctest runs this with no
+ * OpenCL platform visible): for given device facts and parameters, what an
+ * SGEMM or SGEMV call enqueues. Which shapes are C = beta C or nothing,
+ * which go to a gemv kernel and with which transposition and increments,
+ * when gemm_direct serves, when gemm_fast reads an operand in place
+ * (tile-aligned sizes, leading dimensions in whole vectors, aligned
+ * addresses) and when a helper pads or transposes it, where k is split and
+ * into how many slices (uneven last slice, the caps), when a gemv splits its
+ * reduction; and the launch geometry and arguments the descriptors give,
+ * the sizes they derive, and legality on partial assignments.
+ */
+#include "kernel_gemm_direct.h"
+#include "kernel_gemm_fast.h"
+#include "kernel_gemv_t.h"
+#include "kernel_helpers.h"
+#include "kernel_routine.h"
+
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+/* A GPU-like device: 132 compute units, 1024 work-items, 48 KiB local memory. */
+static oclblas__device_info dev;
+static oclblas__devctx cx;
+
+static void set(int kernel, const char *text)
+{
+    oclblas__params p = {{0}};
+    unsigned given = 0;
+    assert_int_equal(oclblas__params_parse(kernel, text, &p, &given), OCLBLAS_SUCCESS);
+    assert_int_equal(given, (1u << oclblas__kernels[kernel]->num_params) - 1);
+    const char *why = NULL;
+    if (!oclblas__params_legal(kernel, &p, &dev.lim, &why))
+        fail_msg("%s: %s", text, why);
+    cx.params[kernel] = p;
+    cx.status[kernel] = OCLBLAS_SUCCESS;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&dev, 0, sizeof dev);
+    dev.compute_units = 132;
+    dev.max_alloc = 20ull << 30;
+    dev.lim = (oclblas__limits){1024, {1024, 1024, 64}, 48 * 1024, 90};
+    memset(&cx, 0, sizeof cx);
+    cx.dev = &dev;
+    set(OCLBLAS__K_GEMM_FAST, "MWG=64,NWG=64,KWG=16,MDIMC=16,NDIMC=16,MDIMA=16,NDIMB=16,KWI=2,VWM=2,VWN=4,"
+                              "STRM=1,STRN=1,SA=1,SB=1");
+    set(OCLBLAS__K_GEMM_DIRECT, "WGD=32,KWGD=16,MDIMCD=8,NDIMCD=8,KWID=2,PADA=1,PADB=1");
+    set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
+    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4");
+    set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
+    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4");
+    return 0;
+}
+
+static void routine(int index, int value) { cx.params[OCLBLAS__K_ROUTINE].v[index] = value; }
+
+/* A column-major SGEMM with leading dimensions equal to the stored rows,
+ * offsets 0 and the widest alignment. */
+static oclblas__gemm_problem gemm(int at, int bt, size_t m, size_t n, size_t k)
+{
+    return (oclblas__gemm_problem){at, bt, m, n, k, 1.5f, 0.5f,
+                                   {0, at ? k : m, 0, OCLBLAS__MAX_ALIGN},
+                                   {0, bt ? n : k, 0, OCLBLAS__MAX_ALIGN},
+                                   {0, m, 0, 0},
+                                   OCLBLAS__MATH_STRICT};
+}
+
+static oclblas__plan plan_of(const oclblas__gemm_problem *p)
+{
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&cx, p, &plan), OCLBLAS_SUCCESS);
+    return plan;
+}
+
+static int arg_i(const oclblas__step *s, int i)
+{
+    assert_true(i < s->num_args);
+    assert_int_equal(s->args[i].kind, OCLBLAS__ARG_INT);
+    return s->args[i].u.i;
+}
+
+static float arg_f(const oclblas__step *s, int i)
+{
+    assert_int_equal(s->args[i].kind, OCLBLAS__ARG_FLOAT);
+    return s->args[i].u.f;
+}
+
+static oclblas__buf arg_b(const oclblas__step *s, int i)
+{
+    assert_int_equal(s->args[i].kind, OCLBLAS__ARG_BUF);
+    return s->args[i].u.buf;
+}
+
+/* ---- trivial cases ------------------------------------------------------- */
+
+static void test_scale_and_nothing(void **state)
+{
+    (void)state;
+    oclblas__gemm_problem p = gemm(0, 0, 70, 50, 0); /* k = 0 */
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_SCALE);
+    assert_int_equal(plan.num_steps, 1);
+    const oclblas__step *s = &plan.step[0];
+    assert_string_equal(s->entry, "scale_matrix");
+    /* Work-groups of 32 x 8 covering 64 x 8 elements each. */
+    assert_int_equal(s->geo.dims, 2);
+    assert_int_equal(s->geo.local[0], 32);
+    assert_int_equal(s->geo.local[1], 8);
+    assert_int_equal(s->geo.global[0], 2 * 32);
+    assert_int_equal(s->geo.global[1], 7 * 8);
+    assert_true(arg_f(s, 2) == 0.5f);
+    assert_int_equal(arg_b(s, 3), OCLBLAS__BUF_C);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1] + plan.scratch[2], 0);
+
+    p = gemm(1, 1, 70, 50, 30);
+    p.alpha = 0.0f; /* A and B are not read */
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_SCALE);
+
+    p.beta = 1.0f; /* C stays as it is */
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_NOTHING);
+    assert_int_equal(plan.num_steps, 0);
+}
+
+/* ---- one row or one column of C: gemv ------------------------------------- */
+
+/* gemv's arguments: rows, cols, alpha, beta, a, a_off, a_ld, x, x_off, incx, y, y_off, incy, chunk, partial, vec. */
+static void test_gemm_as_gemv(void **state)
+{
+    (void)state;
+    /* n = 1: c = op(A) b, A's own buffer and orientation. */
+    oclblas__gemm_problem p = gemm(0, 0, 300, 1, 40);
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_GEMV);
+    assert_string_equal(plan.step[0].entry, "gemv_n");
+    assert_int_equal(arg_i(&plan.step[0], 0), 300);
+    assert_int_equal(arg_i(&plan.step[0], 1), 40);
+    assert_int_equal(arg_b(&plan.step[0], 4), OCLBLAS__BUF_A);
+    assert_int_equal(arg_b(&plan.step[0], 7), OCLBLAS__BUF_B);
+    assert_int_equal(arg_i(&plan.step[0], 9), 1); /* b's column, contiguous */
+
+    /* n = 1 with B transposed: b's column is a row of B, ldb apart. */
+    p = gemm(1, 1, 300, 1, 40);
+    p.b.ld = 7;
+    plan = plan_of(&p);
+    assert_string_equal(plan.step[0].entry, "gemv_t");
+    assert_int_equal(arg_i(&plan.step[0], 0), 40); /* A stored k x m */
+    assert_int_equal(arg_i(&plan.step[0], 1), 300);
+    assert_int_equal(arg_i(&plan.step[0], 9), 7);
+
+    /* m = 1: c^T = op(B)^T a^T, B the matrix, a's row as x, C's row as y. */
+    p = gemm(0, 0, 1, 300, 40);
+    p.a.ld = 5;
+    p.c.ld = 3;
+    p.c.offset = 11;
+    plan = plan_of(&p);
+    assert_string_equal(plan.step[0].entry, "gemv_t"); /* B stored k x n, not transposed */
+    assert_int_equal(arg_i(&plan.step[0], 0), 40);
+    assert_int_equal(arg_i(&plan.step[0], 1), 300);
+    assert_int_equal(arg_b(&plan.step[0], 4), OCLBLAS__BUF_B);
+    assert_int_equal(arg_b(&plan.step[0], 7), OCLBLAS__BUF_A);
+    assert_int_equal(arg_i(&plan.step[0], 9), 5);  /* a's row: lda apart */
+    assert_int_equal(arg_i(&plan.step[0], 11), 11);
+    assert_int_equal(arg_i(&plan.step[0], 12), 3); /* C's row: ldc apart */
+
+    p = gemm(1, 1, 1, 300, 40);
+    plan = plan_of(&p);
+    assert_string_equal(plan.step[0].entry, "gemv_n"); /* B stored n x k */
+    assert_int_equal(arg_i(&plan.step[0], 0), 300);
+    assert_int_equal(arg_i(&plan.step[0], 9), 1); /* A stored k x 1: a's row is contiguous */
+}
+
+/* ---- direct or gemm_fast -------------------------------------------------- */
+
+static void test_crossover(void **state)
+{
+    (void)state;
+    /* GEMM_MIN_INDIRECT = 100: below 100^3 multiply-adds gemm_direct serves. */
+    oclblas__gemm_problem p = gemm(1, 0, 100, 100, 99);
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_int_equal(plan.num_steps, 1);
+    assert_string_equal(plan.step[0].entry, "gemm_direct_tn");
+    /* WGD 32 tiles with 8 x 8 work-items. */
+    assert_int_equal(plan.step[0].geo.global[0], 4 * 8);
+    assert_int_equal(plan.step[0].geo.global[1], 4 * 8);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1] + plan.scratch[2], 0);
+
+    p = gemm(0, 1, 100, 100, 100);
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+
+    routine(RT_GEMM_MIN_INDIRECT, 0); /* every product through gemm_fast */
+    p = gemm(0, 0, 2, 2, 2);
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    routine(RT_GEMM_MIN_INDIRECT, 100);
+}
+
+/* gemm_fast's arguments: M, N, K, k_slice, c_slice, alpha, beta, a, a_off, a_ld, b, b_off, b_ld, c, c_off, c_ld. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    /* NT, sizes multiples of the 64 x 64 x 16 tile: both read where they are. */
+    oclblas__gemm_problem p = gemm(0, 1, 256, 512, 128);
+    p.a.offset = 2; /* a whole vector of VWM = 2 */
+    p.a.align = 8;
+    p.a.ld = 258;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.fast.slices, 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.main, 0);
+    const oclblas__step *s = &plan.step[0];
+    assert_string_equal(s->entry, "gemm_fast");
+    assert_int_equal(arg_b(s, 7), OCLBLAS__BUF_A);
+    assert_int_equal(arg_i(s, 8), 1);   /* offset in vectors of VWM */
+    assert_int_equal(arg_i(s, 9), 129); /* lda in vectors */
+    assert_int_equal(arg_i(s, 12), 512 / 4);
+    assert_int_equal(s->geo.dims, 3);
+    assert_int_equal(s->geo.global[0], 4 * 16);
+    assert_int_equal(s->geo.global[1], 8 * 16);
+    assert_int_equal(s->geo.global[2], 1);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1] + plan.scratch[2], 0);
+    assert_false(s->after_scratch);
+
+    /* Each condition alone sends A through pad_copy into scratch slot 0. */
+    const struct {
+        size_t m, lda, off;
+        unsigned align;
+    } not_a[] = {{250, 250, 0, 32}, /* m not a tile multiple */
+                 {256, 257, 0, 32}, /* lda not in whole vectors */
+                 {256, 256, 1, 4},  /* offset not a whole vector */
+                 {256, 256, 0, 4}}; /* the buffer's start not aligned to a vector */
+    for (size_t i = 0; i < sizeof not_a / sizeof not_a[0]; ++i) {
+        p = gemm(0, 1, not_a[i].m, 512, 128);
+        p.a.ld = not_a[i].lda;
+        p.a.offset = not_a[i].off;
+        p.a.align = not_a[i].align;
+        plan = plan_of(&p);
+        assert_false(plan.fast.a_in_place);
+        assert_false(plan.fast.a_transposed);
+        assert_true(plan.fast.b_in_place);
+        assert_int_equal(plan.num_steps, 2);
+        assert_string_equal(plan.step[0].entry, "pad_copy");
+        assert_true(plan.step[0].after_scratch);
+        assert_int_equal(plan.step[1].after, 1u << 0);
+        assert_int_equal(plan.scratch[0], 256 * 128 * sizeof(float));
+        assert_int_equal(arg_b(&plan.step[1], 7), OCLBLAS__BUF_S0);
+        assert_int_equal(arg_i(&plan.step[1], 9), 256 / 2); /* the padded A's leading dimension */
+    }
+    /* k not a multiple of KWG: neither operand in place. */
+    p = gemm(0, 1, 256, 512, 120);
+    plan = plan_of(&p);
+    assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
+    assert_int_equal(plan.fast.kp, 128);
+    /* A transposed: pad_transpose; B not transposed: turned too (n must be contiguous). */
+    p = gemm(1, 0, 256, 512, 128);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
+    assert_int_equal(plan.num_steps, 3);
+    assert_int_equal(plan.main, 2); /* gemm_fast's program is taken first */
+    assert_string_equal(plan.step[0].entry, "pad_transpose");
+    assert_string_equal(plan.step[1].entry, "pad_transpose");
+    assert_int_equal(plan.step[2].after, 3u);
+    /* pad_transpose's 16 x 16 work-groups cover 32 x 32 of the padded 256 x 128. */
+    assert_int_equal(plan.step[0].geo.global[0], 8 * 16);
+    assert_int_equal(plan.step[0].geo.global[1], 4 * 16);
+    /* A leading dimension whose indices would overflow the kernel's int. */
+    p = gemm(0, 1, 256, 512, 128);
+    p.a.ld = (size_t)INT_MAX / 128 + 1; /* even, but past INT_MAX / kp */
+    plan = plan_of(&p);
+    assert_false(plan.fast.a_in_place);
+}
+
+/* ---- the split of k -------------------------------------------------------- */
+
+static void test_split_k(void **state)
+{
+    (void)state;
+    /* 256 x 256: 16 tiles of C for 132 x 4 = 528 wanted work-groups. k =
+     * 65536 is 4096 tiles of 16: 33 slices of 125 tiles (2000 of k), the
+     * last one of 96. */
+    oclblas__gemm_problem p = gemm(0, 1, 256, 256, 65536);
+    p.alpha = 2.0f;
+    p.beta = 0.25f;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 33);
+    assert_int_equal(plan.fast.k_slice, 2000);
+    assert_true(32 * plan.fast.k_slice < 65536 && 33 * plan.fast.k_slice > 65536); /* the last slice is shorter */
+    assert_int_equal(plan.num_steps, 2); /* in place, then sum_slices */
+    const oclblas__step *g = &plan.step[0], *sum = &plan.step[1];
+    assert_int_equal(g->geo.global[2], 33);
+    assert_int_equal(arg_i(g, 3), 2000);
+    assert_int_equal(arg_i(g, 4), 256 * 256);
+    assert_true(arg_f(g, 5) == 1.0f && arg_f(g, 6) == 0.0f); /* the slices are plain sums */
+    assert_int_equal(arg_b(g, 13), OCLBLAS__BUF_S2);
+    assert_int_equal(arg_i(g, 15), 256);
+    assert_true(g->after_scratch); /* the first to write the partial sums */
+    assert_int_equal(plan.scratch[2], 33ull * 256 * 256 * sizeof(float));
+    assert_string_equal(sum->entry, "sum_slices");
+    assert_int_equal(sum->after, 1u << 0);
+    assert_int_equal(arg_i(sum, 2), 33);
+    assert_true(arg_f(sum, 6) == 2.0f && arg_f(sum, 7) == 0.25f);
+    assert_int_equal(arg_b(sum, 8), OCLBLAS__BUF_C);
+    assert_int_equal(sum->geo.global[0], 256); /* rounded up to 32 x 8 work-groups */
+    assert_int_equal(sum->geo.global[1], 256);
+
+    /* At most 64 slices. */
+    dev.compute_units = 10000;
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 64);
+    /* A slice keeps at least 256 of k: k = 1024 gives at most 4. */
+    p.k = 1024;
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 4);
+    assert_int_equal(plan.fast.k_slice, 256);
+    /* The partial sums take at most an eighth of the largest allocation. */
+    p.k = 65536;
+    dev.max_alloc = 8ull * 4 * 256 * 256 * 5; /* room for 5 copies of C */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 5);
+    dev.compute_units = 132;
+    dev.max_alloc = 20ull << 30;
+
+    /* Tiles for half of what is wanted: two slices; for more than half, none. */
+    p = gemm(0, 1, 1024, 1024, 65536); /* 256 tiles, 528 wanted */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 2);
+    p = gemm(0, 1, 1024, 2048, 65536); /* 512 tiles */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.scratch[2], 0);
+    /* GEMM_SPLIT_K = 0 never splits. */
+    routine(RT_GEMM_SPLIT_K, 0);
+    p = gemm(0, 1, 256, 256, 65536);
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 1);
+    routine(RT_GEMM_SPLIT_K, 4);
+    /* With both operands padded the pads wait for the scratch set, not gemm_fast. */
+    p = gemm(0, 0, 250, 250, 65536);
+    plan = plan_of(&p);
+    assert_int_equal(plan.num_steps, 4);
+    assert_true(plan.step[0].after_scratch && plan.step[1].after_scratch);
+    assert_false(plan.step[2].after_scratch);
+    assert_int_equal(plan.step[2].after, 3u);
+    assert_int_equal(plan.step[3].after, 1u << 2);
+}
+
+static void test_too_large(void **state)
+{
+    (void)state;
+    oclblas__gemm_problem p = gemm(0, 0, 50000, 50000, 50000); /* padded m * k beyond int */
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&cx, &p, &plan), OCLBLAS_SIZE_TOO_LARGE);
+}
+
+/* A table the device cannot run fails the plans that need it, and only those. */
+static void test_no_legal_set(void **state)
+{
+    (void)state;
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_INVALID_PARAMS;
+    oclblas__gemm_problem p = gemm(0, 0, 500, 500, 500);
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&cx, &p, &plan), OCLBLAS_INVALID_PARAMS);
+    p = gemm(0, 0, 50, 50, 50);
+    assert_int_equal(oclblas__gemm_plan(&cx, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_SUCCESS;
+}
+
+/* ---- SGEMV --------------------------------------------------------------- */
+
+static oclblas__gemv_problem gemv(int trans, size_t rows, size_t cols)
+{
+    return (oclblas__gemv_problem){trans, rows, cols, 1.0f, 0.0f,
+                                   {0, rows, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
+                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+}
+
+static oclblas__plan gemv_plan_of(const oclblas__gemv_problem *p)
+{
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemv_plan(&cx, p, &plan), OCLBLAS_SUCCESS);
+    return plan;
+}
+
+static void test_gemv_split(void **state)
+{
+    (void)state;
+    /* gemv_n covers 128 * 4 * 2 = 1024 rows a work-group; 528 wanted. */
+    oclblas__gemv_problem p = gemv(0, 100000, 100000); /* 98 groups: 6 splits of the columns */
+    oclblas__plan plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.groups, 98);
+    assert_int_equal(plan.gemv.splits, 6);
+    assert_int_equal(plan.gemv.chunk, 16667);
+    assert_true(plan.gemv.vec);
+    assert_int_equal(plan.num_steps, 2);
+    assert_int_equal(plan.step[0].geo.global[0], 98 * 128);
+    assert_int_equal(plan.step[0].geo.global[1], 6);
+    assert_true(plan.step[0].after_scratch);
+    assert_int_equal(plan.scratch[2], 6 * 100000 * sizeof(float));
+    const oclblas__step *r = &plan.step[1];
+    assert_string_equal(r->entry, "gemv_reduce");
+    assert_int_equal(r->after, 1u);
+    assert_int_equal(r->geo.dims, 1);
+    assert_int_equal(r->geo.local[0], 32 * 8); /* PAD_DIMX * PAD_DIMY */
+    assert_int_equal(r->geo.global[0], 100096);
+
+    /* Few columns: at most one split per 32 of them. */
+    p = gemv(0, 1000, 70);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.splits, 3);
+    assert_int_equal(plan.gemv.chunk, 24);
+    /* Enough rows: no split, no scratch, no reduction. */
+    p = gemv(0, 600000, 100);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.splits, 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_false(plan.step[0].after_scratch);
+    assert_int_equal(plan.scratch[2], 0);
+    /* lda not a multiple of VW: scalar loads. */
+    p.a.ld = 600001;
+    plan = gemv_plan_of(&p);
+    assert_false(plan.gemv.vec);
+
+    /* gemv_t: 128 / 16 = 8 columns a work-group; the rows split in multiples of 16 * 4. */
+    p = gemv(1, 100000, 100); /* 13 groups: 41 splits wanted, at most 100000 / 512 */
+    plan = gemv_plan_of(&p);
+    assert_string_equal(plan.step[0].entry, "gemv_t");
+    assert_int_equal(plan.gemv.groups, 13);
+    assert_int_equal(plan.gemv.chunk % 64, 0);
+    assert_int_equal(plan.gemv.chunk, 2496);
+    assert_int_equal(plan.gemv.splits, 41);
+    assert_true(plan.gemv.vec);
+    /* Vector loads need a contiguous, aligned x too. */
+    p.x.inc = 2;
+    assert_false(gemv_plan_of(&p).gemv.vec);
+    p.x.inc = 1;
+    p.x.align = 8;
+    assert_false(gemv_plan_of(&p).gemv.vec);
+}
+
+static void test_gemv_scale(void **state)
+{
+    (void)state;
+    /* alpha = 0: y = beta y on the strided vector, from its lowest element. */
+    oclblas__gemv_problem p = gemv(0, 10, 20);
+    p.alpha = 0.0f;
+    p.beta = 3.0f;
+    p.y.inc = -3;
+    p.y.offset = 100; /* y[0], the last in memory */
+    oclblas__plan plan = gemv_plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_SCALE);
+    assert_string_equal(plan.step[0].entry, "scale_matrix");
+    assert_int_equal(arg_i(&plan.step[0], 0), 1);
+    assert_int_equal(arg_i(&plan.step[0], 1), 10);
+    assert_int_equal(arg_i(&plan.step[0], 4), 100 - 9 * 3);
+    assert_int_equal(arg_i(&plan.step[0], 5), 3);
+}
+
+/* ---- the log, as the caller wrote the call --------------------------------- */
+
+static void test_describe(void **state)
+{
+    (void)state;
+    /* Row-major C = A^T B (m 250, n 256) is column-major C^T = B^T A: the
+     * plan's A is the caller's B, its B the caller's A. */
+    oclblas__gemm_problem p = gemm(0, 1, 256, 250, 128); /* B^T: in place; A^T padded */
+    oclblas__plan plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && !plan.fast.b_in_place);
+    const oclblas__call call = {"sgemm", OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 250, 256, 128};
+    char text[300];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_string_equal(text, "sgemm 250x256x128 TN: gemm_fast on 256x256x128, A padded, B in place, "
+                              "1 slice of k; row-major");
+}
+
+/* ---- descriptors ---------------------------------------------------------- */
+
+static void test_derived_sizes(void **state)
+{
+    (void)state;
+    char text[1024];
+    const size_t need = oclblas__params_defines(OCLBLAS__K_GEMM_FAST, &cx.params[OCLBLAS__K_GEMM_FAST], text,
+                                                sizeof text);
+    assert_int_equal(need, strlen(text));
+    assert_non_null(strstr(text, "-DMWG=64 "));
+    assert_non_null(strstr(text, "-DMWI=4 "));  /* 64 / 16 */
+    assert_non_null(strstr(text, "-DNVI=1 "));  /* 64 / 16 / 4 */
+    assert_non_null(strstr(text, "-DKDIMA=16 ")); /* 256 / 16 */
+    assert_non_null(strstr(text, "-DKWB=1"));
+    /* Cut short, it says how much it needed. */
+    char small[16];
+    assert_int_equal(oclblas__params_defines(OCLBLAS__K_GEMM_FAST, &cx.params[OCLBLAS__K_GEMM_FAST], small,
+                                             sizeof small),
+                     need);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    /* Without local memory for A, no sizes of its loader. */
+    oclblas__params p = cx.params[OCLBLAS__K_GEMM_FAST];
+    p.v[GF_SA] = 0;
+    oclblas__params_defines(OCLBLAS__K_GEMM_FAST, &p, text, sizeof text);
+    assert_null(strstr(text, "KDIMA"));
+    oclblas__params_defines(OCLBLAS__K_GEMV_T, &cx.params[OCLBLAS__K_GEMV_T], text, sizeof text);
+    assert_string_equal(text, "-DWGS=128 -DTPC=16 -DVW=4 -DUNR=2 -DCPG=8");
+}
+
+static void test_legality(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    oclblas__params p = {{0}};
+    /* A partial assignment is judged by the rules it can decide. */
+    p.v[GF_MWG] = 48;
+    p.v[GF_MDIMC] = 16;
+    assert_true(oclblas__params_legal_partial(OCLBLAS__K_GEMM_FAST, &p, OCLBLAS__P(GF_MWG) | OCLBLAS__P(GF_MDIMC),
+                                              ~0u, NULL, &why));
+    p.v[GF_VWM] = 2; /* 48 is no multiple of 16 * 2 */
+    const unsigned three = OCLBLAS__P(GF_MWG) | OCLBLAS__P(GF_MDIMC) | OCLBLAS__P(GF_VWM);
+    assert_false(oclblas__params_legal_partial(OCLBLAS__K_GEMM_FAST, &p, three, ~0u, NULL, &why));
+    assert_string_equal(why, "MWG must be a multiple of MDIMC * VWM");
+    /* Only the rules that read a fresh parameter: VWM alone is fine. */
+    assert_true(oclblas__params_legal_partial(OCLBLAS__K_GEMM_FAST, &p, three, OCLBLAS__P(GF_VWN), NULL, &why));
+    /* Out of range values are refused before any rule divides by them. */
+    p.v[GF_MDIMC] = 0;
+    assert_false(oclblas__params_legal_partial(OCLBLAS__K_GEMM_FAST, &p, three, ~0u, NULL, &why));
+    assert_string_equal(why, "a parameter is outside its legal range");
+
+    /* gemv_reduce runs PAD_DIMX * PAD_DIMY work-items in one dimension. */
+    oclblas__params h = cx.params[OCLBLAS__K_HELPERS];
+    const oclblas__limits narrow = {1024, {128, 1024, 64}, 48 * 1024, 0};
+    assert_false(oclblas__params_legal(OCLBLAS__K_HELPERS, &h, &narrow, &why)); /* 32 * 8 > 128 */
+    assert_non_null(strstr(why, "gemv_reduce"));
+    h.v[HP_PAD_DIMY] = 4;
+    assert_true(oclblas__params_legal(OCLBLAS__K_HELPERS, &h, &narrow, &why));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
+        cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
+        cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
+        cmocka_unit_test_setup(test_no_legal_set, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
+        cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
+        cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
