@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "oclblas.h"
 #include "peers.h"
+#include "verify.h"
 
 #include <cblas.h>
 #include <errno.h>
@@ -285,10 +286,8 @@ static double rate(const bench_case *c, double s) { return s > 0 ? (c->gemm ? fl
 
 static void fill(float *x, size_t n, unsigned seed)
 {
-    for (size_t i = 0; i < n; ++i) {
-        seed = seed * 1664525u + 1013904223u;
-        x[i] = (float)((seed >> 8) * (1.0 / 8388608.0) - 1.0);
-    }
+    uint32_t s = seed;
+    oclblas__fill_uniform(x, n, &s);
 }
 
 static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
