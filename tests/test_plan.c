@@ -379,6 +379,28 @@ static void test_no_legal_set(void **state)
     cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_SUCCESS;
 }
 
+/* A device too small for the global default's usual sets (64 work-items,
+ * 1 KiB of local memory) still gets a legal set of every table from the
+ * compiled-in database: global.json's last resort. */
+static void test_small_device_resolves(void **state)
+{
+    (void)state;
+    oclblas__device_info small;
+    memset(&small, 0, sizeof small);
+    oclblas__strlcpy(small.type, "OTHER", sizeof small.type);
+    small.compute_units = 1;
+    small.max_alloc = 1u << 28;
+    small.lim = (oclblas__limits){64, {64, 64, 64}, 1024, 90};
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&small, &out), OCLBLAS_SUCCESS);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        assert_int_equal(out.status[k], OCLBLAS_SUCCESS);
+        const char *why = NULL;
+        if (!oclblas__params_legal(k, &out.params[k], &small.lim, &why))
+            fail_msg("%s: %s", oclblas__kernels[k]->name, why);
+    }
+}
+
 /* ---- SGEMV --------------------------------------------------------------- */
 
 static oclblas__gemv_problem gemv(int trans, size_t rows, size_t cols)
@@ -551,7 +573,8 @@ int main(void)
         cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
-        cmocka_unit_test_setup(test_no_legal_set, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
+        cmocka_unit_test_setup(test_no_legal_set, setup),
+        cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
     };

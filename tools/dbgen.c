@@ -84,12 +84,15 @@ int main(int argc, char **argv)
     }
     int global = -1;
     for (size_t i = 0; i < count; ++i) {
+        /* Two entries for one device are ambiguous, unless one file holds
+         * both: then they are tried in the file's order, the first legal on
+         * the device winning (global.json's last resort works so). */
         for (size_t j = 0; j < i; ++j)
-            if (same_device(&all[i], &all[j])) {
+            if (same_device(&all[i], &all[j]) && strcmp(all[i].origin, all[j].origin) != 0) {
                 fprintf(stderr, "database error: %s and %s describe the same device\n", all[i].origin, all[j].origin);
                 return 1;
             }
-        if (!all[i].vendor[0] && !all[i].type[0] && !all[i].arch[0] && !all[i].name[0])
+        if (global < 0 && !all[i].vendor[0] && !all[i].type[0] && !all[i].arch[0] && !all[i].name[0])
             global = (int)i;
     }
     /* The global entry is the library's only source of defaults: every
