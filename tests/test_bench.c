@@ -99,7 +99,7 @@ static void test_tiny_sweep(void **state)
     fclose(f);
     text[n] = '\0';
     char err[200];
-    oclblas__json *doc = oclblas__json_parse(text, err, sizeof err);
+    oclblas__json *doc = oclblas__json_parse(text, n, err, sizeof err);
     if (!doc)
         fail_msg("bench JSON: %s", err);
     const oclblas__json *results = oclblas__json_get(doc, "results");
