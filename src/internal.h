@@ -168,6 +168,17 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
 void oclblas__program_release(oclblas__program *prog);
 /* Drops the memory cache's programs of one context (binaries stay). */
 void oclblas__programs_drop_context(cl_context ctx);
+/* The parts of a disk cache file that passed its checks (pointers into the file). */
+typedef struct {
+    const char *names; /* the kernels its program has, ';'-separated, not NUL-terminated */
+    size_t names_len;
+    const unsigned char *binary;
+    size_t binary_len;
+} oclblas__cache_file;
+/* Checks a whole cache file read from disk (untrusted bytes) against the
+ * key it must hold: NULL with *out filled, or why it is refused. */
+const char *oclblas__cache_file_check(const unsigned char *file, size_t len, const char *key,
+                                      oclblas__cache_file *out);
 /* A kernel object for the caller's exclusive use until it is put back. */
 oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out);
 void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k);
