@@ -279,7 +279,8 @@ static oclblas_status commit(load *l, size_t *added, size_t *replaced)
     int ok = ns && src_of && dropped && new_paths && ne && nsrc;
     size_t ns_count = source_count;
     if (ok) {
-        memcpy(ns, sources, source_count * sizeof *ns);
+        if (source_count)
+            memcpy(ns, sources, source_count * sizeof *ns);
         for (size_t f = 0; f < l->file_count && ok; ++f) {
             const loaded_file *lf = &l->files[f];
             const size_t i = find_source(ns, ns_count, lf);
@@ -319,7 +320,8 @@ static oclblas_status commit(load *l, size_t *added, size_t *replaced)
         nsrc[n++] = runtime_source[i];
     }
     for (size_t f = 0; f < l->file_count; ++f) {
-        memcpy(ne + n, l->files[f].items, l->files[f].count * sizeof *ne);
+        if (l->files[f].count)
+            memcpy(ne + n, l->files[f].items, l->files[f].count * sizeof *ne);
         for (size_t j = 0; j < l->files[f].count; ++j)
             nsrc[n++] = src_of[f];
     }

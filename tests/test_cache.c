@@ -994,7 +994,9 @@ static void test_half_binary(void **state)
         const int status = wait_child(pid, fd, &s);
         ++runs;
         ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-        if (!ok && WIFEXITED(status))
+        /* Killed by a signal, or status 1: AddressSanitizer's report of the driver's crash. The
+         * child's own failures (an error, wrong results) have statuses from 3 up. */
+        if (!ok && WIFEXITED(status) && WEXITSTATUS(status) != 1)
             fail_msg("run %d: the child failed with status %d (wrong results or an error)", runs,
                      WEXITSTATUS(status));
     }
