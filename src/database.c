@@ -17,10 +17,12 @@
 #include <dirent.h>
 #include <stdatomic.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct override {
     cl_device_id device; /* NULL: every device */
@@ -38,55 +40,110 @@ static atomic_uint generation = 1; /* grows with every load and override */
 
 /* ---- loading ----------------------------------------------------------- */
 
-static oclblas_status read_file(const char *path, char **out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return OCLBLAS_DATABASE_FILE_ERROR;
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    oclblas_status st = OCLBLAS_SUCCESS;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 16384;
-            char *nb = realloc(buf, cap);
-            if (!nb) {
-                st = OCLBLAS_OUT_OF_HOST_MEMORY;
-                break;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f))
-                st = OCLBLAS_DATABASE_FILE_ERROR;
-            break;
-        }
-    }
-    fclose(f);
-    if (st != OCLBLAS_SUCCESS) {
-        free(buf);
-        return st;
-    }
-    buf[len] = '\0';
-    *out = buf;
-    return OCLBLAS_SUCCESS;
-}
+/* A file that entries were loaded from, known by its path (links
+ * resolved) and by its device and inode: loading it again, by the same
+ * path, through a link, or by a hard link, replaces what it gave before
+ * instead of adding to it. A file replaced by a new one at the same path
+ * (as the tuner writes them) is the same source. */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    char *path;
+} source;
+
+static source *sources; /* under db_lock, like the entries */
+static size_t source_count;
+static size_t *runtime_source; /* runtime_entries[i] came from sources[runtime_source[i]] */
+
+/* Folders deeper than this below the loaded path are not read. */
+#define MAX_FOLDER_DEPTH 8
 
 typedef struct {
+    dev_t dev;
+    ino_t ino;
+    char *path;
     oclblas__db_entry *items;
     size_t count;
-} entry_list;
+} loaded_file;
 
-static oclblas_status append(entry_list *l, const oclblas__db_entry *e, size_t n)
+/* One call's files, and every folder and file it has read: each is read
+ * once, so that links back to a folder on the path (a loop) or several
+ * links to one folder cost nothing. */
+typedef struct {
+    loaded_file *files;
+    size_t file_count;
+    struct file_id {
+        dev_t dev;
+        ino_t ino;
+    } *seen;
+    size_t seen_count;
+} load;
+
+static void load_free(load *l)
 {
-    oclblas__db_entry *ni = realloc(l->items, (l->count + n) * sizeof *ni);
-    if (!ni && l->count + n)
+    for (size_t i = 0; i < l->file_count; ++i) {
+        free(l->files[i].path);
+        free(l->files[i].items);
+    }
+    free(l->files);
+    free(l->seen);
+}
+
+/* 1 when (dev, ino) was read before in this load; else remembers it. -1: out of memory. */
+static int seen_before(load *l, const struct stat *sb)
+{
+    for (size_t i = 0; i < l->seen_count; ++i)
+        if (l->seen[i].dev == sb->st_dev && l->seen[i].ino == sb->st_ino)
+            return 1;
+    struct file_id *grown = realloc(l->seen, (l->seen_count + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    l->seen = grown;
+    l->seen[l->seen_count++] = (struct file_id){sb->st_dev, sb->st_ino};
+    return 0;
+}
+
+static oclblas_status load_file(load *l, int dir, const char *name, const char *path)
+{
+    char *text;
+    size_t len;
+    struct stat sb;
+    char why[160];
+    const int e = oclblas__read_file(dir, name, 0, OCLBLAS__DB_MAX_FILE, &text, &len, &sb, why, sizeof why);
+    if (e) {
+        oclblas__log("database: cannot read %s: %s", path, why);
+        return e == ENOMEM ? OCLBLAS_OUT_OF_HOST_MEMORY : OCLBLAS_DATABASE_FILE_ERROR;
+    }
+    const int seen = seen_before(l, &sb);
+    if (seen) {
+        free(text);
+        if (seen > 0)
+            oclblas__log("database: %s: read already in this load, through another link", path);
+        return seen > 0 ? OCLBLAS_SUCCESS : OCLBLAS_OUT_OF_HOST_MEMORY;
+    }
+    oclblas__db_entry *es;
+    size_t n;
+    char err[512];
+    oclblas_status st = oclblas__db_parse(text, len, path, &es, &n, err, sizeof err);
+    free(text);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__log("database: refused %s", err);
+        return st;
+    }
+    loaded_file *grown = realloc(l->files, (l->file_count + 1) * sizeof *grown);
+    /* The file's path with every link resolved: the same whichever link it was loaded through. */
+    char *copy = realpath(path, NULL);
+    if (!copy)
+        copy = strdup(path);
+    if (!grown || !copy) {
+        if (grown)
+            l->files = grown;
+        free(copy);
+        free(es);
         return OCLBLAS_OUT_OF_HOST_MEMORY;
-    l->items = ni;
-    memcpy(l->items + l->count, e, n * sizeof *e);
-    l->count += n;
+    }
+    l->files = grown;
+    l->files[l->file_count++] = (loaded_file){sb.st_dev, sb.st_ino, copy, es, n};
     return OCLBLAS_SUCCESS;
 }
 
@@ -95,97 +152,216 @@ static int name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static oclblas_status load_path(const char *path, entry_list *out, int depth)
+static int is_json_name(const char *name)
+{
+    const size_t len = strlen(name);
+    return len > 5 && strcmp(name + len - 5, ".json") == 0;
+}
+
+/* Reads the folder open at fd (taken over) and below: its *.json files and
+ * subfolders, in name order, so that the order of entries (and which wins)
+ * does not depend on the file system. Everything is opened relative to the
+ * folder's descriptor, without blocking. */
+static oclblas_status load_folder(load *l, int fd, const char *path, int depth)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0) {
+        oclblas__log("database: cannot read %s: %s", path, strerror(errno));
+        close(fd);
+        return OCLBLAS_DATABASE_FILE_ERROR;
+    }
+    const int seen = seen_before(l, &sb);
+    if (seen) {
+        close(fd);
+        if (seen > 0)
+            oclblas__log("database: %s: read already in this load (a link back to a folder on the path, or a second "
+                         "link to one)", path);
+        return seen > 0 ? OCLBLAS_SUCCESS : OCLBLAS_OUT_OF_HOST_MEMORY;
+    }
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        oclblas__log("database: cannot read %s: %s", path, strerror(errno));
+        close(fd);
+        return OCLBLAS_DATABASE_FILE_ERROR;
+    }
+    char **names = NULL;
+    size_t n = 0;
+    oclblas_status st = OCLBLAS_SUCCESS;
+    struct dirent *de;
+    while (st == OCLBLAS_SUCCESS && (de = readdir(d)) != NULL) {
+        if (de->d_name[0] == '.')
+            continue;
+        char *name = strdup(de->d_name);
+        char **grown = realloc(names, (n + 1) * sizeof *grown);
+        if (grown)
+            names = grown;
+        if (!name || !grown) {
+            free(name);
+            st = OCLBLAS_OUT_OF_HOST_MEMORY;
+            break;
+        }
+        names[n++] = name;
+    }
+    if (n)
+        qsort(names, n, sizeof *names, name_cmp);
+    const int dfd = dirfd(d);
+    for (size_t i = 0; i < n && st == OCLBLAS_SUCCESS; ++i) {
+        const size_t len = strlen(path) + strlen(names[i]) + 2;
+        char *full = malloc(len);
+        if (!full) {
+            st = OCLBLAS_OUT_OF_HOST_MEMORY;
+            break;
+        }
+        snprintf(full, len, "%s/%s", path, names[i]);
+        struct stat cs;
+        if (fstatat(dfd, names[i], &cs, 0) != 0) {
+            /* A dangling link, or gone since the listing: not part of the database. */
+        } else if (S_ISDIR(cs.st_mode)) {
+            if (depth >= MAX_FOLDER_DEPTH) {
+                oclblas__log("database: %s: deeper than %d folders, not read", full, MAX_FOLDER_DEPTH);
+            } else {
+                const int sub = openat(dfd, names[i], O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+                if (sub < 0) {
+                    oclblas__log("database: cannot read %s: %s", full, strerror(errno));
+                    st = OCLBLAS_DATABASE_FILE_ERROR;
+                } else {
+                    st = load_folder(l, sub, full, depth + 1);
+                }
+            }
+        } else if (is_json_name(names[i])) {
+            /* Whatever it is: a FIFO or a device named *.json is refused there, not skipped. */
+            st = load_file(l, dfd, names[i], full);
+        }
+        free(full);
+    }
+    for (size_t i = 0; i < n; ++i)
+        free(names[i]);
+    free(names);
+    closedir(d);
+    return st;
+}
+
+static oclblas_status load_path(load *l, const char *path)
 {
     struct stat sb;
     if (stat(path, &sb) != 0) {
         oclblas__log("database: cannot read %s: %s", path, strerror(errno));
         return OCLBLAS_DATABASE_FILE_ERROR;
     }
-    if (S_ISDIR(sb.st_mode)) {
-        if (depth > 8)
-            return OCLBLAS_SUCCESS;
-        DIR *d = opendir(path);
-        if (!d)
-            return OCLBLAS_DATABASE_FILE_ERROR;
-        /* Sorted, so that the order of entries (and which wins) does not
-         * depend on the file system. */
-        char **names = NULL;
-        size_t n = 0;
-        oclblas_status st = OCLBLAS_SUCCESS;
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL && st == OCLBLAS_SUCCESS) {
-            if (de->d_name[0] == '.')
-                continue;
-            size_t len = strlen(path) + strlen(de->d_name) + 2;
-            char *full = malloc(len);
-            char **nn = realloc(names, (n + 1) * sizeof *nn);
-            if (!full || !nn) {
-                free(full);
-                if (nn)
-                    names = nn;
-                st = OCLBLAS_OUT_OF_HOST_MEMORY;
+    if (!S_ISDIR(sb.st_mode))
+        return load_file(l, AT_FDCWD, path, path);
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        oclblas__log("database: cannot read %s: %s", path, strerror(errno));
+        return OCLBLAS_DATABASE_FILE_ERROR;
+    }
+    return load_folder(l, fd, path, 0);
+}
+
+/* The source that f was loaded from before (same path, or same file), or source_count. */
+static size_t find_source(const source *list, size_t count, const loaded_file *f)
+{
+    for (size_t i = 0; i < count; ++i)
+        if ((list[i].dev == f->dev && list[i].ino == f->ino) || strcmp(list[i].path, f->path) == 0)
+            return i;
+    return count;
+}
+
+/* Makes the load's entries visible, each file's replacing what it gave
+ * before; all or nothing (the old state stays when memory runs out). */
+static oclblas_status commit(load *l, size_t *added, size_t *replaced)
+{
+    size_t total = 0;
+    for (size_t f = 0; f < l->file_count; ++f)
+        total += l->files[f].count;
+    oclblas__mutex_lock(&db_lock);
+    source *ns = malloc((source_count + l->file_count + 1) * sizeof *ns);
+    size_t *src_of = malloc((l->file_count + 1) * sizeof *src_of);
+    unsigned char *dropped = calloc(source_count + l->file_count + 1, 1);
+    char **new_paths = calloc(l->file_count + 1, sizeof *new_paths);
+    oclblas__db_entry *ne = malloc((runtime_count + total + 1) * sizeof *ne);
+    size_t *nsrc = malloc((runtime_count + total + 1) * sizeof *nsrc);
+    int ok = ns && src_of && dropped && new_paths && ne && nsrc;
+    size_t ns_count = source_count;
+    if (ok) {
+        if (source_count)
+            memcpy(ns, sources, source_count * sizeof *ns);
+        for (size_t f = 0; f < l->file_count && ok; ++f) {
+            const loaded_file *lf = &l->files[f];
+            const size_t i = find_source(ns, ns_count, lf);
+            src_of[f] = i;
+            if (i < ns_count && (i >= source_count || dropped[i]))
+                continue; /* matched by another file of this load already (a hard link and a path) */
+            /* The path and inode the file has now: a later load by either finds it. */
+            new_paths[f] = strdup(lf->path);
+            if (!(ok = new_paths[f] != NULL))
                 break;
-            }
-            names = nn;
-            snprintf(full, len, "%s/%s", path, de->d_name);
-            names[n++] = full;
+            ns[i] = (source){lf->dev, lf->ino, new_paths[f]};
+            if (i == ns_count)
+                ++ns_count;
+            else
+                dropped[i] = 1;
         }
-        closedir(d);
-        if (n)
-            qsort(names, n, sizeof *names, name_cmp);
-        for (size_t i = 0; i < n && st == OCLBLAS_SUCCESS; ++i) {
-            struct stat cs;
-            const size_t len = strlen(names[i]);
-            if (stat(names[i], &cs) == 0 &&
-                (S_ISDIR(cs.st_mode) || (len > 5 && strcmp(names[i] + len - 5, ".json") == 0)))
-                st = load_path(names[i], out, depth + 1);
+    }
+    if (!ok) {
+        oclblas__mutex_unlock(&db_lock);
+        for (size_t f = 0; new_paths && f < l->file_count; ++f)
+            free(new_paths[f]);
+        free(ns);
+        free(src_of);
+        free(dropped);
+        free(new_paths);
+        free(ne);
+        free(nsrc);
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < runtime_count; ++i) {
+        if (dropped[runtime_source[i]]) {
+            ++*replaced;
+            continue;
         }
-        for (size_t i = 0; i < n; ++i)
-            free(names[i]);
-        free(names);
-        return st;
+        ne[n] = runtime_entries[i];
+        nsrc[n++] = runtime_source[i];
     }
-    char *text;
-    oclblas_status st = read_file(path, &text);
-    if (st != OCLBLAS_SUCCESS) {
-        oclblas__log("database: cannot read %s", path);
-        return st;
+    for (size_t f = 0; f < l->file_count; ++f) {
+        if (l->files[f].count)
+            memcpy(ne + n, l->files[f].items, l->files[f].count * sizeof *ne);
+        for (size_t j = 0; j < l->files[f].count; ++j)
+            nsrc[n++] = src_of[f];
     }
-    oclblas__db_entry *es;
-    size_t n;
-    char err[512];
-    st = oclblas__db_parse(text, path, &es, &n, err, sizeof err);
-    free(text);
-    if (st != OCLBLAS_SUCCESS) {
-        oclblas__log("database: refused %s", err);
-        return st;
-    }
-    st = append(out, es, n);
-    free(es);
-    return st;
+    *added = total;
+    /* The paths of the sources replaced go with the old array. */
+    for (size_t i = 0; i < source_count; ++i)
+        if (ns[i].path != sources[i].path)
+            free(sources[i].path);
+    free(sources);
+    free(runtime_entries);
+    free(runtime_source);
+    sources = ns;
+    source_count = ns_count;
+    runtime_entries = ne;
+    runtime_source = nsrc;
+    runtime_count = n;
+    oclblas__mutex_unlock(&db_lock);
+    free(src_of);
+    free(dropped);
+    free(new_paths);
+    return OCLBLAS_SUCCESS;
 }
 
 /* All or nothing: entries become visible only when every file was good. */
 static oclblas_status load_all(const char *path)
 {
-    entry_list l = {NULL, 0};
-    oclblas_status st = load_path(path, &l, 0);
-    if (st == OCLBLAS_SUCCESS && l.count) {
-        oclblas__mutex_lock(&db_lock);
-        oclblas__db_entry *ni = realloc(runtime_entries, (runtime_count + l.count) * sizeof *ni);
-        if (ni) {
-            memcpy(ni + runtime_count, l.items, l.count * sizeof *ni);
-            runtime_entries = ni;
-            runtime_count += l.count;
-        } else {
-            st = OCLBLAS_OUT_OF_HOST_MEMORY;
-        }
-        oclblas__mutex_unlock(&db_lock);
-        if (st == OCLBLAS_SUCCESS)
-            oclblas__log("database: loaded %zu entr%s from %s", l.count, l.count == 1 ? "y" : "ies", path);
-    }
-    free(l.items);
+    load l = {0};
+    oclblas_status st = load_path(&l, path);
+    size_t added = 0, replaced = 0;
+    if (st == OCLBLAS_SUCCESS)
+        st = commit(&l, &added, &replaced);
+    if (st == OCLBLAS_SUCCESS)
+        oclblas__log("database: loaded %zu entr%s from %s%s", added, added == 1 ? "y" : "ies", path,
+                     replaced ? " (replacing what these files gave before)" : "");
+    load_free(&l);
     return st;
 }
 
@@ -213,6 +389,15 @@ oclblas_status oclblas_database_load(const char *path)
     if (st == OCLBLAS_SUCCESS)
         atomic_fetch_add(&generation, 1);
     return st;
+}
+
+size_t oclblas__db_runtime_count(void)
+{
+    pthread_once(&env_once, env_init);
+    oclblas__mutex_lock(&db_lock);
+    const size_t n = runtime_count;
+    oclblas__mutex_unlock(&db_lock);
+    return n;
 }
 
 /* ---- lookup ------------------------------------------------------------ */

@@ -112,35 +112,38 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__db_parse(const char *text, const char *origin, oclblas__db_entry **entries, size_t *count,
-                                 char *err, size_t err_len)
+oclblas_status oclblas__db_parse(const char *text, size_t len, const char *origin, oclblas__db_entry **entries,
+                                 size_t *count, char *err, size_t err_len)
 {
     char perr[200] = "";
     *entries = NULL;
     *count = 0;
-    oclblas__json *doc = oclblas__json_parse(text, perr, sizeof perr);
+    oclblas__json *doc = oclblas__json_parse(text, len, perr, sizeof perr);
     if (!doc) {
         snprintf(err, err_len, "%s: %s", origin, perr);
         return strstr(perr, "out of memory") ? OCLBLAS_OUT_OF_HOST_MEMORY : OCLBLAS_DATABASE_PARSE_ERROR;
     }
-    size_t n = 0;
-    if (doc->type == OCLBLAS__JSON_ARRAY)
-        for (const oclblas__json *c = doc->child; c; c = c->next)
-            ++n;
-    else
-        n = 1;
-    oclblas__db_entry *out = calloc(n ? n : 1, sizeof *out);
-    if (!out) {
-        oclblas__json_free(doc);
-        return OCLBLAS_OUT_OF_HOST_MEMORY;
-    }
+    /* Entries are validated one by one into a growing array: a huge array
+     * of junk fails at its first element, not after allocating room for
+     * every element. */
+    const int array = doc->type == OCLBLAS__JSON_ARRAY;
+    oclblas__db_entry *out = NULL;
+    size_t n = 0, cap = 0;
     oclblas_status st = OCLBLAS_SUCCESS;
-    if (doc->type == OCLBLAS__JSON_ARRAY) {
-        size_t i = 0;
-        for (const oclblas__json *c = doc->child; c && st == OCLBLAS_SUCCESS; c = c->next)
-            st = parse_entry(c, origin, &out[i++], err, err_len);
-    } else {
-        st = parse_entry(doc, origin, &out[0], err, err_len);
+    for (const oclblas__json *c = array ? doc->child : doc; c && st == OCLBLAS_SUCCESS; c = array ? c->next : NULL) {
+        if (n == cap) {
+            const size_t ncap = cap ? cap * 2 : 4;
+            oclblas__db_entry *grown = realloc(out, ncap * sizeof *grown);
+            if (!grown) {
+                snprintf(err, err_len, "%s: out of memory", origin);
+                st = OCLBLAS_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            out = grown;
+            cap = ncap;
+        }
+        st = parse_entry(c, origin, &out[n], err, err_len);
+        n += st == OCLBLAS_SUCCESS;
     }
     oclblas__json_free(doc);
     if (st != OCLBLAS_SUCCESS) {

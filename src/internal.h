@@ -239,11 +239,19 @@ extern const oclblas__db_entry oclblas__db_builtin[];
 extern const size_t oclblas__db_builtin_count;
 
 #define OCLBLAS__DB_FORMAT "oclblas-database-1"
-/* Parses a database document (one entry object, or an array of them) and
- * validates every entry by the device-independent rules; *entries is
- * malloc'ed. err gets a message naming the cause. */
-oclblas_status oclblas__db_parse(const char *text, const char *origin, oclblas__db_entry **entries,
+/* The largest database file the library, the build and the tuner read. A
+ * device's file is 2 to 3 KiB, so 1 MiB holds hundreds of entries; the cap
+ * bounds what hostile input costs (about 40 MB while parsing the worst
+ * 1 MiB file) and keeps /dev/zero-like files from exhausting memory. */
+#define OCLBLAS__DB_MAX_FILE ((size_t)1 << 20)
+/* Parses a database document (one entry object, or an array of them) of
+ * len bytes, which text must follow with a NUL (a NUL inside refuses the
+ * document), and validates every entry by the device-independent rules;
+ * *entries is malloc'ed. err gets a message naming the cause. */
+oclblas_status oclblas__db_parse(const char *text, size_t len, const char *origin, oclblas__db_entry **entries,
                                  size_t *count, char *err, size_t err_len);
+/* Entries loaded at run time and held now (for tests: loading a file again replaces its entries). */
+size_t oclblas__db_runtime_count(void);
 /* Parameters for one kernel on one device: overrides, runtime entries,
  * compiled-in entries, most specific first. from gets a description. */
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out,
@@ -276,6 +284,17 @@ void oclblas__program_forget(oclblas__program *prog);
 /* The disk cache's folder for this process ("off": none) instead of
  * OCLBLAS_CACHE_DIR's; the tuner's private folder. Before any build. */
 void oclblas__cache_dir_set(const char *dir);
+/* The parts of a disk cache file that passed its checks (pointers into the file). */
+typedef struct {
+    const char *names; /* the kernels its program has, ';'-separated, not NUL-terminated */
+    size_t names_len;
+    const unsigned char *binary;
+    size_t binary_len;
+} oclblas__cache_file;
+/* Checks a whole cache file read from disk (untrusted bytes) against the
+ * key it must hold: NULL with *out filled, or why it is refused. */
+const char *oclblas__cache_file_check(const unsigned char *file, size_t len, const char *key,
+                                      oclblas__cache_file *out);
 /* A kernel object for the caller's exclusive use until it is put back. */
 oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out);
 void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k);
@@ -524,6 +543,19 @@ int oclblas__strcaseeq(const char *a, const char *b);
 const char *oclblas__strcasestr(const char *hay, const char *needle);
 void oclblas__mutex_lock(pthread_mutex_t *m);
 void oclblas__mutex_unlock(pthread_mutex_t *m);
+
+/* The one reader of whole files; every file is untrusted input. It opens
+ * path (relative to the folder descriptor dir, or AT_FDCWD) without ever
+ * blocking, reads it only when fstat on the opened descriptor says it is a
+ * regular file of at most max bytes, and returns 0 with *data (malloc'ed,
+ * NUL-terminated after *len bytes; the length counts any NUL inside) and
+ * *st filled (st may be NULL), or an errno value with the cause in why:
+ * ENOENT, EISDIR for a folder, EINVAL for a FIFO, device or socket, EFBIG
+ * over max, EPERM or ELOOP for a file that OCLBLAS__READ_PRIVATE refuses. */
+struct stat;
+enum { OCLBLAS__READ_PRIVATE = 1 /* no symbolic link, owned by this user, not writable by group or others */ };
+int oclblas__read_file(int dir, const char *path, unsigned flags, size_t max, char **data, size_t *len,
+                       struct stat *st, char *why, size_t why_len);
 
 /* ---- argument checks (checks.c) ---------------------------------------- */
 

@@ -1,7 +1,11 @@
 /*
  * The JSON reader behind the database: a recursive-descent parser that
- * builds a tree of oclblas__json nodes. Strict (no comments, no trailing
- * commas) so that a file the library accepts is accepted by any JSON tool.
+ * builds a tree of oclblas__json nodes. Strict, so that a file the library
+ * accepts means the same to any JSON tool: no comments, no trailing commas,
+ * nothing after the document (a NUL byte included: the parser sees the
+ * whole length), strings of valid UTF-8 without U+0000 (which would cut a
+ * name short), no member name twice in an object (tools differ on which
+ * one wins). Every refusal names its cause and line.
  */
 #include "json.h"
 
@@ -14,6 +18,7 @@
 typedef struct {
     const char *s;
     const char *start;
+    const char *end; /* *end is NUL; a NUL before it is refused */
     char *err;
     size_t err_len;
     int failed;
@@ -29,6 +34,15 @@ static void fail(parser *p, const char *what)
         line += *c == '\n';
     if (p->err && p->err_len)
         snprintf(p->err, p->err_len, "line %d: %s", line, what);
+}
+
+/* What is wrong at p->s when the grammar wanted something else there. */
+static void fail_here(parser *p, const char *what)
+{
+    if (*p->s == '\0')
+        fail(p, p->s < p->end ? "a NUL byte (the file is not JSON text)" : "unexpected end of input");
+    else
+        fail(p, what);
 }
 
 static void skip_ws(parser *p)
@@ -62,9 +76,100 @@ static int hex4(const char *s, unsigned *out)
     return 1;
 }
 
+/* The length of the valid UTF-8 sequence at s (RFC 3629: no overlong
+ * form, no surrogate, nothing above U+10FFFF), or 0. The text ends with a
+ * NUL, which is no continuation byte: a truncated sequence stops there. */
+static int utf8_length(const unsigned char *s)
+{
+    const unsigned c = s[0];
+    unsigned lo = 0x80, hi = 0xBF;
+    int n;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0; /* overlong below */
+        else if (c == 0xED)
+            hi = 0x9F; /* surrogates above */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F; /* above U+10FFFF */
+    } else {
+        return 0; /* a continuation byte, an overlong lead (C0, C1), or F5..FF */
+    }
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (int i = 2; i < n; ++i)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+static size_t utf8_put(char *out, unsigned u)
+{
+    if (u < 0x80) {
+        out[0] = (char)u;
+        return 1;
+    }
+    if (u < 0x800) {
+        out[0] = (char)(0xC0 | u >> 6);
+        out[1] = (char)(0x80 | (u & 0x3F));
+        return 2;
+    }
+    if (u < 0x10000) {
+        out[0] = (char)(0xE0 | u >> 12);
+        out[1] = (char)(0x80 | (u >> 6 & 0x3F));
+        out[2] = (char)(0x80 | (u & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | u >> 18);
+    out[1] = (char)(0x80 | (u >> 12 & 0x3F));
+    out[2] = (char)(0x80 | (u >> 6 & 0x3F));
+    out[3] = (char)(0x80 | (u & 0x3F));
+    return 4;
+}
+
+/* A \u escape at s (at the 'u'), surrogate pairs joined; 0 when it is not
+ * one that names a character other than U+0000 (why says which). */
+static int unicode_escape(const char **s, unsigned *out, const char **why)
+{
+    unsigned u;
+    if (!hex4(*s + 1, &u)) {
+        *why = "bad \\u escape";
+        return 0;
+    }
+    *s += 4;
+    if (u >= 0xDC00 && u <= 0xDFFF) {
+        *why = "unpaired surrogate in a \\u escape";
+        return 0;
+    }
+    if (u >= 0xD800 && u <= 0xDBFF) {
+        unsigned low;
+        if ((*s)[1] != '\\' || (*s)[2] != 'u' || !hex4(*s + 3, &low) || low < 0xDC00 || low > 0xDFFF) {
+            *why = "unpaired surrogate in a \\u escape";
+            return 0;
+        }
+        *s += 6;
+        u = 0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00);
+    }
+    if (u == 0) {
+        *why = "\\u0000 in a string (a NUL would cut the text short)";
+        return 0;
+    }
+    *out = u;
+    return 1;
+}
+
 static char *parse_string(parser *p)
 {
-    /* p->s at the opening quote. The decoded text is never longer than the source. */
+    /* p->s at the opening quote. The decoded text is never longer than the
+     * source: an escape of 6 (or 12) characters gives at most 3 (or 4) bytes. */
     const char *s = p->s + 1;
     size_t cap = 0;
     while (s[cap] && s[cap] != '"') {
@@ -78,15 +183,27 @@ static char *parse_string(parser *p)
         return NULL;
     }
     size_t n = 0;
+    const char *why = NULL;
     for (;;) {
-        unsigned char c = (unsigned char)*s;
+        const unsigned char c = (unsigned char)*s;
         if (c == '"')
             break;
-        if (c == 0 || c < 0x20) {
-            p->s = s;
-            fail(p, c ? "control character in string" : "unterminated string");
-            free(out);
-            return NULL;
+        if (c < 0x20) {
+            why = c                ? "control character in string"
+                  : s < p->end     ? "a NUL byte in a string"
+                                   : "unterminated string";
+            break;
+        }
+        if (c >= 0x80) {
+            const int len = utf8_length((const unsigned char *)s);
+            if (!len) {
+                why = "invalid UTF-8 in a string";
+                break;
+            }
+            memcpy(out + n, s, (size_t)len);
+            n += (size_t)len;
+            s += len;
+            continue;
         }
         if (c != '\\') {
             out[n++] = (char)c;
@@ -105,28 +222,64 @@ static char *parse_string(parser *p)
         case 't': out[n++] = '\t'; break;
         case 'u': {
             unsigned u;
-            if (!hex4(s + 1, &u)) {
-                p->s = s;
-                fail(p, "bad \\u escape");
-                free(out);
-                return NULL;
-            }
-            s += 4;
-            /* Names in the database are ASCII; anything else becomes '?'. */
-            out[n++] = u < 0x80 ? (char)u : '?';
+            if (!unicode_escape(&s, &u, &why))
+                break;
+            n += utf8_put(out + n, u);
             break;
         }
         default:
-            p->s = s;
-            fail(p, "bad escape in string");
-            free(out);
-            return NULL;
+            why = "bad escape in string";
+            break;
         }
+        if (why)
+            break;
         ++s;
+    }
+    if (why) {
+        p->s = s;
+        fail(p, why);
+        free(out);
+        return NULL;
     }
     out[n] = '\0';
     p->s = s + 1;
     return out;
+}
+
+static int member_order(const void *a, const void *b)
+{
+    const oclblas__json *x = *(const oclblas__json *const *)a, *y = *(const oclblas__json *const *)b;
+    const int c = strcmp(x->key, y->key);
+    return c ? c : (x->offset > y->offset) - (x->offset < y->offset);
+}
+
+/* Refuses an object that names a member twice, at the second name's line.
+ * Sorting keeps this O(n log n) for objects of any size. */
+static int unique_members(parser *p, oclblas__json *obj, size_t count)
+{
+    if (count < 2)
+        return 1;
+    const oclblas__json **m = malloc(count * sizeof *m);
+    if (!m) {
+        fail(p, "out of memory");
+        return 0;
+    }
+    size_t i = 0;
+    for (const oclblas__json *c = obj->child; c; c = c->next)
+        m[i++] = c;
+    qsort(m, count, sizeof *m, member_order);
+    const oclblas__json *dup = NULL;
+    for (i = 1; i < count; ++i)
+        if (strcmp(m[i - 1]->key, m[i]->key) == 0 && (!dup || m[i]->offset < dup->offset))
+            dup = m[i];
+    if (dup) {
+        char what[120];
+        snprintf(what, sizeof what, "member \"%.60s\" given twice in one object", dup->key);
+        p->s = p->start + dup->offset;
+        fail(p, what);
+    }
+    free(m);
+    return !dup;
 }
 
 static oclblas__json *parse_value(parser *p, int depth);
@@ -144,12 +297,14 @@ static oclblas__json *parse_container(parser *p, int depth, int is_object)
         return j;
     }
     oclblas__json **tail = &j->child;
+    size_t count = 0;
     for (;;) {
         char *key = NULL;
         skip_ws(p);
+        const size_t offset = (size_t)(p->s - p->start);
         if (is_object) {
             if (*p->s != '"') {
-                fail(p, "expected a member name");
+                fail_here(p, "expected a member name");
                 break;
             }
             key = parse_string(p);
@@ -158,7 +313,7 @@ static oclblas__json *parse_container(parser *p, int depth, int is_object)
             skip_ws(p);
             if (*p->s != ':') {
                 free(key);
-                fail(p, "expected ':'");
+                fail_here(p, "expected ':'");
                 break;
             }
             ++p->s;
@@ -169,8 +324,10 @@ static oclblas__json *parse_container(parser *p, int depth, int is_object)
             break;
         }
         v->key = key;
+        v->offset = offset;
         *tail = v;
         tail = &v->next;
+        ++count;
         skip_ws(p);
         if (*p->s == ',') {
             ++p->s;
@@ -178,9 +335,11 @@ static oclblas__json *parse_container(parser *p, int depth, int is_object)
         }
         if (*p->s == close) {
             ++p->s;
+            if (is_object && !unique_members(p, j, count))
+                break;
             return j;
         }
-        fail(p, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
+        fail_here(p, is_object ? "expected ',' or '}'" : "expected ',' or ']'");
         break;
     }
     oclblas__json_free(j);
@@ -270,19 +429,24 @@ static oclblas__json *parse_value(parser *p, int depth)
     default:
         if (*p->s == '-' || (*p->s >= '0' && *p->s <= '9'))
             return parse_number(p);
-        fail(p, *p->s ? "unexpected character" : "unexpected end of input");
+        fail_here(p, "unexpected character");
         return NULL;
     }
 }
 
-oclblas__json *oclblas__json_parse(const char *text, char *err, size_t err_len)
+oclblas__json *oclblas__json_parse(const char *text, size_t len, char *err, size_t err_len)
 {
-    parser p = {text, text, err, err_len, 0};
+    parser p = {text, text, text + len, err, err_len, 0};
+    if (text[len] != '\0') {
+        /* The caller's bug, not the input's: the scan relies on the NUL. */
+        fail(&p, "the text does not end with a NUL");
+        return NULL;
+    }
     oclblas__json *j = parse_value(&p, 0);
     if (j) {
         skip_ws(&p);
-        if (*p.s) {
-            fail(&p, "trailing characters after the document");
+        if (p.s != p.end) {
+            fail(&p, *p.s ? "trailing characters after the document" : "a NUL byte after the document");
             oclblas__json_free(j);
             j = NULL;
         }

@@ -182,7 +182,8 @@ static void test_tiny_sweep(void **state)
     /* cuBLAS rows exactly when the run found a CUDA device. */
     assert_int_equal(s.libs[4], cuda ? 8 : 0);
     char err[200];
-    oclblas__json *doc = oclblas__json_parse(read_text(json), err, sizeof err);
+    const char *text = read_text(json);
+    oclblas__json *doc = oclblas__json_parse(text, strlen(text), err, sizeof err);
     if (!doc)
         fail_msg("bench JSON: %s", err);
     const oclblas__json *results = oclblas__json_get(doc, "results");

@@ -8,28 +8,10 @@
  */
 #include "internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 static void cstr(FILE *out, const char *s)
 {
@@ -61,9 +43,10 @@ int main(int argc, char **argv)
     oclblas__db_entry *all = NULL;
     size_t count = 0;
     for (int i = 3; i < argc; ++i) {
-        char *text = slurp(argv[i]);
-        if (!text) {
-            perror(argv[i]);
+        char *text, why[160];
+        size_t len;
+        if (oclblas__read_file(AT_FDCWD, argv[i], 0, OCLBLAS__DB_MAX_FILE, &text, &len, NULL, why, sizeof why)) {
+            fprintf(stderr, "database error: %s: %s\n", argv[i], why);
             return 1;
         }
         const char *origin = argv[i];
@@ -72,7 +55,7 @@ int main(int argc, char **argv)
         oclblas__db_entry *es;
         size_t n;
         char err[512];
-        if (oclblas__db_parse(text, origin, &es, &n, err, sizeof err) != OCLBLAS_SUCCESS) {
+        if (oclblas__db_parse(text, len, origin, &es, &n, err, sizeof err) != OCLBLAS_SUCCESS) {
             fprintf(stderr, "database error: %s\n", err);
             return 1;
         }

@@ -13,6 +13,7 @@
 #include "measure.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,35 +31,6 @@ static void json_string(FILE *f, const char *s)
     oclblas__json_quote(q, n + 1, s);
     fputs(q, f);
     free(q);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        const size_t got = fread(buf + n, 1, cap - n - 1, f);
-        n += got;
-        if (got == 0)
-            break;
-        if (n + 1 == cap) {
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = '\0';
-    return buf;
 }
 
 int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path, char *err, size_t len)
@@ -113,16 +85,17 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
         return 0;
     }
     /* Read back with the library's parser: a file it refuses must not replace a good one. */
-    char *text = slurp(tmp);
-    if (!text) {
-        snprintf(err, len, "cannot read back %s", tmp);
+    char *text, why[160];
+    size_t text_len;
+    if (oclblas__read_file(AT_FDCWD, tmp, 0, OCLBLAS__DB_MAX_FILE, &text, &text_len, NULL, why, sizeof why)) {
+        snprintf(err, len, "cannot read back %s: %s", tmp, why);
         remove(tmp);
         return 0;
     }
     oclblas__db_entry *entries = NULL;
     size_t count = 0;
     char perr[512];
-    st = oclblas__db_parse(text, path, &entries, &count, perr, sizeof perr);
+    st = oclblas__db_parse(text, text_len, path, &entries, &count, perr, sizeof perr);
     free(text);
     free(entries);
     if (st != OCLBLAS_SUCCESS) {

@@ -18,6 +18,7 @@
 #include "measure.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <math.h>
@@ -807,19 +808,14 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
 {
     kept[0] = '\0';
     old_note[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *text;
+    size_t n;
+    if (oclblas__read_file(AT_FDCWD, path, 0, OCLBLAS__DB_MAX_FILE, &text, &n, NULL, NULL, 0))
         return;
-    char *text = malloc(1 << 20);
-    size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    if (!text)
-        return;
-    text[n] = '\0';
     oclblas__db_entry *old = NULL;
     size_t count = 0;
     char perr[256];
-    if (oclblas__db_parse(text, path, &old, &count, perr, sizeof perr) == OCLBLAS_SUCCESS && count == 1 &&
+    if (oclblas__db_parse(text, n, path, &old, &count, perr, sizeof perr) == OCLBLAS_SUCCESS && count == 1 &&
         strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
         strcmp(old->type, d->info->type) == 0) {
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
@@ -833,7 +829,7 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
         if (kept[0]) {
             if (!e->sizes[0])
                 oclblas__strlcpy(e->sizes, old->sizes, sizeof e->sizes);
-            oclblas__json *j = oclblas__json_parse(text, NULL, 0);
+            oclblas__json *j = oclblas__json_parse(text, n, NULL, 0);
             const oclblas__json *note = oclblas__json_get(oclblas__json_get(j, "tuned"), "note");
             if (note && note->type == OCLBLAS__JSON_STRING)
                 oclblas__strlcpy(old_note, note->string, old_note_len);

@@ -159,7 +159,7 @@ static void test_tuning_run(void **state)
     oclblas__db_entry *e;
     size_t count;
     char err[256];
-    assert_int_equal(oclblas__db_parse(text, entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
     assert_int_equal(count, 1);
     assert_non_null(strstr(text, "\"tool\": \"oclblas-tune"));
     assert_non_null(strstr(text, "\"sizes\": \"gemm_fast 128x128x128 NT"));
