@@ -38,7 +38,11 @@ def rates(tag):
     for f in sorted(glob.glob(os.path.join(out, tag + "-*.csv"))):
         for row in csv.DictReader(open(f)):
             if row.get("library") == "oclblas" and row.get("rate"):
-                key = "{routine} {layout} {trans_a}{trans_b} {m}x{n}x{k}".format(**row)
+                # sgemv rows have no trans_b or k (empty or a placeholder, by bench version)
+                gemm = row["routine"] == "sgemm"
+                key = "{} {} {}{} {}x{}{}".format(row["routine"], row["layout"], row["trans_a"],
+                                                  row["trans_b"] if gemm else "", row["m"], row["n"],
+                                                  "x" + row["k"] if gemm else "")
                 r[key] = float(row["rate"])
     return r
 o1, o2, n1, n2 = (rates(t) for t in ("old-1", "old-2", "new-1", "new-2"))
