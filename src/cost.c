@@ -22,7 +22,9 @@
  * products), at least 512 and at most 4096 on a side unless the problem
  * is smaller, and k into chunks of about 1024 where k is long, so that the
  * first product starts after a few megabytes have crossed and C's tiles
- * accumulate on the device. Everything stays inside the index limit (the
+ * accumulate on the device. Several devices own blocks of a grid of
+ * tiles chosen so that the fewest panels cross twice (A goes to every
+ * column of devices, B to every row). Everything stays inside the index limit (the
  * kernels' int) and the device's memory budget: tiles shrink until one
  * tile in flight per slot, the panels it needs now and next, and the
  * kernels' scratch fit. When all panels fit at once, each crosses the bus
@@ -120,6 +122,28 @@ oclblas_status oclblas__tiling_plan(const oclblas__tile_problem *p, size_t budge
     return OCLBLAS_SUCCESS;
 }
 
+void oclblas__device_grid(size_t tiles_m, size_t tiles_n, int ndev, double a_bytes, double b_bytes, int *pr, int *pc)
+{
+    /* Each device needs the panels of A of its rows of tiles and those of
+     * B of its columns: A crosses pc times, B pr times. */
+    *pr = 1;
+    *pc = ndev;
+    double best = -1.0;
+    for (int r = 1; r <= ndev; ++r) {
+        if (ndev % r)
+            continue;
+        const int c = ndev / r;
+        /* A grid finer than the tiles leaves devices without a block. */
+        const double idle = ((size_t)r > tiles_m ? 1.0 : 0.0) + ((size_t)c > tiles_n ? 1.0 : 0.0);
+        const double cost = a_bytes * c + b_bytes * r + idle * 1e30;
+        if (best < 0 || cost < best) {
+            best = cost;
+            *pr = r;
+            *pc = c;
+        }
+    }
+}
+
 static double min2(double a, double b) { return a < b ? a : b; }
 static double max2(double a, double b) { return a > b ? a : b; }
 
@@ -140,11 +164,13 @@ int oclblas__choose_gemm(const oclblas__host_rates *h, const oclblas__dev_rates 
     const double tiles = (double)(t->tiles_m * t->tiles_n), used = min2((double)(ndev > 0 ? ndev : 1), tiles);
     const double launches = tiles * (double)t->chunks / used;
     e->compute_s = at(flops / used, d->gemm_flops) + launches * d->gemm_call_s;
-    /* Resident panels cross once per device that needs them: every
-     * device needs all of A (it computes whole columns of tiles), B's
-     * columns go to one. Otherwise A comes again for every column of tiles. */
-    const double a_times = t->resident ? used : (double)t->tiles_n;
-    const double b_times = t->resident || t->chunks == 1 ? 1.0 : (double)t->tiles_m;
+    /* Resident panels cross once per device that needs them: the devices
+     * own blocks of a pr x pc grid of tiles, so A crosses pc times and B pr
+     * times. Otherwise A comes again for every column of tiles. */
+    int pr, pc;
+    oclblas__device_grid(t->tiles_m, t->tiles_n, (int)used, m * k * 4.0, k * n * 4.0, &pr, &pc);
+    const double a_times = t->resident ? pc : (double)t->tiles_n;
+    const double b_times = t->resident || t->chunks == 1 ? pr : (double)t->tiles_m;
     const double in = 4.0 * (m * k * a_times + k * n * b_times + (p->beta_reads ? m * n : 0.0));
     const double out = 4.0 * m * n;
     e->in_s = at(in / used, d->h2d_bps);

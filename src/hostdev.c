@@ -19,10 +19,11 @@
  *     accelerator, 256^3 on a CPU, and 64^3 for the fixed cost of a
  *     launch), SGEMV (4096^2 on a GPU, else 2048^2); and the host BLAS's
  *     rates (SGEMM 256^3 and 8^3, SGEMV 4096 x 2048);
- *   - OCLBLAS_FAULT=D:T[,D:T...]: device D of the set fails at its tile T
- *     of every pipelined call (T counts from 0), as if its driver had
- *     reported an error: the documented way to test that a device lost
- *     mid-call costs only speed.
+ *   - OCLBLAS_FAULT=D:T[,D:T...]: device D of the set fails in every
+ *     pipelined call once it has delivered T tiles, as if its driver had
+ *     reported an error when the next tile starts (the tiles it has in
+ *     flight are lost with it): the documented way to test that a device
+ *     lost mid-call costs only speed.
  */
 #include "hostpath.h"
 
@@ -115,8 +116,8 @@ static void devs_init(void)
             hd->lanes[l].hd = hd;
         hd->fail_at = fault_for(i);
         if (hd->fail_at >= 0)
-            oclblas__log("OCLBLAS_FAULT: device %d (%s) fails at tile %ld of each call", i, set[i].info->name,
-                         hd->fail_at);
+            oclblas__log("OCLBLAS_FAULT: device %d (%s) fails in each call after delivering %ld tiles", i,
+                         set[i].info->name, hd->fail_at);
         /* Optimistic until measured: a decision that goes to the host
          * even so needs no measurement at all. */
         hd->rates = (oclblas__dev_rates){0, INFINITY, INFINITY, INFINITY, INFINITY, 0, INFINITY,

@@ -104,6 +104,11 @@ oclblas_status oclblas__tiling_plan(const oclblas__tile_problem *p, size_t budge
  * operands (padded copies of the panels, partial sums of a split k). */
 size_t oclblas__tiling_scratch(size_t tm, size_t tn, size_t tk);
 
+/* The devices' grid over the tiles: pr x pc blocks (pr * pc = ndev), each
+ * device's first run of tiles, chosen so that what crosses twice (A to
+ * each column of devices, B to each row) is least. */
+void oclblas__device_grid(size_t tiles_m, size_t tiles_n, int ndev, double a_bytes, double b_bytes, int *pr, int *pc);
+
 /* Seconds of a host-pointer call by each side; the model's parts for the log. */
 typedef struct {
     double host_s, device_s;
@@ -170,7 +175,7 @@ struct oclblas__hostdev {
     pthread_cond_t lane_free;
     oclblas__dev_rates rates;
     int transfer_measured, gemm_measured, gemv_measured;
-    long fail_at;              /* OCLBLAS_FAULT: the tile of a call at which it fails (-1: never) */
+    long fail_at;              /* OCLBLAS_FAULT: it fails after delivering this many tiles of a call (-1: never) */
 };
 
 /* The host path's state of device i of the set (NULL past the end), made at first need. */

@@ -22,7 +22,8 @@
  * Tiles are taken in a snake order down the columns of tiles (so that
  * consecutive tiles share a panel of B, and the panels of A come back in
  * the order they left). With several devices each starts with its own
- * contiguous run of columns and, when done, takes tiles from the end of
+ * block of a grid of tiles (cost.c chooses the grid so that the fewest
+ * panels go to two devices) and, when done, takes tiles from the end of
  * the longest remaining run.
  *
  * The caller's C receives each tile once, whole, and only from a
@@ -62,7 +63,8 @@ typedef struct {
     int failed[OCLBLAS__MAX_SET];
     size_t *redo, nredo; /* tiles given back by a failed device */
     size_t claimed, delivered;
-    int ndev;
+    int ndev, pr, pc;
+    size_t first[OCLBLAS__MAX_SET]; /* where each device's block starts in the order */
     oclblas_status first_error;
 } job;
 
@@ -120,12 +122,21 @@ static void release_event(cl_event *e)
     *e = NULL;
 }
 
-/* Tile t of the order: (row i, column jj) of the grid of tiles. */
+/* Tile t of the order: (row i, column jj) of the grid of tiles. The order
+ * runs through the devices' blocks one after the other, and through a
+ * block column by column, down and up in turn. */
 static void tile_at(const job *j, size_t t, size_t *i, size_t *jj)
 {
-    const size_t col = t / j->t.tiles_m, r = t % j->t.tiles_m;
-    *jj = col;
-    *i = col % 2 ? j->t.tiles_m - 1 - r : r;
+    int d = 0;
+    while (d + 1 < j->ndev && t >= j->first[d + 1])
+        ++d;
+    const int br = d / j->pc, bc = d % j->pc;
+    const size_t r0 = j->t.tiles_m * (size_t)br / (size_t)j->pr, r1 = j->t.tiles_m * (size_t)(br + 1) / (size_t)j->pr;
+    const size_t c0 = j->t.tiles_n * (size_t)bc / (size_t)j->pc;
+    const size_t rows = r1 - r0, local = t - j->first[d];
+    const size_t col = local / rows, r = local % rows;
+    *jj = c0 + col;
+    *i = r0 + (col % 2 ? rows - 1 - r : r);
 }
 
 /* ---- the schedule ------------------------------------------------------ */
@@ -357,6 +368,16 @@ static oclblas_status panel_get(driver *r, int kind, size_t idx, size_t kc, cons
 
 /* ---- tiles ------------------------------------------------------------- */
 
+/* OCLBLAS_FAULT: the device has delivered its tiles and fails now. */
+static int faulted(const driver *r)
+{
+    if (r->hd->fail_at < 0 || (long)r->delivered < r->hd->fail_at)
+        return 0;
+    oclblas__log("OCLBLAS_FAULT: device %d fails after %lu tile%s delivered", r->hd->index, r->delivered,
+                 r->delivered == 1 ? "" : "s");
+    return 1;
+}
+
 /* Enqueues tile t: C's tile up when beta reads it, then per chunk of k the
  * panels and one SGEMM into the tile's buffer, then its read-back into
  * the pinned slot of the same number. */
@@ -371,10 +392,8 @@ static oclblas_status tile_start(driver *r, flight *f)
     oclblas__lane *l = r->lane;
     cl_event c_ready = NULL, kev = NULL;
     oclblas_status st = OCLBLAS_SUCCESS;
-    if (r->hd->fail_at >= 0 && r->started == r->hd->fail_at) {
-        oclblas__log("OCLBLAS_FAULT: device %d fails at its tile %ld", r->hd->index, r->started);
+    if (faulted(r))
         return (oclblas_status)CL_OUT_OF_RESOURCES;
-    }
     ++r->started;
     if (j->beta != 0.0f)
         st = upload(r, j->c + j0 * j->ldc + i0, j->ldc, mi, nj, cbuf, NULL, &c_ready);
@@ -458,7 +477,7 @@ static int complete(driver *r, int block)
         if (status > CL_COMPLETE)
             return 0;
     }
-    const oclblas_status st = wait_ok(f->read);
+    const oclblas_status st = faulted(r) ? (oclblas_status)CL_OUT_OF_RESOURCES : wait_ok(f->read);
     if (st != OCLBLAS_SUCCESS) {
         r->error = st;
         return -1;
@@ -673,10 +692,17 @@ oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, co
     }
     pthread_mutex_init(&j.lock, NULL);
     pthread_cond_init(&j.changed, NULL);
-    /* Each device's first run: contiguous columns of tiles, in proportion. */
+    /* Each device's first run: its block of the grid of tiles. */
+    oclblas__device_grid(tiling->tiles_m, tiling->tiles_n, ndev, 4.0 * (double)m * (double)k,
+                         4.0 * (double)k * (double)n, &j.pr, &j.pc);
+    size_t at = 0;
     for (int d = 0; d < ndev; ++d) {
-        j.lo[d] = j.tiles * (size_t)d / (size_t)ndev;
-        j.hi[d] = j.tiles * (size_t)(d + 1) / (size_t)ndev;
+        const int br = d / j.pc, bc = d % j.pc;
+        const size_t rows = tiling->tiles_m * (size_t)(br + 1) / (size_t)j.pr - tiling->tiles_m * (size_t)br / (size_t)j.pr;
+        const size_t cols = tiling->tiles_n * (size_t)(bc + 1) / (size_t)j.pc - tiling->tiles_n * (size_t)bc / (size_t)j.pc;
+        j.first[d] = j.lo[d] = at;
+        at += rows * cols;
+        j.hi[d] = at;
         drv[d].j = &j;
         drv[d].hd = hd[d];
         drv[d].di = d;

@@ -16,9 +16,9 @@
  *   devices    two PoCL devices (POCL_DEVICES="pthread pthread",
  *              OCLBLAS_DEVICE=all): both take tiles, also from three
  *              threads at once
- *   fault-one  two devices, the second failing at its second tile
- *              (OCLBLAS_FAULT=1:1): the first takes its tiles, result right
- *   fault-all  both failing after some tiles: the host completes C
+ *   fault-one  two devices, the second failing after it delivered one
+ *              tile (OCLBLAS_FAULT=1:1): the first takes its tiles
+ *   fault-all  both failing after some tiles (0:2,1:1): the host completes C
  *   fault-first one device failing before any tile: an error, C untouched
  * Every result is checked against OpenBLAS with the bound of src/verify.h,
  * memory around C included; the report (oclblas_host_report_get) must say
@@ -235,12 +235,14 @@ static void test_devices(void **state)
     }
 }
 
-/* OCLBLAS_FAULT=1:1: device 1 fails at its second tile; device 0 takes the rest. */
+/* OCLBLAS_FAULT=1:1: device 1 fails after one tile; device 0 takes the rest. */
 static void test_fault_one(void **state)
 {
     (void)state;
     tu_env env;
     tu_get_env(&env);
+    /* A first call builds each device's kernels, so that both start at once in the next. */
+    gemm(&env, 0, 0, 0, 300, 300, 300, 0.0f, 0, 0, 599);
     for (int beta = 0; beta < 2; ++beta) {
         const size_t m = 800, n = 700, k = 300;
         const oclblas_host_report r = gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 600u + beta);
@@ -248,7 +250,7 @@ static void test_fault_one(void **state)
         assert_int_equal(r.devices, 2);
         assert_int_equal(r.failed_devices, 1);
         assert_int_equal(r.tiles_on_host, 0);
-        assert_true(r.device[1].tiles <= 1);
+        assert_int_equal(r.device[1].tiles, 1);
         assert_int_equal(r.device[0].tiles + r.device[1].tiles, r.tiles);
     }
 }
@@ -259,12 +261,15 @@ static void test_fault_all(void **state)
     (void)state;
     tu_env env;
     tu_get_env(&env);
+    gemm(&env, 0, 0, 0, 300, 300, 300, 0.0f, 0, 0, 699);
     for (int beta = 0; beta < 2; ++beta) {
         const size_t m = 800, n = 700, k = 300;
         const oclblas_host_report r = gemm(&env, !beta, 0, beta, m, n, k, beta ? -1.0f : 0.0f, 0, 2, 700u + beta);
         expect_tiles_once(&r, m, n);
         assert_int_equal(r.failed_devices, 2);
-        assert_true(r.tiles_on_host > 0);
+        assert_int_equal(r.device[0].tiles, 2);
+        assert_int_equal(r.device[1].tiles, 1);
+        assert_int_equal(r.tiles_on_host, r.tiles - 3);
     }
 }
 
