@@ -20,6 +20,9 @@
  *              tile (OCLBLAS_FAULT=1:1): the first takes its tiles
  *   fault-all  both failing after some tiles (0:2,1:1): the host completes C
  *   fault-first one device failing before any tile: an error, C untouched
+ *   auto       OCLBLAS_HOST_CALLS=auto: each call where the cost model,
+ *              from measured rates, expects it to finish first
+ *   host-only  OCLBLAS_HOST_CALLS=host: every call on the host
  * Every result is checked against OpenBLAS with the bound of src/verify.h,
  * memory around C included; the report (oclblas_host_report_get) must say
  * what happened.
@@ -296,6 +299,45 @@ static void test_fault_first(void **state)
     free(c0);
 }
 
+/* OCLBLAS_HOST_CALLS=auto: each call goes where the cost model expects it
+ * to finish first, from rates it measured (the report carries both
+ * estimates); below HOST_MAX the host serves without a model. */
+static void test_auto(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    oclblas_host_report r = gemm(&env, 0, 0, 1, 20, 20, 20, 0.0f, 0, 0, 900);
+    assert_false(r.on_device);
+    assert_true(r.model_host_s == 0.0 && r.model_device_s == 0.0);
+    assert_non_null(strstr(r.host_blas, "openblas")); /* the BLAS this test links */
+    static const size_t sizes[] = {200, 400, 800};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        r = gemm(&env, (int)i % 2, 1, 0, sizes[i], sizes[i], sizes[i], 0.5f, 1, 0, 901u + (unsigned)i);
+        assert_true(r.model_host_s > 0.0 && r.model_device_s > 0.0 && isfinite(r.model_device_s));
+        assert_int_equal(r.on_device, r.model_device_s < r.model_host_s);
+        /* Past HOST_MAX^3 elements (128^3 on PoCL). */
+        const double g = tu_gemv_case(&env, 1, OCLBLAS_ROW_MAJOR, transposes[i % 2], 10 * sizes[i], 6 * sizes[i], 1.0f,
+                                      0.0f, 0, 1, 1, 0, 0, 0, 950u + (unsigned)i);
+        assert_true(g <= 1.0);
+        r = report();
+        assert_true(r.model_host_s > 0.0 && r.model_device_s > 0.0);
+        /* SGEMV goes to the device only when clearly faster. */
+        assert_int_equal(r.on_device, r.model_device_s < 0.8 * r.model_host_s);
+    }
+}
+
+/* OCLBLAS_HOST_CALLS=host: every call on the host, however large. */
+static void test_host_only(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    const oclblas_host_report r = gemm(&env, 1, 0, 0, 600, 500, 400, 1.0f, 0, 1, 990);
+    assert_false(r.on_device);
+    assert_true(r.bytes_to_device == 0.0 && r.bytes_from_device == 0.0);
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "tiles";
@@ -312,6 +354,8 @@ int main(int argc, char **argv)
         {"fault-one", cmocka_unit_test(test_fault_one)},
         {"fault-all", cmocka_unit_test(test_fault_all)},
         {"fault-first", cmocka_unit_test(test_fault_first)},
+        {"auto", cmocka_unit_test(test_auto)},
+        {"host-only", cmocka_unit_test(test_host_only)},
     };
     struct CMUnitTest tests[8];
     size_t n = 0;
@@ -319,7 +363,8 @@ int main(int argc, char **argv)
         if (strcmp(groups[i].name, what) == 0)
             tests[n++] = groups[i].test;
     if (n == 0) {
-        fprintf(stderr, "usage: %s tiles|budget|no-room|devices|fault-one|fault-all|fault-first\n", argv[0]);
+        fprintf(stderr, "usage: %s tiles|budget|no-room|devices|fault-one|fault-all|fault-first|auto|host-only\n",
+                argv[0]);
         return 2;
     }
     return _cmocka_run_group_tests(what, tests, n, NULL, NULL);
