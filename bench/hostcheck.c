@@ -302,9 +302,14 @@ int main(int argc, char **argv)
         printf("%-20s %5d %10.2f %8.2f %9s %10.2f %10.2f %6d %6lu ", prob, calls, median * 1e3, tflops,
                st != OCLBLAS_SUCCESS ? "FAILED" : ok ? "ok" : "WRONG", rep.bytes_to_device * 1e-9,
                rep.bytes_from_device * 1e-9, rep.failed_devices, rep.tiles_on_host);
-        for (int d = 0; d < rep.devices && d < OCLBLAS_REPORT_DEVICES; ++d)
-            printf(" [%d: %lu, %.1f, %.1f%%]", d, rep.device[d].tiles, rep.device[d].busy_s * 1e3,
-                   rep.seconds > 0 ? 100.0 * (1.0 - rep.device[d].busy_s / rep.seconds) : 0.0);
+        for (int d = 0; d < rep.devices && d < OCLBLAS_REPORT_DEVICES; ++d) {
+            /* A call in place on shared memory has no kernel times. */
+            if (rep.device[d].busy_s > 0 || rep.tiles > 1)
+                printf(" [%d: %lu, %.1f, %.1f%%]", d, rep.device[d].tiles, rep.device[d].busy_s * 1e3,
+                       rep.seconds > 0 ? 100.0 * (1.0 - rep.device[d].busy_s / rep.seconds) : 0.0);
+            else
+                printf(" [%d: %lu, in place, not timed]", d, rep.device[d].tiles);
+        }
         if (!rep.on_device)
             printf(" on the host (%s)", rep.host_blas);
         printf("\n");
@@ -319,10 +324,15 @@ int main(int argc, char **argv)
                     si ? "," : "", s->m, s->n, s->k, calls, median * 1e3, isfinite(tflops) ? tflops : 0.0,
                     oclblas_status_name(st), isfinite(worst) ? worst : 1e300, rep.seconds * 1e3, rep.on_device,
                     rep.bytes_to_device, rep.bytes_from_device, rep.tiles, rep.tiles_on_host, rep.failed_devices);
-            for (int d = 0; d < rep.devices && d < OCLBLAS_REPORT_DEVICES; ++d)
-                fprintf(jf, "%s{\"tiles\": %lu, \"busy_ms\": %.4f, \"idle_fraction\": %.4f}", d ? ", " : "",
-                        rep.device[d].tiles, rep.device[d].busy_s * 1e3,
-                        rep.seconds > 0 ? 1.0 - rep.device[d].busy_s / rep.seconds : 0.0);
+            for (int d = 0; d < rep.devices && d < OCLBLAS_REPORT_DEVICES; ++d) {
+                const int timed = rep.device[d].busy_s > 0 || rep.tiles > 1;
+                fprintf(jf, "%s{\"tiles\": %lu, \"busy_ms\": ", d ? ", " : "", rep.device[d].tiles);
+                if (timed)
+                    fprintf(jf, "%.4f, \"idle_fraction\": %.4f}", rep.device[d].busy_s * 1e3,
+                            rep.seconds > 0 ? 1.0 - rep.device[d].busy_s / rep.seconds : 0.0);
+                else
+                    fprintf(jf, "null, \"idle_fraction\": null}");
+            }
             fprintf(jf, "]}");
         }
         st = OCLBLAS_SUCCESS;

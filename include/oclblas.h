@@ -158,8 +158,10 @@ OCLBLAS_API oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_trans
                                             cl_command_queue queue, cl_event *event);
 
 /* The device, context and queue that the host-pointer calls use (chosen once
- * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU). Any output
- * pointer may be NULL. The handles stay owned by the library. */
+ * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU; when
+ * OCLBLAS_DEVICE names several, the first, and host-pointer SGEMM spreads
+ * over all of them). Any output pointer may be NULL. The handles stay
+ * owned by the library. */
 OCLBLAS_API oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
                                                   cl_command_queue *queue);
 

@@ -464,6 +464,10 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
                      tiling.resident ? "resident" : "streamed", because[0] ? because : "OCLBLAS_HOST_CALLS=device");
         st = oclblas__pipeline_sgemm(hds, ndev, &tiling, cta, ctb, cm, cn, k, alpha, ca, clda, cb, cldb, beta, c, ldc,
                                      &rep);
+        /* Each device's share of the work over its kernels' time: the rate the model uses next. */
+        for (int i = 0; st == OCLBLAS_SUCCESS && i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)
+            oclblas__hostdev_observe(hds[i], 2.0 * work * (double)rep.device[i].tiles / (double)rep.tiles,
+                                     rep.device[i].busy_s);
         if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
             double busy = 0;
             for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)

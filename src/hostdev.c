@@ -15,10 +15,14 @@
  *   - the measured rates of the cost model (cost.c), each measured once, at
  *     the first call that needs it: a command's round trip, transfers each
  *     way (16 MiB from and to pinned memory), the host threads' copies from
- *     pageable memory, SGEMM on device buffers (1024^3 on a GPU or
- *     accelerator, 256^3 on a CPU, and 64^3 for the fixed cost of a
- *     launch), SGEMV (4096^2 on a GPU, else 2048^2); and the host BLAS's
- *     rates (SGEMM 256^3 and 8^3, SGEMV 4096 x 2048);
+ *     pageable memory, SGEMM on device buffers (1024^3 and 2048^3 on a
+ *     GPU or accelerator, 256^3 and 512^3 on a CPU, the lower rate kept,
+ *     and 64^3 for the fixed cost of a launch), SGEMV (4096^2 on a GPU,
+ *     else 2048^2); and the host BLAS's rates (SGEMM 256^3 and 8^3, SGEMV
+ *     4096 x 2048). A pipelined call that kept the device busy long enough
+ *     to tell replaces the SGEMM rate by what its kernels did
+ *     (oclblas__hostdev_observe), so a rate that the small measurement
+ *     got wrong does not mislead the model twice;
  *   - OCLBLAS_FAULT=D:T[,D:T...]: device D of the set fails in every
  *     pipelined call once it has delivered T tiles, as if its driver had
  *     reported an error when the next tile starts (the tiles it has in
@@ -486,16 +490,23 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
             oclblas__log("rates of %s: transfers not measured (%s)", name, oclblas_status_string(st));
     }
     if (l && todo_g) {
+        /* Two sizes, the lower rate kept: a GPU is slower at the smaller
+         * (too few tiles to fill it), a CPU device at the larger (past its
+         * caches); the model should not promise what large tiles miss. */
         const size_t s = gpu ? 1024 : 256;
-        double t_big, t_small;
-        st = time_call(l, 0, s, s, 2, &t_big);
+        double t1, t2, t_small;
+        st = time_call(l, 0, s, s, 2, &t1);
+        if (st == OCLBLAS_SUCCESS)
+            st = time_call(l, 0, 2 * s, 2 * s, 1, &t2);
         if (st == OCLBLAS_SUCCESS)
             st = time_call(l, 0, 64, 64, 3, &t_small);
         if (st == OCLBLAS_SUCCESS) {
             r.gemm_call_s = t_small;
-            r.gemm_flops = 2.0 * (double)s * (double)s * (double)s / (t_big > t_small ? t_big - t_small : t_big);
-            oclblas__log("rates of %s: SGEMM %zu^3 %.1f GFLOPS, a launch %.1f us (measured)", name, s,
-                         r.gemm_flops * 1e-9, r.gemm_call_s * 1e6);
+            const double f1 = 2.0 * (double)s * s * s / (t1 > t_small ? t1 - t_small : t1);
+            const double f2 = 16.0 * (double)s * s * s / (t2 > t_small ? t2 - t_small : t2);
+            r.gemm_flops = f1 < f2 ? f1 : f2;
+            oclblas__log("rates of %s: SGEMM %zu^3 %.1f GFLOPS, %zu^3 %.1f GFLOPS, a launch %.1f us (measured)", name,
+                         s, f1 * 1e-9, 2 * s, f2 * 1e-9, r.gemm_call_s * 1e6);
         } else {
             oclblas__log("rates of %s: SGEMM not measured (%s)", name, oclblas_status_string(st));
         }
@@ -582,4 +593,20 @@ oclblas__host_rates oclblas__host_rates_get(int need_gemv)
     const oclblas__host_rates r = host_rates;
     oclblas__mutex_unlock(&host_lock);
     return r;
+}
+
+/* Below this much kernel time a call tells little about the device's rate. */
+#define OBSERVE_MIN_S 0.02
+
+void oclblas__hostdev_observe(oclblas__hostdev *hd, double flops, double busy_s)
+{
+    if (busy_s < OBSERVE_MIN_S || flops <= 0)
+        return;
+    oclblas__mutex_lock(&hd->cal_lock);
+    if (hd->gemm_measured) {
+        hd->rates.gemm_flops = flops / busy_s;
+        oclblas__log("rates of %s: SGEMM %.1f GFLOPS in the last call's kernels (%.0f ms): the model's rate from now",
+                     hd->d->info->name, hd->rates.gemm_flops * 1e-9, busy_s * 1e3);
+    }
+    oclblas__mutex_unlock(&hd->cal_lock);
 }

@@ -200,6 +200,9 @@ void oclblas__lane_buffer_free(oclblas__lane *l, cl_mem mem, size_t bytes);
 /* The device's rates: transfers always, SGEMM or SGEMV when asked, each
  * measured once; failure leaves the optimistic defaults and a log line. */
 oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv);
+/* What a pipelined call's kernels did on the device: flops in busy_s of
+ * kernel time; a long enough call replaces the measured SGEMM rate. */
+void oclblas__hostdev_observe(oclblas__hostdev *hd, double flops, double busy_s);
 /* The host BLAS's rates (need_gemv: SGEMV's too), measured once. */
 oclblas__host_rates oclblas__host_rates_get(int need_gemv);
 

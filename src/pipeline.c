@@ -446,10 +446,10 @@ static oclblas_status tile_start(driver *r, flight *f)
     return st;
 }
 
-static double profile_end(cl_event e)
+static double profile(cl_event e, cl_profiling_info what)
 {
     cl_ulong t = 0;
-    if (clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) != CL_SUCCESS)
+    if (!e || clGetEventProfilingInfo(e, what, sizeof t, &t, NULL) != CL_SUCCESS || t == 0)
         return -1.0;
     return (double)t * 1e-9;
 }
@@ -489,7 +489,10 @@ static int complete(driver *r, int block)
     const size_t mi = min_size(j->t.tm, j->m - i0), nj = min_size(j->t.tn, j->n - j0);
     /* The kernels' time: each chunk's from its barrier (inputs there, queue free) to its end. */
     for (size_t i = 0; i + 1 < f->nprof; i += 2) {
-        const double b = profile_end(f->prof[i]), e = profile_end(f->prof[i + 1]);
+        double b = profile(f->prof[i], CL_PROFILING_COMMAND_END);
+        const double e = profile(f->prof[i + 1], CL_PROFILING_COMMAND_END);
+        if (b <= 0) /* a driver that does not time barriers: from the product's last kernel */
+            b = profile(f->prof[i + 1], CL_PROFILING_COMMAND_START);
         if (b > 0 && e > b)
             r->busy_s += e - b;
     }
