@@ -7,7 +7,7 @@
  *     side by side), pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped
  *     once and kept: transfers from them run by DMA, and a call that
  *     reuses them pays neither the allocation nor the pinning), and device
- *     buffers kept from earlier calls;
+ *     buffers kept from earlier calls (up to a quarter of the budget);
  *   - the memory budget: device bytes the host path may hold, three
  *     quarters of the device's global memory, or OCLBLAS_DEVICE_MEMORY
  *     (e.g. 64M, 2G), over all lanes; a buffer past it is refused before
@@ -113,6 +113,7 @@ static void devs_init(void)
         clGetDeviceInfo(set[i].device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof global, &global, NULL);
         hd->budget = limit ? limit : (size_t)(global / 4 * 3);
         atomic_init(&hd->held, 0);
+        atomic_init(&hd->kept_bytes, 0);
         pthread_mutex_init(&hd->lock, NULL);
         pthread_mutex_init(&hd->cal_lock, NULL);
         pthread_cond_init(&hd->lane_free, NULL);
@@ -306,6 +307,7 @@ static int make_room(oclblas__lane *l, size_t bytes)
                 if (o->kept[i].mem) {
                     clReleaseMemObject(o->kept[i].mem);
                     give_back_bytes(hd, o->kept[i].bytes);
+                    atomic_fetch_sub(&hd->kept_bytes, o->kept[i].bytes);
                     o->kept[i].mem = NULL;
                 }
         }
@@ -329,6 +331,7 @@ oclblas_status oclblas__lane_buffer(oclblas__lane *l, size_t bytes, cl_mem *out,
         *out = l->kept[best].mem;
         *got = l->kept[best].bytes;
         l->kept[best].mem = NULL;
+        atomic_fetch_sub(&l->hd->kept_bytes, *got);
         return OCLBLAS_SUCCESS;
     }
     if (!make_room(l, bytes))
@@ -357,12 +360,17 @@ void oclblas__lane_buffer_put(oclblas__lane *l, cl_mem mem, size_t bytes)
 {
     if (!mem)
         return;
-    for (int i = 0; i < OCLBLAS__KEPT; ++i)
-        if (!l->kept[i].mem) {
-            l->kept[i].mem = mem;
-            l->kept[i].bytes = bytes;
-            return;
-        }
+    /* Kept for the next call, up to a quarter of the budget over all
+     * lanes: the rest of the device's memory is the program's again. */
+    oclblas__hostdev *hd = l->hd;
+    if (atomic_load(&hd->kept_bytes) + bytes <= hd->budget / 4)
+        for (int i = 0; i < OCLBLAS__KEPT; ++i)
+            if (!l->kept[i].mem) {
+                l->kept[i].mem = mem;
+                l->kept[i].bytes = bytes;
+                atomic_fetch_add(&hd->kept_bytes, bytes);
+                return;
+            }
     oclblas__lane_buffer_free(l, mem, bytes);
 }
 

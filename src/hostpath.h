@@ -169,6 +169,7 @@ struct oclblas__hostdev {
     int index;                 /* in the device set */
     size_t budget;             /* device bytes the host path may hold */
     atomic_size_t held;        /* what it holds now, over all lanes */
+    atomic_size_t kept_bytes;  /* of that, kept between calls */
     oclblas__lane lanes[OCLBLAS__LANES];
     pthread_mutex_t lock;      /* lanes */
     pthread_mutex_t cal_lock;  /* rates: one measurement at a time */

@@ -100,7 +100,6 @@ typedef struct {
     int slot_used[MAX_DEPTH];
     flight fly[MAX_DEPTH]; /* oldest first */
     size_t nfly;
-    long started;
     unsigned long delivered;
     double busy_s, bytes_in, bytes_out;
     oclblas_status error;
@@ -394,7 +393,6 @@ static oclblas_status tile_start(driver *r, flight *f)
     oclblas_status st = OCLBLAS_SUCCESS;
     if (faulted(r))
         return (oclblas_status)CL_OUT_OF_RESOURCES;
-    ++r->started;
     if (j->beta != 0.0f)
         st = upload(r, j->c + j0 * j->ldc + i0, j->ldc, mi, nj, cbuf, NULL, &c_ready);
     f->prof = calloc(2 * j->t.chunks, sizeof *f->prof);
