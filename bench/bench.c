@@ -33,8 +33,8 @@ typedef struct {
     bench_problem p;
 } bench_case;
 
-enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, NLIBS };
-static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas"};
+enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_NVBLAS, NLIBS };
+static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "nvblas"};
 
 typedef struct {
     bench_case c;
@@ -42,6 +42,7 @@ typedef struct {
     bench_time t[NLIBS];
     double rate[NLIBS]; /* GFLOPS (gemm) or GB/s (gemv), by device time where there is one */
     double check;       /* max |oclblas - openblas| / max |openblas|; < 0 when oclblas did not run */
+    oclblas_host_report host; /* what the last timed host-pointer call did (have[LIB_HOST]) */
 } bench_result;
 
 static struct {
@@ -52,7 +53,7 @@ static struct {
     const char *csv, *json, *png;
     int quiet;
     double min_time;
-} opt = {0, {1, 0, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
+} opt = {0, {1, 0, 1, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
 
 double bench_now(void)
 {
@@ -62,6 +63,7 @@ double bench_now(void)
 }
 
 static void describe(const bench_case *c, char *buf, size_t len);
+static double ratio_of(const bench_result *r, int l);
 
 static void die(const char *fmt, const char *arg)
 {
@@ -208,14 +210,16 @@ static int ocl_run(const bench_cl *cl, const bench_case *c, const bench_data *d,
     return rc;
 }
 
-/* One call of the host-pointer API (host 1) or of OpenBLAS (host 0) on a
- * fresh copy of C in y. */
+/* One call of the host-pointer API (host 1), of OpenBLAS (host 0) or of
+ * NVBLAS (host 2, SGEMM only) on a fresh copy of C in y. */
 static int host_call(int host, const bench_case *c, const bench_data *d, float *y, size_t nc)
 {
     const bench_problem *p = &c->p;
     const size_t lda = c->gemm ? lead(p, p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k) : lead(p, p->m, p->n);
     const size_t ldb = lead(p, p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n), ldc = lead(p, p->m, p->n);
     memcpy(y, d->c, nc * 4);
+    if (host == 2)
+        return c->gemm ? nvblas_gemm(p, d->a, d->b, y) : -1;
     if (host) {
         const oclblas_layout l = p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR;
         const oclblas_transpose ta = p->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
@@ -237,8 +241,10 @@ static int host_call(int host, const bench_case *c, const bench_data *d, float *
 
 /* Times host_call: a warm-up (whose result goes to d->out), a probe call
  * that sets the number of calls, then the batch. The copies of C that each
- * call makes are timed on their own and subtracted. */
-static int host_run(int host, const bench_case *c, const bench_data *d, int reps, bench_time *t)
+ * call makes are timed on their own and subtracted. rep, when not NULL,
+ * gets the library's report of the last host-pointer call. */
+static int host_run(int host, const bench_case *c, const bench_data *d, int reps, bench_time *t,
+                    oclblas_host_report *rep)
 {
     size_t na, nb, nc;
     sizes_of(c, &na, &nb, &nc);
@@ -256,6 +262,8 @@ static int host_run(int host, const bench_case *c, const bench_data *d, int reps
     for (int r = 0; r < reps && rc == 0; ++r)
         rc = host_call(host, c, d, y, nc);
     const double t1 = bench_now();
+    if (rep)
+        oclblas_host_report_get(rep);
     for (int r = 0; r < reps; ++r)
         memcpy(y, d->c, nc * 4);
     const double copies = bench_now() - t1;
@@ -318,8 +326,13 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
     const int reps = opt.reps;
 
     d.out = out_ref;
-    if (host_run(0, c, &d, opt.use[LIB_OPENBLAS] ? reps : 1, &res->t[LIB_OPENBLAS]) == 0)
-        res->have[LIB_OPENBLAS] = opt.use[LIB_OPENBLAS];
+    if (opt.use[LIB_OPENBLAS]) {
+        if (host_run(0, c, &d, reps, &res->t[LIB_OPENBLAS], NULL) == 0)
+            res->have[LIB_OPENBLAS] = 1;
+    } else {
+        /* Only the reference: one call (at 16384^3 a host call may take a minute). */
+        host_call(0, c, &d, out_ref, nc);
+    }
     d.out = out_ocl;
     if (opt.use[LIB_OCLBLAS] && ocl_run(cl, c, &d, reps, &res->t[LIB_OCLBLAS]) == 0) {
         res->have[LIB_OCLBLAS] = 1;
@@ -332,8 +345,12 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
         res->check = maxref > 0 ? maxdiff / maxref : maxdiff;
     }
     d.out = NULL;
-    if (opt.host && host_run(1, c, &d, reps, &res->t[LIB_HOST]) == 0)
+    if (opt.host && host_run(1, c, &d, reps, &res->t[LIB_HOST], &res->host) == 0)
         res->have[LIB_HOST] = 1;
+    /* NVBLAS takes host pointers: a peer of the host-pointer rows. */
+    if (opt.host && opt.use[LIB_NVBLAS] && c->gemm && nvblas_available(NULL) &&
+        host_run(2, c, &d, reps, &res->t[LIB_NVBLAS], NULL) == 0)
+        res->have[LIB_NVBLAS] = 1;
     if (opt.use[LIB_CLBLAST] && clblast_available() && clblast_run(cl, c->gemm, &c->p, &d, reps, &res->t[LIB_CLBLAST]) == 0)
         res->have[LIB_CLBLAST] = 1;
     if (opt.use[LIB_CUBLAS] && have_cublas && cublas_run(c->gemm, &c->p, &d, reps, &res->t[LIB_CUBLAS]) == 0)
@@ -501,10 +518,10 @@ static void trans_item(const char *name, const char *whole, const char *it)
 static int peers_none, peers_named;
 static void peer_item(const char *name, const char *whole, const char *it)
 {
-    static const char *const peers[] = {"openblas", "clblast", "cublas", "none", NULL};
-    static const int lib[] = {LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS};
-    const int i = parse_choice(name, it, peers, "must be openblas, clblast, cublas, or none");
-    if (i == 3)
+    static const char *const peers[] = {"openblas", "clblast", "cublas", "nvblas", "none", NULL};
+    static const int lib[] = {LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_NVBLAS};
+    const int i = parse_choice(name, it, peers, "must be openblas, clblast, cublas, nvblas, or none");
+    if (i == 4)
         peers_none = 1;
     else {
         opt.use[lib[i]] = 1;
@@ -572,8 +589,9 @@ static void usage(void)
         "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
         "  --layout row|col|both        (row)\n"
         "  --trans NN,NT,TN,TT          gemm transposes (N, T or C each); gemv takes the first letter (NN)\n"
-        "  --peers LIST                 openblas,clblast,cublas or none (all that are present)\n"
-        "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included\n"
+        "  --peers LIST                 openblas,clblast,cublas,nvblas or none (all that are present)\n"
+        "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included, with\n"
+        "                               what moved and how busy the devices were, and NVBLAS's SGEMM beside it\n"
         "  --alpha A --beta B           (1, 0)\n"
         "  --reps N                     calls per timing (automatic)\n"
         "  --override KERNEL:PARAMS     e.g. gemm_fast:MWG=128,NWG=128 (repeatable)\n"
@@ -729,7 +747,8 @@ static void print_table(const bench_result *r, int n, const int *present)
             printf(" %13s", lib_names[l]);
     for (int l = LIB_OPENBLAS; l < NLIBS; ++l)
         if (present[l] && present[LIB_OCLBLAS])
-            printf(" %11s", l == LIB_OPENBLAS ? "/openblas" : l == LIB_CLBLAST ? "/clblast" : "/cublas");
+            printf(" %11s", l == LIB_OPENBLAS ? "/openblas" : l == LIB_CLBLAST ? "/clblast" : l == LIB_CUBLAS ? "/cublas"
+                                                                                                   : "/nvblas");
     printf(" %10s\n", "max diff");
     for (int i = 0; i < n; ++i) {
         char d[96];
@@ -744,8 +763,9 @@ static void print_table(const bench_result *r, int n, const int *present)
             }
         for (int l = LIB_OPENBLAS; l < NLIBS; ++l)
             if (present[l] && present[LIB_OCLBLAS]) {
-                if (r[i].have[l] && r[i].have[LIB_OCLBLAS] && r[i].rate[l] > 0)
-                    printf(" %10.2fx", r[i].rate[LIB_OCLBLAS] / r[i].rate[l]);
+                const double q = ratio_of(&r[i], l);
+                if (isfinite(q))
+                    printf(" %10.2fx", q);
                 else
                     printf(" %11s", "-");
             }
@@ -765,23 +785,96 @@ static void cell(FILE *f, const char *fmt, double v, int measured, const char *n
         fputs(none, f);
 }
 
+/* oclblas's rate over the library's; for NVBLAS, a peer of the host-pointer
+ * calls, the host-pointer call's (oclblas-host) over NVBLAS's. */
 static double ratio_of(const bench_result *r, int l)
 {
-    return r->have[LIB_OCLBLAS] && r->rate[l] > 0 ? r->rate[LIB_OCLBLAS] / r->rate[l] : NAN;
+    const int ours = l == LIB_NVBLAS ? LIB_HOST : LIB_OCLBLAS;
+    return r->have[ours] && r->have[l] && r->rate[l] > 0 ? r->rate[ours] / r->rate[l] : NAN;
 }
 
-static const char *device_of(int l, const bench_cl *cl) { return l == LIB_OPENBLAS ? "host CPU" : cl->name; }
+static const char *device_of(int l, const bench_cl *cl)
+{
+    return l == LIB_OPENBLAS ? "host CPU" : l == LIB_NVBLAS ? "NVBLAS (CUDA GPUs)" : cl->name;
+}
+
+/* What a host-pointer call moved and how busy the devices were (the
+ * library's report of the last timed call). */
+typedef struct {
+    double moved_gb;  /* to and from the devices, per call */
+    double bus_gbs;   /* moved_gb over the call's wall time */
+    double busy;      /* the devices' kernel time over (devices x wall time) */
+    const char *where;
+} host_figures;
+
+static host_figures figures_of(const bench_result *r)
+{
+    const oclblas_host_report *h = &r->host;
+    host_figures f = {(h->bytes_to_device + h->bytes_from_device) * 1e-9, NAN, NAN,
+                      !h->on_device ? "host" : h->tiles_on_host ? "devices+host" : h->devices > 1 ? "devices" : "device"};
+    if (h->seconds > 0) {
+        f.bus_gbs = f.moved_gb / h->seconds;
+        double busy = 0;
+        for (int d = 0; d < h->devices && d < OCLBLAS_REPORT_DEVICES; ++d)
+            busy += h->device[d].busy_s;
+        if (h->on_device && h->devices > 0 && busy > 0)
+            f.busy = busy / (h->devices * h->seconds);
+    }
+    return f;
+}
+
+/* The host-pointer calls (--host): beside OpenBLAS and NVBLAS, where each
+ * ran (the cost model's choice), what crossed the bus and how busy the
+ * devices' kernels kept them. */
+static void print_host_table(const bench_result *r, int n, const int *present)
+{
+    printf("\nhost-pointer calls (oclblas_sgemm/oclblas_sgemv on pageable host memory, wall clock):\n");
+    printf("%-32s %13s %13s %13s %10s %10s %-12s %9s %8s %6s %s\n", "problem", "oclblas-host", "openblas",
+           present[LIB_NVBLAS] ? "nvblas" : "", "/openblas", present[LIB_NVBLAS] ? "/nvblas" : "", "ran on",
+           "GB moved", "GB/s", "busy", "model host/device ms");
+    for (int i = 0; i < n; ++i) {
+        if (!r[i].have[LIB_HOST])
+            continue;
+        char d[96];
+        describe(&r[i].c, d, sizeof d);
+        const char *unit = r[i].c.gemm ? "GF/s" : "GB/s";
+        printf("%-32s %8.1f %s", d, r[i].rate[LIB_HOST], unit);
+        for (int l = LIB_OPENBLAS; l <= LIB_NVBLAS; l += LIB_NVBLAS - LIB_OPENBLAS) {
+            if (r[i].have[l] && isfinite(r[i].rate[l]))
+                printf(" %8.1f %s", r[i].rate[l], unit);
+            else
+                printf(" %13s", l == LIB_NVBLAS && !present[LIB_NVBLAS] ? "" : "-");
+        }
+        for (int l = LIB_OPENBLAS; l <= LIB_NVBLAS; l += LIB_NVBLAS - LIB_OPENBLAS) {
+            if (r[i].have[l] && r[i].rate[l] > 0)
+                printf(" %9.2fx", r[i].rate[LIB_HOST] / r[i].rate[l]);
+            else
+                printf(" %10s", l == LIB_NVBLAS && !present[LIB_NVBLAS] ? "" : "-");
+        }
+        const host_figures f = figures_of(&r[i]);
+        printf(" %-12s %9.3f %8.2f", f.where, f.moved_gb, f.bus_gbs);
+        if (isfinite(f.busy))
+            printf(" %5.0f%%", 100.0 * f.busy);
+        else
+            printf(" %6s", "-");
+        if (r[i].host.model_host_s > 0)
+            printf(" %.3g/%.3g", r[i].host.model_host_s * 1e3, r[i].host.model_device_s * 1e3);
+        printf("\n");
+    }
+}
 
 /* One row per library and problem. k and trans_b are empty for sgemv,
  * device_ms where the library has no device clock (OpenBLAS, the host API),
- * max_rel_diff on all but oclblas's rows. */
+ * max_rel_diff on all but oclblas's rows; the host-pointer figures
+ * (moved_gb per call, bus_gbs, device_busy as a fraction, ran_on) on the
+ * oclblas-host rows only. */
 static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         die("cannot write %s", path);
     fprintf(f, "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit,ratio_oclblas_to_lib,"
-               "max_rel_diff,device\n");
+               "max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on\n");
     for (int i = 0; i < n; ++i) {
         const bench_case *c = &r[i].c;
         for (int l = 0; l < NLIBS; ++l) {
@@ -800,7 +893,13 @@ static void write_csv(const char *path, const bench_result *r, int n, const benc
             fprintf(f, "%s,", c->gemm ? "GFLOPS" : "GB/s");
             cell(f, "%.4f,", ratio_of(&r[i], l), 1, ",");
             cell(f, "%.3e,", r[i].check, l == LIB_OCLBLAS && r[i].check >= 0, ",");
-            fprintf(f, "\"%s\"\n", device_of(l, cl));
+            fprintf(f, "\"%s\",", device_of(l, cl));
+            const host_figures h = figures_of(&r[i]);
+            const int host = l == LIB_HOST;
+            cell(f, "%.6f,", h.moved_gb, host, ",");
+            cell(f, "%.3f,", h.bus_gbs, host, ",");
+            cell(f, "%.4f,", h.busy, host, ",");
+            fprintf(f, "%s\n", host ? h.where : "");
         }
     }
     fclose(f);
@@ -839,6 +938,22 @@ static void write_json(const char *path, const bench_result *r, int n, const ben
             if (l == LIB_OCLBLAS) {
                 fputs(", \"max_rel_diff\": ", f);
                 cell(f, "%.3e", r[i].check, r[i].check >= 0, "null");
+            }
+            if (l == LIB_HOST) {
+                const host_figures h = figures_of(&r[i]);
+                const oclblas_host_report *hr = &r[i].host;
+                fprintf(f, ", \"ran_on\": \"%s\", \"host_blas\": \"%s\", \"devices\": %d, \"moved_gb\": ", h.where,
+                        hr->host_blas, hr->devices);
+                cell(f, "%.6f", h.moved_gb, 1, "null");
+                fputs(", \"bus_gbs\": ", f);
+                cell(f, "%.3f", h.bus_gbs, 1, "null");
+                fputs(", \"device_busy\": ", f);
+                cell(f, "%.4f", h.busy, 1, "null");
+                fprintf(f, ", \"tiles\": %lu, \"tiles_on_host\": %lu, \"model_host_ms\": ", hr->tiles,
+                        hr->tiles_on_host);
+                cell(f, "%.4f", hr->model_host_s * 1e3, hr->model_host_s > 0, "null");
+                fputs(", \"model_device_ms\": ", f);
+                cell(f, "%.4f", hr->model_device_s * 1e3, hr->model_host_s > 0, "null");
             }
             fputc('}', f);
             first = 0;
@@ -983,7 +1098,7 @@ int main(int argc, char **argv)
             ntrans = 0;
             parse_list(a, TAKE(), trans_item);
         } else if (!strcmp(a, "--peers")) {
-            opt.use[LIB_OPENBLAS] = opt.use[LIB_CLBLAST] = opt.use[LIB_CUBLAS] = 0;
+            opt.use[LIB_OPENBLAS] = opt.use[LIB_CLBLAST] = opt.use[LIB_CUBLAS] = opt.use[LIB_NVBLAS] = 0;
             peers_none = peers_named = 0;
             parse_list(a, TAKE(), peer_item);
         } else if (!strcmp(a, "--host")) opt.host = 1;
@@ -1110,8 +1225,13 @@ int main(int argc, char **argv)
     printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl.name);
     if (have_cublas)
         printf("; CUDA device %s", cublas_dev);
-    printf("; peers:%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
-           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "", have_cublas ? " cuBLAS" : "");
+    const char *nvblas_note = "";
+    const int have_nvblas = opt.host && opt.use[LIB_NVBLAS] && nvblas_available(&nvblas_note);
+    printf("; peers:%s%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
+           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "", have_cublas ? " cuBLAS" : "",
+           have_nvblas ? " NVBLAS (host-pointer SGEMM)" : "");
+    if (opt.host && opt.use[LIB_NVBLAS] && !have_nvblas)
+        printf("note: %s: no NVBLAS column\n", nvblas_note);
     printf("rates by device time where there is one (OpenCL events, CUDA events), else by host clock; alpha=%g beta=%g\n",
            (double)opt.alpha, (double)opt.beta);
     bench_result *results = calloc((size_t)ncases, sizeof *results);
@@ -1131,6 +1251,8 @@ int main(int argc, char **argv)
             present[l] |= results[i].have[l];
     }
     print_table(results, ncases, present);
+    if (opt.host)
+        print_host_table(results, ncases, present);
     if (opt.csv)
         write_csv(opt.csv, results, ncases, &cl);
     if (opt.json)

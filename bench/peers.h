@@ -48,6 +48,11 @@ int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem 
 int cublas_available(char *device_name, size_t len);
 int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
 
+/* NVBLAS (peer_nvblas.c), loaded at run time: host-pointer SGEMM only.
+ * why gets the note to print when it is absent. */
+int nvblas_available(const char **why);
+int nvblas_gemm(const bench_problem *p, const float *a, const float *b, float *c);
+
 /* Shared helpers (bench.c). */
 double bench_now(void);
 /* reps if positive, else as many calls as fill the timing budget, given one call's seconds. */

@@ -8,13 +8,15 @@
  * row-major call that call has m and n, A and B swapped), and xerbla_ the
  * Fortran INFO. Only negative sizes, which the library's size_t API cannot
  * see, are checked here. A call with bad arguments returns without touching
- * anything. A good call goes to oclblas_sgemm or oclblas_sgemv (device, or
- * the host below the crossover); when those fail for any reason (no device,
- * a kernel that does not build, a device out of memory) the host routine
- * computes the result instead, so that a drop-in call always returns it;
- * OCLBLAS_VERBOSE=1 says when.
+ * anything. A good call goes to oclblas_sgemm or oclblas_sgemv, which
+ * choose the device(s) or the host BLAS by cost; when those fail (no
+ * device, a kernel that does not build before any tile was delivered)
+ * the host BLAS computes the result instead: the BLAS the program would
+ * have had without the drop-in (the next sgemm_/sgemv_ after this
+ * library's own, sysblas.c), else the library's own routine; so a drop-in
+ * call always returns the result. OCLBLAS_VERBOSE=1 says which served.
  */
-#include "internal.h"
+#include "hostpath.h"
 #include "oclblas_cblas.h"
 #include "report.h"
 
@@ -159,10 +161,10 @@ static void gemm(const char *rout, oclblas_layout layout, oclblas_transpose ta, 
         oclblas__log("%s: %s, nothing computed", rout, oclblas_status_string(st));
         return;
     }
-    oclblas__log("%s %dx%dx%d: the device failed (%s), computed on the host", rout, m, n, k,
-                 oclblas_status_string(st));
-    oclblas__host_sgemm(layout, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda, b, (size_t)ldb, beta,
-                        c, (size_t)ldc);
+    const char *served = oclblas__sysblas_sgemm(layout, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda,
+                                                b, (size_t)ldb, beta, c, (size_t)ldc);
+    oclblas__log("%s %dx%dx%d: the device failed (%s), computed on the host by %s", rout, m, n, k,
+                 oclblas_status_string(st), served);
 }
 
 static void gemv(const char *rout, oclblas_layout layout, oclblas_transpose t, int m, int n, float alpha,
@@ -176,8 +178,10 @@ static void gemv(const char *rout, oclblas_layout layout, oclblas_transpose t, i
         oclblas__log("%s: %s, nothing computed", rout, oclblas_status_string(st));
         return;
     }
-    oclblas__log("%s %dx%d: the device failed (%s), computed on the host", rout, m, n, oclblas_status_string(st));
-    oclblas__host_sgemv(layout, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta, y, incy);
+    const char *served =
+        oclblas__sysblas_sgemv(layout, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta, y, incy);
+    oclblas__log("%s %dx%d: the device failed (%s), computed on the host by %s", rout, m, n,
+                 oclblas_status_string(st), served);
 }
 
 /* ---- CBLAS ------------------------------------------------------------- */

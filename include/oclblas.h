@@ -116,6 +116,32 @@ OCLBLAS_API oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpos
                                          const float *x, ptrdiff_t incx, float beta, float *y,
                                          ptrdiff_t incy);
 
+/* What the calling thread's last host-pointer call (oclblas_sgemm,
+ * oclblas_sgemv, the drop-in library's calls) did: where it ran, what the
+ * cost model expected, what crossed the bus, how busy each device was (its
+ * kernels' time by profiling events over the call's wall time). For
+ * benchmarks and for checking a setup; a call refused for its arguments
+ * leaves it as it was. Devices are numbered as OCLBLAS_DEVICE lists them. */
+#define OCLBLAS_REPORT_DEVICES 16
+typedef struct {
+    int on_device;                /* 1: one or more devices computed it (or part of it), 0: the host */
+    char host_blas[256];          /* what computes on the host: a BLAS's file, or the library's own routine */
+    double seconds;               /* the call's wall time */
+    double model_host_s;          /* the cost model's estimate for the host (0: not estimated) */
+    double model_device_s;        /* and for the device(s) */
+    double bytes_to_device;       /* moved over the bus (or copied, on shared memory) */
+    double bytes_from_device;
+    unsigned long tiles;          /* tiles of C (1: an untiled call) */
+    unsigned long tiles_on_host;  /* of those, computed by the host (a device failed or ran out of memory) */
+    int devices;                  /* devices that took part */
+    int failed_devices;           /* of those, how many failed during the call */
+    struct {
+        unsigned long tiles;      /* tiles it delivered */
+        double busy_s;            /* its kernels' time */
+    } device[OCLBLAS_REPORT_DEVICES];
+} oclblas_host_report;
+OCLBLAS_API oclblas_status oclblas_host_report_get(oclblas_host_report *report);
+
 /* Device buffers, asynchronous on the caller's queue; offsets in elements.
  * event, when not NULL, receives an event that completes when the result is
  * in c (or y); the caller releases it. */
@@ -132,8 +158,10 @@ OCLBLAS_API oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_trans
                                             cl_command_queue queue, cl_event *event);
 
 /* The device, context and queue that the host-pointer calls use (chosen once
- * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU). Any output
- * pointer may be NULL. The handles stay owned by the library. */
+ * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU; when
+ * OCLBLAS_DEVICE names several, the first, and host-pointer SGEMM spreads
+ * over all of them). Any output pointer may be NULL. The handles stay
+ * owned by the library. */
 OCLBLAS_API oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context,
                                                   cl_command_queue *queue);
 

@@ -6,7 +6,7 @@
  * make before they enqueue anything, so that a bad argument is a status and
  * never a write.
  */
-#include "internal.h"
+#include "hostpath.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -41,8 +41,22 @@ oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose tra
         return OCLBLAS_INVALID_LDB;
     if (ldc < at_least_1(col ? m : n))
         return OCLBLAS_INVALID_LDC;
-    /* A call that computes nothing is never too large. */
-    if (m && n && (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX))
+    return OCLBLAS_SUCCESS;
+}
+
+/* Sizes and operands of any extent run, as sub-problems where they must
+ * (split.c); what a kernel takes as one int argument must fit it. A call
+ * that computes nothing is never too large. */
+oclblas_status oclblas__sgemm_check_kernels(size_t m, size_t n, size_t lda, size_t ldb, size_t ldc)
+{
+    if (m && n && (lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX))
+        return OCLBLAS_SIZE_TOO_LARGE;
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__sgemv_check_kernels(size_t m, size_t n, size_t lda, ptrdiff_t incx, ptrdiff_t incy)
+{
+    if (m && n && (lda > INT_MAX || incx > INT_MAX || incx < -INT_MAX || incy > INT_MAX || incy < -INT_MAX))
         return OCLBLAS_SIZE_TOO_LARGE;
     return OCLBLAS_SUCCESS;
 }
@@ -60,9 +74,6 @@ oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose tra
         return OCLBLAS_INVALID_INCX;
     if (incy == 0)
         return OCLBLAS_INVALID_INCY;
-    if (m && n && (m > INT_MAX || n > INT_MAX || lda > INT_MAX || incx > INT_MAX || incx < -INT_MAX || incy > INT_MAX ||
-                   incy < -INT_MAX))
-        return OCLBLAS_SIZE_TOO_LARGE;
     return OCLBLAS_SUCCESS;
 }
 
@@ -128,8 +139,6 @@ oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, siz
     const size_t elems = bytes / sizeof(float);
     if (off > elems || need > elems - off)
         return small_status;
-    if (off + need > (size_t)INT_MAX)
-        return OCLBLAS_SIZE_TOO_LARGE;
     return OCLBLAS_SUCCESS;
 }
 

@@ -2,11 +2,14 @@
  * Devices: the facts about a device that parameter lookup, legality and the
  * cache key need (read once per device and kept, found again without a
  * lock), the one device selection (OCLBLAS_DEVICE's syntax, shared with
- * oclblas-tune), and the default device, context and queue of the
- * host-pointer API, chosen once from OCLBLAS_DEVICE (or what the tuner
- * chose) or else the first GPU, accelerator, CPU.
+ * oclblas-tune), and the devices of the host-pointer API, each with its
+ * own context and queue, chosen once from OCLBLAS_DEVICE (or what the tuner
+ * chose) or else the first GPU, accelerator, CPU. OCLBLAS_DEVICE may name
+ * several, comma-separated, or `gpus` (every GPU) or `all` (every device):
+ * the first is the default device, and large host-pointer SGEMMs spread
+ * their tiles over all of them (pipeline.c).
  */
-#include "internal.h"
+#include "hostpath.h"
 #include "json.h"
 
 #include <CL/cl_ext.h>
@@ -163,7 +166,6 @@ oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_
 /* ---- the default device ------------------------------------------------ */
 
 static pthread_once_t default_once = PTHREAD_ONCE_INIT;
-static oclblas__default_device default_dev;
 
 #define MAX_PLATFORMS 16
 #define MAX_DEVICES 64
@@ -260,6 +262,96 @@ oclblas_status oclblas__default_choose(const char *spec)
     return late ? OCLBLAS_INVALID_ARGUMENT : OCLBLAS_SUCCESS;
 }
 
+static oclblas__default_device set_devs[OCLBLAS__MAX_SET];
+static int set_count;
+
+/* Under default_init: adds a device to the set unless it is in already. */
+static void set_add(cl_device_id *ids, int *count, cl_device_id dev)
+{
+    for (int i = 0; i < *count; ++i)
+        if (ids[i] == dev)
+            return;
+    if (*count < OCLBLAS__MAX_SET)
+        ids[(*count)++] = dev;
+}
+
+/* Every device of every platform (gpus_only: every GPU). */
+static void set_add_every(cl_device_id *ids, int *count, int gpus_only)
+{
+    cl_platform_id plats[MAX_PLATFORMS];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(MAX_PLATFORMS, plats, &np) != CL_SUCCESS)
+        return;
+    for (cl_uint p = 0; p < np && p < MAX_PLATFORMS; ++p) {
+        cl_device_id devs[MAX_DEVICES];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(plats[p], gpus_only ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL, MAX_DEVICES, devs, &nd) !=
+            CL_SUCCESS)
+            continue;
+        for (cl_uint d = 0; d < nd && d < MAX_DEVICES; ++d)
+            set_add(ids, count, devs[d]);
+    }
+}
+
+/* The devices spec names: one spec of oclblas__device_find, `all`,
+ * `gpus`, or a comma-separated list of those. */
+static oclblas_status set_find(const char *spec, cl_device_id *ids, int *count)
+{
+    *count = 0;
+    if (!spec || (!strchr(spec, ',') && !oclblas__strcaseeq(spec, "all") && !oclblas__strcaseeq(spec, "gpus"))) {
+        oclblas_status st = oclblas__device_find(spec, &ids[0], NULL, NULL);
+        if (st == OCLBLAS_SUCCESS)
+            *count = 1;
+        return st;
+    }
+    for (const char *p = spec;;) {
+        const size_t len = strcspn(p, ",");
+        char item[256];
+        if (len == 0 || len >= sizeof item)
+            return OCLBLAS_DEVICE_NOT_FOUND;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (oclblas__strcaseeq(item, "all") || oclblas__strcaseeq(item, "gpus")) {
+            const int before = *count;
+            set_add_every(ids, count, oclblas__strcaseeq(item, "gpus"));
+            if (*count == before)
+                return OCLBLAS_DEVICE_NOT_FOUND;
+        } else {
+            cl_device_id dev;
+            oclblas_status st = oclblas__device_find(item, &dev, NULL, NULL);
+            if (st != OCLBLAS_SUCCESS)
+                return st;
+            set_add(ids, count, dev);
+        }
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+/* A device's context and its in-order queue; an error leaves *d empty. */
+static oclblas_status open_device(cl_device_id dev, oclblas__default_device *d)
+{
+    oclblas_status st = oclblas__device_info_get(dev, &d->info);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    cl_int err;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)d->info->platform, 0};
+    d->context = clCreateContext(props, 1, &dev, NULL, NULL, &err);
+    if (err == CL_SUCCESS) {
+        d->queue = clCreateCommandQueue(d->context, dev, 0, &err);
+        if (err != CL_SUCCESS) {
+            clReleaseContext(d->context);
+            d->context = NULL;
+        }
+    }
+    if (err == CL_SUCCESS)
+        d->device = dev;
+    d->status = (oclblas_status)err;
+    return d->status;
+}
+
 static void default_init(void)
 {
     oclblas__mutex_lock(&choice_lock);
@@ -269,41 +361,48 @@ static void default_init(void)
     oclblas__mutex_unlock(&choice_lock);
     if (spec && !*spec)
         spec = NULL;
-    cl_device_id dev = NULL;
-    oclblas_status st = oclblas__device_find(spec, &dev, NULL, NULL);
+    cl_device_id ids[OCLBLAS__MAX_SET];
+    int count = 0;
+    oclblas_status st = set_find(spec, ids, &count);
     if (st == OCLBLAS_SUCCESS)
-        st = oclblas__device_info_get(dev, &default_dev.info);
+        st = open_device(ids[0], &set_devs[0]);
     if (st == OCLBLAS_SUCCESS) {
-        cl_int err;
-        cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)default_dev.info->platform,
-                                         0};
-        default_dev.context = clCreateContext(props, 1, &dev, NULL, NULL, &err);
-        if (err == CL_SUCCESS) {
-            default_dev.queue = clCreateCommandQueue(default_dev.context, dev, 0, &err);
-            if (err != CL_SUCCESS) {
-                clReleaseContext(default_dev.context);
-                default_dev.context = NULL;
+        const oclblas__default_device *d = &set_devs[0];
+        oclblas__log("default device: %s (%s, %s %s, platform %s, driver %s)%s%s", d->info->name, d->info->type,
+                     d->info->vendor, d->info->arch, d->info->platform_name, d->info->driver,
+                     spec ? by_choice ? " as chosen: " : " from OCLBLAS_DEVICE=" : "", spec ? spec : "");
+        set_count = 1;
+        /* The others only add speed: one that cannot be opened is left out. */
+        for (int i = 1; i < count; ++i) {
+            oclblas__default_device *o = &set_devs[set_count];
+            const oclblas_status os = open_device(ids[i], o);
+            if (os == OCLBLAS_SUCCESS) {
+                oclblas__log("host-pointer device %d: %s (%s, platform %s)", set_count, o->info->name, o->info->type,
+                             o->info->platform_name);
+                ++set_count;
+            } else {
+                oclblas__log("a device OCLBLAS_DEVICE names is left out: %s", oclblas_status_string(os));
+                memset(o, 0, sizeof *o);
             }
         }
-        st = (oclblas_status)err;
-    }
-    if (st == OCLBLAS_SUCCESS) {
-        default_dev.device = dev;
-        oclblas__log("default device: %s (%s, %s %s, platform %s, driver %s)%s%s", default_dev.info->name,
-                     default_dev.info->type, default_dev.info->vendor, default_dev.info->arch,
-                     default_dev.info->platform_name, default_dev.info->driver,
-                     spec ? by_choice ? " as chosen: " : " from OCLBLAS_DEVICE=" : "",
-                     spec ? spec : "");
     } else {
         oclblas__log("no default device: %s", oclblas_status_string(st));
+        memset(&set_devs[0], 0, sizeof set_devs[0]);
     }
-    default_dev.status = st;
+    set_devs[0].status = st;
+}
+
+const oclblas__default_device *oclblas__device_set(int *count)
+{
+    pthread_once(&default_once, default_init);
+    *count = set_devs[0].status == OCLBLAS_SUCCESS ? set_count : 0;
+    return set_devs;
 }
 
 const oclblas__default_device *oclblas__default(void)
 {
     pthread_once(&default_once, default_init);
-    return &default_dev;
+    return &set_devs[0];
 }
 
 oclblas_status oclblas_default_device(cl_device_id *device, cl_context *context, cl_command_queue *queue)

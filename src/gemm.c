@@ -5,10 +5,10 @@
  * the column-major one that computes the same memory (C^T = B^T A^T), asks
  * the plan (plan.c) for what to enqueue with the device's context and the
  * executor (execute.c) to enqueue it, and logs the plan as the caller wrote
- * the call.
+ * the call. Operands that reach past the kernels' int run as sub-problems
+ * (split.c).
  */
-#include "internal.h"
-
+#include "hostpath.h"
 
 oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans_a,
                                   oclblas_transpose trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
@@ -61,6 +61,8 @@ oclblas_status oclblas_sgemm_cl(oclblas_layout layout, oclblas_transpose trans_a
                                 size_t ldc, cl_command_queue queue, cl_event *event)
 {
     oclblas_status st = oclblas__sgemm_check(layout, trans_a, trans_b, m, n, k, lda, ldb, ldc);
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__sgemm_check_kernels(m, n, lda, ldb, ldc);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (!queue)
@@ -93,6 +95,11 @@ oclblas_status oclblas_sgemm_cl(oclblas_layout layout, oclblas_transpose trans_a
         if (st != OCLBLAS_SUCCESS)
             return st;
     }
+    /* Past the kernels' int: sub-problems that stay inside it. */
+    if (oclblas__gemm_needs_split(layout, at, bt, m, n, k > 0 && alpha != 0.0f ? k : 0, a_offset, lda, b_offset, ldb,
+                                  c_offset, ldc))
+        return oclblas__sgemm_split(layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta,
+                                    c, c_offset, ldc, queue, event);
     return oclblas__sgemm_run(NULL, layout, trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta,
                               c, c_offset, ldc, queue, event);
 }

@@ -7,7 +7,7 @@
  * would otherwise idle) for what to enqueue and the executor to enqueue it,
  * and logs the plan as the caller wrote the call.
  */
-#include "internal.h"
+#include "hostpath.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -54,6 +54,8 @@ oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, 
                                 cl_event *event)
 {
     oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__sgemv_check_kernels(m, n, lda, incx, incy);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (!queue)
@@ -86,6 +88,12 @@ oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_transpose trans, 
     /* As in reference BLAS, a negative increment starts at the far end. */
     const size_t x_start = incx < 0 ? x_offset + (len_x - 1) * step_x : x_offset;
     const size_t y_start = incy < 0 ? y_offset + (len_y - 1) * step_y : y_offset;
+    /* Past the kernels' int: sub-problems that stay inside it. */
+    if (oclblas__gemv_needs_split(layout, t, m, n, alpha != 0.0f ? a_offset : 0, alpha != 0.0f ? lda : 0,
+                                  alpha != 0.0f ? x_offset : 0, alpha != 0.0f ? (len_x - 1) * step_x + 1 : 0, y_offset,
+                                  (len_y - 1) * step_y + 1))
+        return oclblas__sgemv_split(layout, trans, m, n, alpha, a, a_offset, lda, x, x_start, incx, beta, y, y_start,
+                                    incy, queue, event);
     return oclblas__sgemv_run(NULL, layout, trans, m, n, alpha, a, a_offset, lda, x, x_start, incx, beta, y, y_start,
                               incy, queue, event);
 }

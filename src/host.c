@@ -1,20 +1,34 @@
 /*
- * The host-pointer API: synchronous calls on the default device. Problems
- * below the device's crossover (the routine value HOST_MAX) and the trivial
- * ones (alpha = 0, k = 0) are computed on the host (hostblas.c), since a
- * device round trip would cost more than the whole product. On devices that
- * share memory with the host (CPUs, integrated GPUs) the caller's arrays are
- * wrapped as buffers (CL_MEM_USE_HOST_PTR) and nothing is copied; elsewhere
- * device buffers are kept between calls in a small pool of staging sets and
- * grown on demand. The result is read back as a rectangle, so the padding
- * between columns (ld > rows) of the caller's C or y is never written, and
- * nothing at all is written when a step fails.
+ * The host-pointer API: synchronous calls on the devices of OCLBLAS_DEVICE
+ * (the default device first). Each call goes where the cost model
+ * (cost.c) expects it to finish first: the host BLAS (the one the process
+ * already has, else the library's own routine: sysblas.c) or the
+ * device(s). Below the device's HOST_MAX crossover (a routine value of its
+ * database entry) the host serves without a model: a round trip alone
+ * costs more. OCLBLAS_HOST_CALLS=device (every call above HOST_MAX on the
+ * device) or host (every call on the host) sets the choice instead; the
+ * tuner's pinned context keeps the plain crossover, which it measures.
+ *
+ * On the device: SGEMM through the pipelined tiles (pipeline.c) over every
+ * device of the set, with transfers through pinned staging overlapped
+ * with the products, any size; on a single device that shares memory with
+ * the host, problems inside the index limit wrap the caller's arrays as
+ * buffers (CL_MEM_USE_HOST_PTR) and copy nothing. SGEMV (whose matrix
+ * crossing the bus is almost always slower than the host reading it) on
+ * the default device: wrapped in place, or copied into device buffers kept
+ * between calls in a small pool of staging sets. The result is read back
+ * as a rectangle, so the padding between columns (ld > rows) of the
+ * caller's C or y is never written, and nothing at all is written when a
+ * call fails. Every call leaves a report for oclblas_host_report_get.
  */
+#include "hostpath.h"
 #include "kernel_routine.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define MAX_SETS 8
 
@@ -259,28 +273,50 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
     return st;
 }
 
-/* Whether a call of `work` multiply-adds is computed on the host: at most
- * HOST_MAX^3, the routine value of the device's database entry. Below it a
- * device round trip (buffers, launch, map or copy back, finish) costs more
- * than the host needs for the whole product. SGEMM counts m*n*k, SGEMV m*n:
- * the same work, and one value serves both, a compromise the tuner picks.
- * On a discrete GPU SGEMV's own crossover lies higher than SGEMM's, since
- * its matrix must cross the bus (H100: the host is faster for SGEMM up to
- * about 48^3 and for SGEMV up to past 1448^2; the tuner chose 64). */
-static int below_crossover(const oclblas__default_device *d, double work, int *host_max)
+/* ---- the choice ---------------------------------------------------------- */
+
+enum { CALLS_AUTO, CALLS_DEVICE, CALLS_HOST };
+static pthread_once_t calls_once = PTHREAD_ONCE_INIT;
+static int calls_mode = CALLS_AUTO;
+
+static void calls_init(void)
 {
+    const char *v = getenv("OCLBLAS_HOST_CALLS");
+    if (!v || !*v || strcmp(v, "auto") == 0)
+        return;
+    if (strcmp(v, "device") == 0)
+        calls_mode = CALLS_DEVICE;
+    else if (strcmp(v, "host") == 0)
+        calls_mode = CALLS_HOST;
+    else
+        oclblas__log("OCLBLAS_HOST_CALLS=%s is not auto, device or host: auto", v);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* How a call chooses: by the model, or as OCLBLAS_HOST_CALLS says; a
+ * pinned device context (the tuner's) keeps the plain crossover. *host_max
+ * gets the device's HOST_MAX. */
+static int choice_mode(const oclblas__default_device *d, int *host_max)
+{
+    pthread_once(&calls_once, calls_init);
     const oclblas__devctx *cx;
     oclblas_status st;
     *host_max = 0;
     if (oclblas__devctx_get(d->info, &cx) != OCLBLAS_SUCCESS)
-        return 0;
+        return calls_mode;
     const oclblas__params *rp = oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, NULL, &st);
-    if (!rp)
-        return 0;
-    *host_max = rp->v[RT_HOST_MAX];
-    const double h = (double)rp->v[RT_HOST_MAX];
-    return work <= h * h * h;
+    if (rp)
+        *host_max = rp->v[RT_HOST_MAX];
+    return cx->pinned && calls_mode == CALLS_AUTO ? CALLS_DEVICE : calls_mode;
 }
+
+static char trans_letter(oclblas_transpose t) { return t == OCLBLAS_NO_TRANS ? 'N' : 'T'; }
 
 /* ---- sgemm ------------------------------------------------------------- */
 
@@ -302,7 +338,7 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
                              size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb,
                              float beta, float *c, size_t ldc)
 {
-    const oclblas_status st = oclblas__sgemm_check(layout, trans_a, trans_b, m, n, k, lda, ldb, ldc);
+    oclblas_status st = oclblas__sgemm_check(layout, trans_a, trans_b, m, n, k, lda, ldb, ldc);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (m == 0 || n == 0)
@@ -314,32 +350,140 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
         return OCLBLAS_NULL_A;
     if (uses_ab && !b)
         return OCLBLAS_NULL_B;
+    const double t0 = now();
+    oclblas_host_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.tiles = 1;
+    const char ta_c = trans_letter(trans_a), tb_c = trans_letter(trans_b);
+    if (!uses_ab || oclblas__sysblas_reentered()) {
+        /* C = beta C, cheaper than any round trip; or the host BLAS has
+         * called back into us, and the library's own routine serves. */
+        oclblas__host_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        oclblas__strlcpy(rep.host_blas, "the library's own routine", sizeof rep.host_blas);
+        rep.seconds = now() - t0;
+        oclblas__report_set(&rep);
+        return OCLBLAS_SUCCESS;
+    }
+    int ndev;
+    const oclblas__default_device *set = oclblas__device_set(&ndev);
+    if (ndev == 0)
+        return set[0].status;
+    const oclblas__default_device *d = &set[0];
+    int host_max;
+    const int mode = choice_mode(d, &host_max);
+    const double hm = (double)host_max, work = (double)m * (double)n * (double)k;
+
+    /* The column-major problem the devices compute (row-major C is C^T = op(B)^T op(A)^T). */
     const int col = layout == OCLBLAS_COL_MAJOR;
     const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
-    const size_t a_rows = at ? k : m, a_cols = at ? m : k, b_rows = bt ? n : k, b_cols = bt ? k : n;
+    const size_t cm = col ? m : n, cn = col ? n : m;
+    const int cta = col ? at : bt, ctb = col ? bt : at;
+    const float *ca = col ? a : b, *cb = col ? b : a;
+    const size_t clda = col ? lda : ldb, cldb = col ? ldb : lda;
+    const size_t a_rows = cta ? k : cm, a_cols = cta ? cm : k, b_rows = ctb ? cn : k, b_cols = ctb ? k : cn;
+    const size_t ext_a = oclblas__extent(a_rows, a_cols, clda), ext_b = oclblas__extent(b_rows, b_cols, cldb);
+    const size_t ext_c = oclblas__extent(cm, cn, ldc), limit = oclblas__index_limit();
 
-    if (!uses_ab) {
-        /* Cheaper than a round trip: C = beta * C right here. */
-        oclblas__host_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    const char *why = NULL;
+    char because[160] = "";
+    int on_device = 0, zero_copy_ok = 0;
+    oclblas__tiling tiling;
+    oclblas__estimate est = {0};
+    oclblas__hostdev *hds[OCLBLAS__MAX_SET];
+    size_t budget = (size_t)-1, max_alloc = (size_t)-1;
+    for (int i = 0; i < ndev; ++i) {
+        hds[i] = oclblas__hostdev_get(i);
+        if (hds[i]->budget < budget)
+            budget = hds[i]->budget;
+        if (set[i].info->max_alloc < max_alloc)
+            max_alloc = (size_t)set[i].info->max_alloc;
+    }
+    const oclblas__tile_problem tp = {cm, cn, k, beta != 0.0f, limit};
+    if (work <= hm * hm * hm) {
+        snprintf(because, sizeof because, "m*n*k <= HOST_MAX^3, HOST_MAX %d", host_max);
+    } else if (mode == CALLS_HOST) {
+        why = "OCLBLAS_HOST_CALLS=host";
+    } else {
+        /* In place where memory is shared and the operands are inside the limits. */
+        const size_t most = ext_a > ext_b ? (ext_a > ext_c ? ext_a : ext_c) : (ext_b > ext_c ? ext_b : ext_c);
+        zero_copy_ok = ndev == 1 && d->info->unified_memory && zero_copy() && most <= limit &&
+                       most * sizeof(float) <= max_alloc && clda <= (size_t)INT_MAX && cldb <= (size_t)INT_MAX &&
+                       ldc <= (size_t)INT_MAX;
+        st = zero_copy_ok ? OCLBLAS_SUCCESS : oclblas__tiling_plan(&tp, budget, max_alloc, ndev, &tiling);
+        if (st != OCLBLAS_SUCCESS) {
+            why = "no tile fits the devices' memory (OCLBLAS_DEVICE_MEMORY)";
+        } else if (mode == CALLS_DEVICE) {
+            on_device = 1;
+        } else {
+            /* The model, with rates measured at first need: a call that
+             * goes to the host even against an optimistic device needs no
+             * SGEMM measured on the device. */
+            const oclblas__host_rates h = oclblas__host_rates_get(0);
+            oclblas__dev_rates r = oclblas__hostdev_rates(hds[0], 0, 0);
+            on_device = oclblas__choose_gemm(&h, &r, ndev, zero_copy_ok ? NULL : &tiling, &tp, &est);
+            if (on_device) {
+                r = oclblas__hostdev_rates(hds[0], 1, 0);
+                on_device = oclblas__choose_gemm(&h, &r, ndev, zero_copy_ok ? NULL : &tiling, &tp, &est);
+            }
+            snprintf(because, sizeof because, "cost model: host %.3g ms, device %.3g ms", est.host_s * 1e3,
+                     est.device_s * 1e3);
+            rep.model_host_s = est.host_s;
+            rep.model_device_s = est.device_s;
+        }
+    }
+    if (!on_device) {
+        const char *served =
+            oclblas__sysblas_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        oclblas__log("sgemm %zux%zux%zu %c%c: on the host by %s (%s)", m, n, k, ta_c, tb_c, served, why ? why : because);
+        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
+        rep.seconds = now() - t0;
+        oclblas__report_set(&rep);
         return OCLBLAS_SUCCESS;
     }
-    const oclblas__default_device *d = oclblas__default();
-    if (d->status != OCLBLAS_SUCCESS)
-        return d->status;
-    int host_max;
-    if (below_crossover(d, (double)m * (double)n * (double)k, &host_max)) {
-        oclblas__host_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        oclblas__log("sgemm %zux%zux%zu %c%c: host (m*n*k <= HOST_MAX^3, HOST_MAX %d)", m, n, k,
-                     trans_a == OCLBLAS_NO_TRANS ? 'N' : 'T', trans_b == OCLBLAS_NO_TRANS ? 'N' : 'T', host_max);
-        return OCLBLAS_SUCCESS;
+    oclblas__strlcpy(rep.host_blas, oclblas__sysblas_name(1), sizeof rep.host_blas);
+    if (zero_copy_ok) {
+        oclblas__log("sgemm %zux%zux%zu %c%c: device %s in place (%s)", m, n, k, ta_c, tb_c, d->info->name,
+                     because[0] ? because : "OCLBLAS_HOST_CALLS=device");
+        gemm_args g = {layout, trans_a, trans_b, m, n, k, lda, ldb, ldc, alpha, beta};
+        const size_t inner = col ? m : n, outer = col ? n : m;
+        host_in ha = {ca, ext_a}, hb = {cb, ext_b};
+        if (!col) { /* the buffers are the caller's A and B, whatever the layout */
+            ha = (host_in){a, ext_b};
+            hb = (host_in){b, ext_a};
+        }
+        host_out hc = {c, ext_c, inner, outer, ldc, beta != 0.0f};
+        st = run_on_device(&ha, &hb, &hc, gemm_call, &g);
+        rep.on_device = st == OCLBLAS_SUCCESS;
+        rep.devices = 1;
+        rep.device[0].tiles = st == OCLBLAS_SUCCESS;
+    } else {
+        oclblas__log("sgemm %zux%zux%zu %c%c: %d device%s, %zux%zu tiles of %zux%zu, k in %zu chunk%s of %zu, panels %s "
+                     "(%s)",
+                     m, n, k, ta_c, tb_c, ndev, ndev == 1 ? "" : "s", tiling.tiles_m, tiling.tiles_n, tiling.tm,
+                     tiling.tn, tiling.chunks, tiling.chunks == 1 ? "" : "s", tiling.tk,
+                     tiling.resident ? "resident" : "streamed", because[0] ? because : "OCLBLAS_HOST_CALLS=device");
+        st = oclblas__pipeline_sgemm(hds, ndev, &tiling, cta, ctb, cm, cn, k, alpha, ca, clda, cb, cldb, beta, c, ldc,
+                                     &rep);
+        /* Each device's share of the work over its kernels' time: the rate the model uses next. */
+        for (int i = 0; st == OCLBLAS_SUCCESS && i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)
+            oclblas__hostdev_observe(hds[i], 2.0 * work * (double)rep.device[i].tiles / (double)rep.tiles,
+                                     rep.device[i].busy_s);
+        if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
+            double busy = 0;
+            for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)
+                busy += rep.device[i].busy_s;
+            oclblas__log("sgemm %zux%zux%zu %c%c: %.3f ms, %.3g GB to the device%s and %.3g GB back, kernels busy %.0f%% "
+                         "of the call, %lu of %lu tiles on the host",
+                         m, n, k, ta_c, tb_c, (now() - t0) * 1e3, rep.bytes_to_device * 1e-9, ndev == 1 ? "" : "s",
+                         rep.bytes_from_device * 1e-9, 100.0 * busy / (ndev * (now() - t0)), rep.tiles_on_host,
+                         rep.tiles);
+        }
     }
-
-    gemm_args g = {layout, trans_a, trans_b, m, n, k, lda, ldb, ldc, alpha, beta};
-    const size_t inner = col ? m : n, outer = col ? n : m;
-    host_in ha = {a, col ? oclblas__extent(a_rows, a_cols, lda) : oclblas__extent(a_cols, a_rows, lda)};
-    host_in hb = {b, col ? oclblas__extent(b_rows, b_cols, ldb) : oclblas__extent(b_cols, b_rows, ldb)};
-    host_out hc = {c, oclblas__extent(inner, outer, ldc), inner, outer, ldc, beta != 0.0f};
-    return run_on_device(&ha, &hb, &hc, gemm_call, &g);
+    rep.model_host_s = est.host_s;
+    rep.model_device_s = est.device_s;
+    rep.seconds = now() - t0;
+    oclblas__report_set(&rep);
+    return st;
 }
 
 /* ---- sgemv ------------------------------------------------------------- */
@@ -363,7 +507,7 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
                              const float *a, size_t lda, const float *x, ptrdiff_t incx, float beta, float *y,
                              ptrdiff_t incy)
 {
-    const oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
+    oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (m == 0 || n == 0)
@@ -374,27 +518,86 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
         return OCLBLAS_NULL_A;
     if (alpha != 0.0f && !x)
         return OCLBLAS_NULL_X;
+    const double t0 = now();
+    oclblas_host_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.tiles = 1;
     const int col = layout == OCLBLAS_COL_MAJOR;
     const int t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
-    if (alpha == 0.0f) {
+    if (alpha == 0.0f || oclblas__sysblas_reentered()) {
         oclblas__host_sgemv(layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+        oclblas__strlcpy(rep.host_blas, "the library's own routine", sizeof rep.host_blas);
+        rep.seconds = now() - t0;
+        oclblas__report_set(&rep);
         return OCLBLAS_SUCCESS;
     }
-    const oclblas__default_device *d = oclblas__default();
-    if (d->status != OCLBLAS_SUCCESS)
-        return d->status;
+    int ndev;
+    const oclblas__default_device *set = oclblas__device_set(&ndev);
+    if (ndev == 0)
+        return set[0].status;
+    const oclblas__default_device *d = &set[0];
     int host_max;
-    if (below_crossover(d, (double)m * (double)n, &host_max)) {
-        oclblas__host_sgemv(layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
-        oclblas__log("sgemv %zux%zu %c: host (m*n <= HOST_MAX^3, HOST_MAX %d)", m, n, t ? 'T' : 'N', host_max);
+    const int mode = choice_mode(d, &host_max);
+    const double hm = (double)host_max;
+    const size_t ext_a = col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda);
+    const size_t ext_x = (len_x - 1) * step_x + 1, ext_y = (len_y - 1) * step_y + 1;
+    const size_t limit = oclblas__index_limit();
+    const char *why = NULL;
+    char because[160] = "";
+    int on_device = 0;
+    oclblas__estimate est = {0};
+    if ((double)m * (double)n <= hm * hm * hm) {
+        snprintf(because, sizeof because, "m*n <= HOST_MAX^3, HOST_MAX %d", host_max);
+    } else if (mode == CALLS_HOST) {
+        why = "OCLBLAS_HOST_CALLS=host";
+    } else if (ext_a > limit || ext_x > limit || ext_y > limit || ext_a * sizeof(float) > d->info->max_alloc ||
+               lda > (size_t)INT_MAX || step_x > (size_t)INT_MAX || step_y > (size_t)INT_MAX) {
+        /* One SGEMV reads its matrix once: tiles over the bus would not make it faster than the host. */
+        why = "beyond the index limit of one device call";
+    } else if (mode == CALLS_DEVICE) {
+        on_device = 1;
+    } else {
+        oclblas__hostdev *hd = oclblas__hostdev_get(0);
+        const oclblas__host_rates h = oclblas__host_rates_get(1);
+        oclblas__dev_rates r = oclblas__hostdev_rates(hd, 0, 0);
+        const size_t rows = col ? m : n, cols = col ? n : m;
+        on_device = oclblas__choose_gemv(&h, &r, rows, cols, &est);
+        if (on_device) {
+            r = oclblas__hostdev_rates(hd, 0, 1);
+            on_device = oclblas__choose_gemv(&h, &r, rows, cols, &est);
+        }
+        snprintf(because, sizeof because, "cost model: host %.3g ms, device %.3g ms", est.host_s * 1e3,
+                 est.device_s * 1e3);
+        rep.model_host_s = est.host_s;
+        rep.model_device_s = est.device_s;
+    }
+    if (!on_device) {
+        const char *served = oclblas__sysblas_sgemv(layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
+        oclblas__log("sgemv %zux%zu %c: on the host by %s (%s)", m, n, t ? 'T' : 'N', served, why ? why : because);
+        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
+        rep.seconds = now() - t0;
+        oclblas__report_set(&rep);
         return OCLBLAS_SUCCESS;
     }
+    oclblas__log("sgemv %zux%zu %c: device %s (%s)", m, n, t ? 'T' : 'N', d->info->name,
+                 because[0] ? because : "OCLBLAS_HOST_CALLS=device");
     gemv_args g = {layout, trans, m, n, lda, incx, incy, alpha, beta};
-    host_in ha = {a, col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda)};
-    host_in hx = {x, (len_x - 1) * step_x + 1};
+    host_in ha = {a, ext_a};
+    host_in hx = {x, ext_x};
     /* y as a rectangle of len_y lines of one element, step_y apart. */
-    host_out hy = {y, (len_y - 1) * step_y + 1, 1, len_y, step_y, beta != 0.0f};
-    return run_on_device(&ha, &hx, &hy, gemv_call, &g);
+    host_out hy = {y, ext_y, 1, len_y, step_y, beta != 0.0f};
+    st = run_on_device(&ha, &hx, &hy, gemv_call, &g);
+    oclblas__strlcpy(rep.host_blas, oclblas__sysblas_name(0), sizeof rep.host_blas);
+    rep.on_device = st == OCLBLAS_SUCCESS;
+    rep.devices = 1;
+    rep.device[0].tiles = st == OCLBLAS_SUCCESS;
+    if (!d->info->unified_memory || !zero_copy()) {
+        rep.bytes_to_device = 4.0 * (double)(ext_a + ext_x + (beta != 0.0f ? ext_y : 0));
+        rep.bytes_from_device = 4.0 * (double)len_y;
+    }
+    rep.seconds = now() - t0;
+    oclblas__report_set(&rep);
+    return st;
 }

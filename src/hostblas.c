@@ -1,7 +1,8 @@
 /*
- * SGEMM and SGEMV computed on the host, in plain C: the path for problems
- * too small to be worth a device round trip (the routine value HOST_MAX),
- * and the drop-in library's answer when no device can do the work. Both
+ * SGEMM and SGEMV computed on the host, in plain C: the library's own host
+ * routine, for the calls that the host serves (small ones, SGEMV on a
+ * discrete GPU, tiles of a device that failed) when the process has no
+ * other BLAS (sysblas.c), and the drop-in library's last resort. Both
  * follow reference BLAS semantics exactly (beta = 0 never reads C or y,
  * alpha = 0 or k = 0 only scales, negative increments walk backwards,
  * ConjTrans is Trans) and normalise row-major calls to column-major as the
@@ -9,10 +10,13 @@
  * slivers that stay in cache and multiplies them with a small fixed-size
  * register tile that the compiler vectorises; SGEMV walks A only along its
  * contiguous direction, in row chunks that keep the vector piece in cache.
- * Nothing here allocates more than the two packing buffers of one call, and
+ * Nothing here allocates more than the two packing buffers of a thread, and
  * when even those cannot be had an unblocked loop still gives the result.
+ * Large problems are cut into independent blocks of C (or of y) that the
+ * library's host threads (pool.c) compute side by side. These routines
+ * serve only when the process has no other BLAS (sysblas.c).
  */
-#include "internal.h"
+#include "hostpath.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,15 +186,61 @@ static void gemm_colmajor(int at, int bt, size_t m, size_t n, size_t k, float al
     free(bp);
 }
 
+/* Multiply-adds below which one thread does the whole product. */
+#define PARALLEL_GEMM_WORK ((double)(1 << 22))
+
+typedef struct {
+    int at, bt;
+    size_t m, n, k;
+    float alpha, beta;
+    const float *a, *b;
+    size_t lda, ldb, ldc;
+    float *c;
+    int by_rows; /* blocks of rows of C (m is the long side), else of columns */
+    size_t per_part;
+} gemm_split;
+
+static void gemm_part(void *arg, size_t part)
+{
+    const gemm_split *s = arg;
+    const size_t len = s->by_rows ? s->m : s->n, x0 = part * s->per_part;
+    if (x0 >= len)
+        return;
+    const size_t nx = min_size(s->per_part, len - x0);
+    if (s->by_rows) /* rows of op(A) and of C */
+        gemm_colmajor(s->at, s->bt, nx, s->n, s->k, s->alpha, s->at ? s->a + x0 * s->lda : s->a + x0, s->lda, s->b,
+                      s->ldb, s->beta, s->c + x0, s->ldc);
+    else /* columns of op(B) and of C */
+        gemm_colmajor(s->at, s->bt, s->m, nx, s->k, s->alpha, s->a, s->lda, s->bt ? s->b + x0 : s->b + x0 * s->ldb,
+                      s->ldb, s->beta, s->c + x0 * s->ldc, s->ldc);
+}
+
+static void gemm_parallel(int at, int bt, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                          const float *b, size_t ldb, float beta, float *c, size_t ldc)
+{
+    size_t parts = oclblas__pool_threads();
+    if (parts < 2 || (double)m * (double)n * (double)k < PARALLEL_GEMM_WORK) {
+        gemm_colmajor(at, bt, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return;
+    }
+    gemm_split s = {at, bt, m, n, k, alpha, beta, a, b, lda, ldb, ldc, c, m > n, 0};
+    const size_t len = s.by_rows ? m : n, unit = s.by_rows ? MR : NR;
+    /* Whole register tiles per part, and no part thinner than one. */
+    if (parts > len / unit)
+        parts = len / unit ? len / unit : 1;
+    s.per_part = ((len + parts - 1) / parts + unit - 1) / unit * unit;
+    oclblas__pool_run((len + s.per_part - 1) / s.per_part, gemm_part, &s);
+}
+
 void oclblas__host_sgemm(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b, size_t m,
                          size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb,
                          float beta, float *c, size_t ldc)
 {
     const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
     if (layout == OCLBLAS_COL_MAJOR)
-        gemm_colmajor(at, bt, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        gemm_parallel(at, bt, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     else /* row-major C is column-major C^T = op(B)^T op(A)^T over the same memory */
-        gemm_colmajor(bt, at, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
+        gemm_parallel(bt, at, n, m, k, alpha, b, ldb, a, lda, beta, c, ldc);
 }
 
 /* Rows of A that one pass of SGEMV handles: the piece of the vector that is
@@ -262,13 +312,61 @@ static void gemv_colmajor(int trans, size_t rows, size_t cols, float alpha, cons
     }
 }
 
+/* Elements of A below which one thread reads the whole matrix. */
+#define PARALLEL_GEMV_WORK ((size_t)1 << 18)
+
+typedef struct {
+    int trans;
+    size_t rows, cols;
+    float alpha, beta;
+    const float *a, *x;
+    size_t lda;
+    ptrdiff_t incx, incy;
+    float *y;
+    size_t per_part; /* elements of y per part */
+} gemv_split;
+
+/* A block of y and the rows (y = A x) or columns (y = A^T x) of A behind it;
+ * with a negative increment a block starts, in memory, at its last element. */
+static void gemv_part(void *arg, size_t part)
+{
+    const gemv_split *s = arg;
+    const size_t len_y = s->trans ? s->cols : s->rows, o0 = part * s->per_part;
+    if (o0 >= len_y)
+        return;
+    const size_t no = min_size(s->per_part, len_y - o0), sy = (size_t)(s->incy < 0 ? -s->incy : s->incy);
+    float *yp = s->incy > 0 ? s->y + o0 * sy : s->y + (len_y - o0 - no) * sy;
+    if (s->trans)
+        gemv_colmajor(1, s->rows, no, s->alpha, s->a + o0 * s->lda, s->lda, s->x, s->incx, s->beta, yp, s->incy);
+    else
+        gemv_colmajor(0, no, s->cols, s->alpha, s->a + o0, s->lda, s->x, s->incx, s->beta, yp, s->incy);
+}
+
+static void gemv_parallel(int trans, size_t rows, size_t cols, float alpha, const float *a, size_t lda,
+                          const float *x, ptrdiff_t incx, float beta, float *y, ptrdiff_t incy)
+{
+    const size_t len_y = trans ? cols : rows;
+    size_t parts = oclblas__pool_threads();
+    if (parts < 2 || alpha == 0.0f || rows * cols < PARALLEL_GEMV_WORK || len_y < 2 * 64) {
+        gemv_colmajor(trans, rows, cols, alpha, a, lda, x, incx, beta, y, incy);
+        return;
+    }
+    /* Blocks of y of at least 64 elements (a y = A x block is a piece of
+     * every column: shorter pieces would waste the memory bus). */
+    if (parts > len_y / 64)
+        parts = len_y / 64;
+    gemv_split s = {trans, rows, cols, alpha, beta, a, x, lda, incx, incy, y, 0};
+    s.per_part = ((len_y + parts - 1) / parts + 15) / 16 * 16;
+    oclblas__pool_run((len_y + s.per_part - 1) / s.per_part, gemv_part, &s);
+}
+
 void oclblas__host_sgemv(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, float alpha,
                          const float *a, size_t lda, const float *x, ptrdiff_t incx, float beta, float *y,
                          ptrdiff_t incy)
 {
     const int t = trans != OCLBLAS_NO_TRANS;
     if (layout == OCLBLAS_COL_MAJOR)
-        gemv_colmajor(t, m, n, alpha, a, lda, x, incx, beta, y, incy);
+        gemv_parallel(t, m, n, alpha, a, lda, x, incx, beta, y, incy);
     else /* a row-major A is the column-major A^T */
-        gemv_colmajor(!t, n, m, alpha, a, lda, x, incx, beta, y, incy);
+        gemv_parallel(!t, n, m, alpha, a, lda, x, incx, beta, y, incy);
 }

@@ -562,8 +562,8 @@ int oclblas__read_file(int dir, const char *path, unsigned flags, size_t max, ch
 /* The BLAS arguments of a routine, checked in the order of reference BLAS
  * (for a row-major call, that of the column-major call reference CBLAS
  * makes: B before A): layout, transposes, leading dimensions against the
- * sizes, increments; then, unless m or n is 0, OCLBLAS_SIZE_TOO_LARGE for
- * a value beyond the kernels' int. The status names the first bad one.
+ * sizes, increments. Any size is fine here (the device-buffer calls add
+ * the kernels' own limit: split.c). The status names the first bad one.
  * Sizes are size_t: a negative int size (CBLAS, Fortran) is the caller's
  * to catch. Every front end calls these: the host API, the device-buffer
  * API and the drop-in library. */
@@ -579,7 +579,7 @@ enum { OCLBLAS__READS = 1, OCLBLAS__WRITES = 2 };
 /* Checks a buffer: not NULL, a buffer (no image, no pipe), same context,
  * its flags allowing the access (kernels write it: not CL_MEM_READ_ONLY;
  * kernels read it: not CL_MEM_WRITE_ONLY), large enough for elements
- * [off, off + need) and inside 32-bit indexing. */
+ * [off, off + need). */
 oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status);
 /* Whether vectors of `bytes` can be read from buf starting at element off:

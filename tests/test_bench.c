@@ -19,15 +19,15 @@
 #include <unistd.h>
 
 #define COLUMNS "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit," \
-                "ratio_oclblas_to_lib,max_rel_diff,device"
+                "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on"
 enum { F_ROUTINE, F_LAYOUT, F_TRANS_A, F_TRANS_B, F_M, F_N, F_K, F_ALPHA, F_BETA, F_LIBRARY, F_DEVICE_MS, F_WALL_MS,
-       F_RATE, F_UNIT, F_RATIO, F_DIFF, F_DEVICE, NFIELDS };
+       F_RATE, F_UNIT, F_RATIO, F_DIFF, F_DEVICE, F_MOVED, F_BUS, F_BUSY, F_RAN_ON, NFIELDS };
 
 typedef struct {
     int rows, libs[8];
 } csv_summary;
 
-static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas"};
+static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "nvblas"};
 
 /* Runs the bench with its stdout and stderr in files; the exit status, or -1. */
 static int run_bench_to(const char *args, const char *env, const char *out, const char *err)
@@ -112,7 +112,7 @@ static csv_summary check_csv(const char *path)
         char *field[NFIELDS];
         assert_int_equal(split_csv(line, field, NFIELDS), NFIELDS);
         int lib = -1;
-        for (int i = 0; i < 5; ++i)
+        for (int i = 0; i < 6; ++i)
             if (strcmp(field[F_LIBRARY], libs[i]) == 0)
                 lib = i;
         if (lib < 0)
@@ -148,6 +148,18 @@ static csv_summary check_csv(const char *path)
             assert_true(atof(field[F_DIFF]) < 1e-4); /* against OpenBLAS */
         } else {
             assert_string_equal(field[F_DIFF], ""); /* checked only for oclblas */
+        }
+        /* The host-pointer figures: where the call ran and what it moved,
+         * on the host API's rows only. */
+        if (lib == 1) {
+            assert_true(!strcmp(field[F_RAN_ON], "host") || !strcmp(field[F_RAN_ON], "device") ||
+                        !strcmp(field[F_RAN_ON], "devices") || !strcmp(field[F_RAN_ON], "devices+host"));
+            assert_true(*field[F_MOVED] && atof(field[F_MOVED]) >= 0.0);
+            if (!strcmp(field[F_RAN_ON], "host"))
+                assert_true(atof(field[F_MOVED]) == 0.0 && !*field[F_BUSY]);
+        } else {
+            assert_string_equal(field[F_MOVED], "");
+            assert_string_equal(field[F_RAN_ON], "");
         }
     }
     fclose(f);
