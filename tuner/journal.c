@@ -22,6 +22,7 @@
 typedef struct rec {
     char *key; /* kernel \t problem \t config */
     tune_record r;
+    long order; /* of its line in the journal: a search keeps the first of equal costs */
     struct rec *next;
 } rec;
 
@@ -29,6 +30,7 @@ struct tune_journal {
     FILE *f;
     rec *bucket[BUCKETS];
     long loaded;
+    long lines;
 };
 
 static const char *const status_names[] = {"ok", "wrong", "build-failed", "run-failed"};
@@ -64,8 +66,10 @@ static rec *lookup(const tune_journal *j, const char *key)
 static int remember(tune_journal *j, char *key, const tune_record *r)
 {
     rec *old = lookup(j, key);
+    ++j->lines;
     if (old) {
         old->r = *r; /* the later line wins */
+        old->order = j->lines;
         free(key);
         return 1;
     }
@@ -76,6 +80,7 @@ static int remember(tune_journal *j, char *key, const tune_record *r)
     }
     n->key = key;
     n->r = *r;
+    n->order = j->lines;
     const unsigned h = hash(key);
     n->next = j->bucket[h];
     j->bucket[h] = n;
@@ -227,6 +232,36 @@ int tune_journal_add(tune_journal *j, const char *kernel, const char *problem, c
         return 0;
     }
     return remember(j, key, &c);
+}
+
+int tune_journal_best(const tune_journal *j, const char *kernel, const char *problem, char *config, size_t len,
+                      tune_record *best, tune_journal_tally *tally)
+{
+    const size_t kl = strlen(kernel), pl = strlen(problem);
+    const rec *pick = NULL;
+    tune_journal_tally t = {0, 0, 0};
+    for (int b = 0; b < BUCKETS; ++b) {
+        for (const rec *r = j->bucket[b]; r; r = r->next) {
+            if (strncmp(r->key, kernel, kl) != 0 || r->key[kl] != '\t' || strncmp(r->key + kl + 1, problem, pl) != 0 ||
+                r->key[kl + 1 + pl] != '\t')
+                continue;
+            ++t.records;
+            t.charged += r->r.charged;
+            if (r->r.status != TUNE_OK) {
+                ++t.failed;
+                continue;
+            }
+            if (!pick || r->r.cost < pick->r.cost || (r->r.cost == pick->r.cost && r->order < pick->order))
+                pick = r;
+        }
+    }
+    if (tally)
+        *tally = t;
+    if (!pick)
+        return 0;
+    oclblas__strlcpy(config, pick->key + kl + 1 + pl + 1, len);
+    *best = pick->r;
+    return 1;
 }
 
 long tune_journal_loaded(const tune_journal *j) { return j->loaded; }

@@ -13,6 +13,8 @@
  * with a few calls that exercise each plan.
  */
 #define _GNU_SOURCE /* nftw */
+#include "budget.h"
+#include "interrupt.h"
 #include "json.h"
 #include "kernel_gemm_fast.h"
 #include "measure.h"
@@ -22,12 +24,12 @@
 #include <ftw.h>
 #include <getopt.h>
 #include <math.h>
-#include <signal.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3, EXIT_INTERRUPTED = 130 };
+enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3, EXIT_INTERRUPTED = TUNE_EXIT_INTERRUPTED };
 enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
 
 /* The kernels are tuned in the order of the kernel list (src/kernels.def),
@@ -35,15 +37,8 @@ enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
  * of a whole-run time budget; the routine values come last. */
 static const oclblas__tuning *tuning_of(int k) { return oclblas__kernels[k]->tuning; }
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
+#define DEFAULT_CONFIGS 200  /* per kernel, for a search that has no other budget */
 #define MAX_VALUES_OPTS 64
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    interrupted = 1;
-    signal(sig, SIG_DFL); /* a second one ends the process */
-}
 
 typedef struct {
     int kernel;
@@ -53,6 +48,7 @@ typedef struct {
 typedef struct {
     const char *device, *output, *journal, *cache_dir;
     int fresh, list, quiet, jobs, runs, seed_db;
+    const char *from_journal; /* write the entry from this journal, measuring nothing */
     int build_mode; /* BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES */
     int selected[OCLBLAS__K_COUNT];
     tune_strategy_opts strategy;
@@ -103,6 +99,9 @@ static void usage(FILE *f)
 "  -j, --journal FILE       the journal (default: OUTPUT.journal); an existing journal of\n"
 "                           the same device is resumed: what it records is not measured again\n"
 "      --fresh              start the journal over\n"
+"      --from-journal FILE  write the entry from the journal FILE, measuring nothing: each\n"
+"                           kernel's best configuration there (give the run's -k, --size\n"
+"                           and --values), the routine values where it has all they need\n"
 "  -k, --kernels LIST       comma-separated among the kernels above and routine (default: all)\n"
 "Search:\n"
 "  -s, --strategy NAME      full, random, annealing (default) or pso\n"
@@ -120,15 +119,17 @@ static void usage(FILE *f)
 "                           legal range; for routine, the sizes at which crossovers are\n"
 "                           measured and chosen\n"
 "Budgets (the search of a kernel ends at the first one spent):\n"
-"  -t, --time-budget SEC    seconds of tuning for the whole run, shared out among the\n"
-"                           kernels after 6%% set aside for the routine values:\n"
-"                           %s;\n"
-"                           time a kernel leaves unused passes on. Or K=SEC for one\n"
-"                           kernel (repeatable)\n"
+"  -t, --time-budget SEC    seconds for the whole run, shared out among the kernels, each\n"
+"                           taking its share of what is left when its turn comes, after\n"
+"                           6%% set aside for the routine values:\n"
+"                           %s.\n"
+"                           Nothing starts once it is spent; the run ends within SEC plus\n"
+"                           the candidate in flight, then writes and checks the entry.\n"
+"                           Or K=SEC for one kernel (repeatable; within the whole run's)\n"
 "  -n, --max-configs N      configurations per kernel, or K=N for one kernel (repeatable);\n"
-"                           default 200 when no time budget is given\n"
-"                           Time counts compilation and measurement, as recorded in the\n"
-"                           journal, so a resumed run continues the same budget.\n"
+"                           default 200 for a kernel that has no time budget\n"
+"                           Time is the run's wall time plus what the records it takes from\n"
+"                           the journal cost, so a resumed run continues the same budget.\n"
 "Measurement:\n"
 "      --size K=MxNxK[,MxNxK...]\n"
 "                           problem sizes of kernel K (MxNxK for products, MxN for gemv\n"
@@ -152,6 +153,9 @@ static void usage(FILE *f)
 "  -q, --quiet              no progress lines\n"
 "  -h, --help               this text\n"
 "  -V, --version            the version\n"
+"\n"
+"Interrupts: the first Ctrl-C (or SIGTERM) stops the run after the candidate in flight\n"
+"and writes the entry from what was found; a second one writes it and stops at once.\n"
 "\n"
 "Exit status: 0 done; 1 some kernel found no working configuration, or the entry failed\n"
 "its check; 2 bad options; 3 no device or journal; 130 interrupted (the entry holds what\n"
@@ -267,7 +271,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"size", 1, 0, 9},           {"runs", 1, 0, 10},          {"screen", 1, 0, 11},
         {"jobs", 1, 0, 'J'},         {"cache-dir", 1, 0, 12},     {"list", 0, 0, 13},
         {"quiet", 0, 0, 'q'},        {"help", 0, 0, 'h'},         {"version", 0, 0, 'V'},
-        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {0, 0, 0, 0}};
+        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {"from-journal", 1, 0, 16}, {0, 0, 0, 0}};
     int batch = 0, swarm = 0, any_kernel = 0;
     long n;
     double x;
@@ -393,6 +397,7 @@ static int parse_options(int argc, char **argv, options *o)
             else
                 return bad_option("--build needs threads, processes or auto, got \"%s\"", optarg);
             break;
+        case 16: o->from_journal = optarg; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); exit(0);
         case 'V': printf("oclblas-tune %s\n", TUNE_VERSION); exit(0);
@@ -409,6 +414,13 @@ static int parse_options(int argc, char **argv, options *o)
     o->strategy.swarm = swarm ? swarm : (o->jobs > 8 ? o->jobs : 8);
     if (o->strategy.kind == TUNE_RANDOM && o->strategy.fraction > 0 && o->strategy.count != 100)
         return bad_option("give --fraction or --count, not both%s", "");
+    if (o->from_journal) {
+        if (o->fresh)
+            return bad_option("--from-journal reads the journal: it cannot start it over (--fresh)%s", "");
+        if (o->journal && strcmp(o->journal, o->from_journal) != 0)
+            return bad_option("--from-journal names the journal: give it or -j, not both%s", "");
+        o->journal = o->from_journal;
+    }
     return 1;
 }
 
@@ -468,6 +480,11 @@ typedef struct {
     char problem[256];
     long measured, replayed, failed[4];
     double last_print, start;
+    tune_run_budget *budget;
+    double time_budget; /* the kernel's share, 0 if none */
+    double clock;       /* what its candidates cost, as the search counts it */
+    double meter;       /* when the last candidate's cost was counted */
+    void *best_hold;    /* the best candidate's program, when built here: the entry's check runs it */
     int tty;
     int have_best;
     tune_record best;
@@ -477,14 +494,18 @@ typedef struct {
     tune_record seed_rec;
 } kernel_run;
 
+static void so_far_set(int kernel, const oclblas__params *p, const char *problem);
+
 static void note_result(kernel_run *kr, const oclblas__params *p, const tune_record *r)
 {
+    kr->clock += r->charged;
     if (r->status != TUNE_OK)
         ++kr->failed[r->status];
     if (r->status == TUNE_OK && (!kr->have_best || r->cost < kr->best.cost)) {
         kr->have_best = 1;
         kr->best = *r;
         oclblas__params_format(kr->space->kernel, p, kr->best_text, sizeof kr->best_text);
+        so_far_set(kr->space->kernel, p, kr->problem);
     }
     if (!memcmp(p->v, kr->seed.v, sizeof p->v)) {
         kr->seed_measured = 1;
@@ -506,25 +527,34 @@ static int eval(void *v, const uint64_t *codes, int n, double *cost, double *cha
             cost[i] = r.status == TUNE_OK ? r.cost : INFINITY;
             charged[i] = r.charged;
             ++kr->replayed;
+            tune_run_budget_carry(kr->budget, r.charged);
+            if (r.status == TUNE_OK && (!kr->have_best || r.cost < kr->best.cost)) {
+                tune_bench_release(kr->best_hold); /* not the best any more */
+                kr->best_hold = NULL;
+            }
             note_result(kr, &p[i], &r);
         } else {
             todo_p[nt] = p[i];
             todo[nt++] = i;
         }
     }
-    if (nt == 0)
-        return interrupted;
-    if (interrupted)
+    if (tune_interrupted())
         return 1;
+    /* The share is spent (the journal's records may have done it): the search stops on its clock. */
+    if (nt == 0 || (kr->time_budget > 0 && kr->clock >= kr->time_budget))
+        return 0;
     void *holds[256];
     tune_status bst[256];
     char notes[256][200];
     const double t0 = tune_now();
     tune_bench_build_all(kr->bench, todo_p, nt, kr->o->jobs, kr->workers, holds, bst, notes);
-    const double build_wall = tune_now() - t0, build_share = build_wall / nt;
-    for (int j = 0; j < nt && !interrupted; ++j) {
+    const double build_wall = tune_now() - t0;
+    /* A candidate costs the time since the last one was counted: the batch's
+     * builds go to its first, and the search's own time is counted too, so
+     * that the kernel's clock is the wall's. Once the share is spent, the
+     * rest of the batch is left unmeasured. */
+    for (int j = 0; j < nt && !tune_interrupted() && !(kr->time_budget > 0 && kr->clock >= kr->time_budget); ++j) {
         const int i = todo[j];
-        const double t1 = tune_now();
         tune_record r;
         if (bst[j] != TUNE_OK) {
             memset(&r, 0, sizeof r);
@@ -538,13 +568,21 @@ static int eval(void *v, const uint64_t *codes, int n, double *cost, double *cha
             snprintf(m, sizeof m, "%.199s (batch of %d in %.2f s); %.199s", notes[j], nt, build_wall, r.note);
             oclblas__strlcpy(r.note, m, sizeof r.note);
         }
-        r.charged = build_share + (tune_now() - t1);
+        const double now = tune_now();
+        r.charged = now - kr->meter;
+        kr->meter = now;
         if (!tune_journal_add(kr->journal, kr->kname, kr->problem, cfg[i], &r))
             fprintf(stderr, "oclblas-tune: warning: cannot append to the journal\n");
         cost[i] = r.status == TUNE_OK ? r.cost : INFINITY;
         charged[i] = r.charged;
         ++kr->measured;
+        const int better = r.status == TUNE_OK && (!kr->have_best || r.cost < kr->best.cost);
         note_result(kr, &p[i], &r);
+        if (better) {
+            tune_bench_release(kr->best_hold);
+            kr->best_hold = holds[j];
+            holds[j] = NULL;
+        }
         if (r.status != TUNE_OK && !kr->o->quiet && kr->failed[r.status] <= 3)
             fprintf(stderr, "%s: %s %s: %s%s\n", kr->kname, tune_status_name(r.status), cfg[i], r.note,
                     kr->failed[r.status] == 3 ? " (further ones of this kind not shown)" : "");
@@ -552,7 +590,7 @@ static int eval(void *v, const uint64_t *codes, int n, double *cost, double *cha
     /* Each candidate leaves the library's memory cache once measured. */
     for (int j = 0; j < nt; ++j)
         tune_bench_release(holds[j]);
-    return interrupted;
+    return tune_interrupted();
 }
 
 static void progress(void *v, const tune_progress *p)
@@ -603,9 +641,43 @@ typedef struct {
     char problem[256];
 } kernel_result;
 
-static int search_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j, int kernel,
-                         double time_budget, long config_budget, kernel_result *res)
+/* --from-journal: the best configuration the journal holds for the
+ * kernel's problem, which is what the run that measured it chose (unless
+ * the journal holds more than that run reached). */
+static void best_in_journal(const options *o, tune_journal *j, int kernel, const oclblas__params *seed,
+                            kernel_result *res)
 {
+    const char *kname = oclblas__kernels[kernel]->name;
+    char config[512];
+    tune_journal_tally t;
+    res->found = tune_journal_best(j, kname, res->problem, config, sizeof config, &res->best_rec, &t) &&
+                 oclblas__params_parse(kernel, config, &res->best, NULL) == OCLBLAS_SUCCESS;
+    res->replayed = t.records;
+    res->failed = t.failed;
+    res->clock = t.charged;
+    res->stop = TUNE_STOP_EXHAUSTED;
+    if (seed) {
+        char text[512];
+        oclblas__params_format(kernel, seed, text, sizeof text);
+        res->seed_measured = tune_journal_find(j, kname, res->problem, text, &res->seed_rec);
+    }
+    if (o->quiet)
+        return;
+    if (res->found)
+        fprintf(stderr, "%s: from the journal: %ld records of problem %s, best %.1f %s: %s\n", kname, t.records,
+                res->problem, res->best_rec.rate, tune_unit(kernel), config);
+    else
+        fprintf(stderr, "%s: the journal has %s of problem %s%s\n", kname,
+                t.records ? "no configuration that built, ran and checked out" : "no record", res->problem,
+                t.records ? "" : " (give the run's --size and --values)");
+}
+
+static int search_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j,
+                         tune_run_budget *budget, int kernel, double time_budget, long config_budget,
+                         kernel_result *res)
+{
+    /* The kernel's clock runs from here: what comes before its first measurement is its cost too. */
+    const double meter = tune_now();
     memset(res, 0, sizeof *res);
     const char *kname = oclblas__kernels[kernel]->name;
     char err[512];
@@ -635,6 +707,13 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
         tune_space_free(&space);
         return 0;
     }
+    if (o->from_journal) {
+        tune_bench_problem(bench, res->problem, sizeof res->problem);
+        best_in_journal(o, j, kernel, have_seed ? &seed : NULL, res);
+        tune_bench_free(bench);
+        tune_space_free(&space);
+        return 1;
+    }
     tune_strategy *st = tune_strategy_new(&space, &o->strategy, &seed_code, have_seed, err, sizeof err);
     if (!st) {
         fprintf(stderr, "oclblas-tune: %s: %s\n", kname, err);
@@ -654,6 +733,9 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     kr.seed = have_seed ? seed : (oclblas__params){{-1}};
     kr.tty = isatty(STDERR_FILENO);
     kr.start = tune_now();
+    kr.meter = meter;
+    kr.budget = budget;
+    kr.time_budget = time_budget;
     tune_bench_problem(bench, kr.problem, sizeof kr.problem);
     if (!o->quiet) {
         char budget[96] = "none", tb[32];
@@ -691,6 +773,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
         if (res->found)
             fprintf(stderr, "%s: best %.1f %s: %s\n", kname, kr.best.rate, tune_unit(kernel), kr.best_text);
     }
+    tune_bench_keep(kr.best_hold);
     tune_strategy_free(st);
     tune_bench_free(bench);
     tune_space_free(&space);
@@ -732,9 +815,14 @@ static int check_call(tune_device *d, oclblas__form form, int trans, size_t m, s
     return ok;
 }
 
-/* Loads the entry as a user would (no overrides left) and runs each plan once. */
-static int check_entry(const options *o, tune_device *d, const tune_entry *e, const char *path)
+/* Loads the entry as a user would (no overrides left) and runs once each
+ * plan that uses what this run changed (changed[k]: kernel k, or a routine
+ * value): the others run as they did before it, and on a CPU each plan's
+ * programs take seconds to build. */
+static int check_entry(const options *o, tune_device *d, const tune_entry *e, const int changed[OCLBLAS__K_COUNT],
+                       const char *path)
 {
+    const double t0 = tune_now();
     oclblas_status st = oclblas_database_load(path);
     if (st != OCLBLAS_SUCCESS) {
         fprintf(stderr, "oclblas-tune: the library refused %s: %s\n", path, oclblas_status_string(st));
@@ -774,28 +862,38 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
         const char *what;
         int ok;
     } checks[6];
-    if (small) {
+    const int values = changed[OCLBLAS__K_ROUTINE], helpers = changed[OCLBLAS__K_HELPERS],
+              fast = changed[OCLBLAS__K_GEMM_FAST];
+    if (small && (values || changed[OCLBLAS__K_GEMM_DIRECT])) {
         checks[total].what = "direct";
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, small + 2, small, small - 1, note, sizeof note);
     }
-    checks[total].what = "padded";
-    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, big, big - 5, big + 3, note, sizeof note);
-    checks[total].what = "in place";
-    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 1, (big + mwg - 1) / mwg * mwg, (big + nwg - 1) / nwg * nwg,
-                                    (big + kwg - 1) / kwg * kwg, note, sizeof note);
-    checks[total].what = "gemv_n";
-    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 0, gv[0].m, gv[0].n, 0, note, sizeof note);
-    checks[total].what = "gemv_t";
-    checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m,
-                                    o->sizes[OCLBLAS__K_GEMV_T][0].n, 0, note, sizeof note);
+    if (values || helpers || fast) {
+        checks[total].what = "padded";
+        checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, big, big - 5, big + 3, note, sizeof note);
+    }
+    if (values || fast) {
+        checks[total].what = "in place";
+        checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 1, (big + mwg - 1) / mwg * mwg,
+                                        (big + nwg - 1) / nwg * nwg, (big + kwg - 1) / kwg * kwg, note, sizeof note);
+    }
+    if (values || helpers || changed[OCLBLAS__K_GEMV_N]) { /* the helpers hold gemv's reduction */
+        checks[total].what = "gemv_n";
+        checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 0, gv[0].m, gv[0].n, 0, note, sizeof note);
+    }
+    if (values || helpers || changed[OCLBLAS__K_GEMV_T]) {
+        checks[total].what = "gemv_t";
+        checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m,
+                                        o->sizes[OCLBLAS__K_GEMV_T][0].n, 0, note, sizeof note);
+    }
     for (int i = 0; i < total; ++i) {
         passed += checks[i].ok;
         if (!checks[i].ok)
             fprintf(stderr, "oclblas-tune: check of the entry failed (%s): %s\n", checks[i].what, note);
     }
     if (!o->quiet)
-        fprintf(stderr, "entry checked: the library loads it and takes its parameters; %d of %d calls correct\n",
-                passed, total);
+        fprintf(stderr, "entry checked in %.1f s: the library loads it and takes its parameters; %d of %d calls "
+                "correct\n", tune_now() - t0, passed, total);
     return ok && passed == total;
 }
 
@@ -859,6 +957,102 @@ static void remove_private_dir(void)
     if (private_dir[0])
         nftw(private_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     private_dir[0] = '\0';
+}
+
+/* ---- what the entry says about how it was made ------------------------------------------ */
+
+/* The tool, and the problem of each kernel in the entry (problem[k] for kernel k). */
+static void describe_entry(const options *o, const char *const problem[OCLBLAS__K_COUNT], tune_entry *e)
+{
+    snprintf(e->tool, sizeof e->tool, "oclblas-tune %s, %s, seed %llu", TUNE_VERSION,
+             tune_strategy_name(o->strategy.kind), (unsigned long long)o->strategy.seed);
+    size_t used = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof e->sizes; ++k) {
+        if (!e->has[k] || !tuning_of(k))
+            continue;
+        const int w = snprintf(e->sizes + used, sizeof e->sizes - used, "%s%s %s", used ? "; " : "",
+                               oclblas__kernels[k]->name, problem[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used >= sizeof e->sizes) /* the library keeps 127 characters: the note has all of it */
+        strcpy(e->sizes + sizeof e->sizes - 4, "...");
+}
+
+/* ---- what a second interrupt writes ------------------------------------------------------ */
+
+/* The best configuration found so far of each kernel (and the routine
+ * values once measured), kept as they are found, so that a second
+ * interrupt can write them from the signal thread while the run is in the
+ * middle of a build or a measurement. */
+static struct {
+    pthread_mutex_t lock;
+    const options *o;
+    const tune_device *d;
+    const char *output, *journal;
+    int has[OCLBLAS__K_COUNT];
+    oclblas__params params[OCLBLAS__K_COUNT];
+    char problem[OCLBLAS__K_COUNT][256];
+    int done; /* the run wrote its entry (or found nothing to write): nothing is left to do */
+} so_far = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void so_far_start(const options *o, const tune_device *d, const char *output, const char *journal)
+{
+    pthread_mutex_lock(&so_far.lock);
+    so_far.o = o;
+    so_far.d = d;
+    so_far.output = output;
+    so_far.journal = journal;
+    pthread_mutex_unlock(&so_far.lock);
+}
+
+static void so_far_set(int kernel, const oclblas__params *p, const char *problem)
+{
+    pthread_mutex_lock(&so_far.lock);
+    so_far.has[kernel] = 1;
+    so_far.params[kernel] = *p;
+    oclblas__strlcpy(so_far.problem[kernel], problem, sizeof so_far.problem[0]);
+    pthread_mutex_unlock(&so_far.lock);
+}
+
+/* Runs in the signal thread (interrupt.c), which ends the process next. */
+static void stop_at_once(void)
+{
+    pthread_mutex_lock(&so_far.lock);
+    if (so_far.d && !so_far.done) {
+        static tune_entry e; /* too large for the signal thread's stack */
+        memset(&e, 0, sizeof e);
+        int any = 0;
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+            e.has[k] = so_far.has[k];
+            e.params[k] = so_far.params[k];
+            any |= e.has[k];
+        }
+        const char *problems[OCLBLAS__K_COUNT];
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+            problems[k] = so_far.problem[k];
+        describe_entry(so_far.o, problems, &e);
+        snprintf(e.note, sizeof e.note, "%s; stopped at once by a second interrupt: the best configurations found "
+                 "so far, unchecked; the journal %s holds every finished measurement;", so_far.o->command,
+                 so_far.journal);
+        char kept[256], err[512];
+        static char old_note[sizeof e.note];
+        if (any)
+            merge_existing(so_far.d, &e, so_far.output, kept, sizeof kept, old_note, sizeof old_note);
+        if (!any)
+            fprintf(stderr, "oclblas-tune: nothing to write\n");
+        else if (tune_entry_write(so_far.d, &e, so_far.output, err, sizeof err))
+            fprintf(stderr, "oclblas-tune: wrote %s (the best so far, unchecked)\n", so_far.output);
+        else
+            fprintf(stderr, "oclblas-tune: %s\n", err);
+        fprintf(stderr, "oclblas-tune: the journal %s keeps every finished measurement: run the same command "
+                "again to resume, or add --from-journal %s to write the entry from it\n", so_far.journal,
+                so_far.journal);
+    }
+    so_far.done = 1;
+    pthread_mutex_unlock(&so_far.lock);
+    remove_private_dir();
 }
 
 /* ---- main ------------------------------------------------------------------------------ */
@@ -928,6 +1122,12 @@ int main(int argc, char **argv)
     }
     if (!parse_options(argc, argv, &o))
         return EXIT_USAGE;
+    /* Before any thread starts (the drivers start theirs at the first OpenCL call). */
+    if (!tune_interrupt_start(stop_at_once))
+        fprintf(stderr, "oclblas-tune: warning: cannot take interrupts: Ctrl-C will end the run without an entry\n");
+    tune_run_budget rb;
+    tune_run_budget_init(&rb, o.from_journal ? 0 : o.time_total, o.selected[OCLBLAS__K_ROUTINE] ? ROUTINE_RESERVE : 0);
+    rb.measure_nothing = o.from_journal != NULL;
 
     /* Before the first OpenCL call: the drivers read these when they start.
      * NVIDIA's JIT cache stays on, in a folder of this run's own, because
@@ -964,7 +1164,7 @@ int main(int argc, char **argv)
     tune_workers *workers = NULL;
     const int processes = o.build_mode == BUILD_PROCESSES ||
                           (o.build_mode == BUILD_AUTO && strcmp(d.info->vendor, "nvidia") == 0);
-    if (processes && !o.list) {
+    if (processes && !o.list && !o.from_journal) {
         if (!o.cache_dir)
             snprintf(binaries, sizeof binaries, "%s/binaries", private_dir);
         workers = tune_workers_start(&d, binaries, o.jobs, err, sizeof err);
@@ -990,27 +1190,23 @@ int main(int argc, char **argv)
     char devline[800];
     snprintf(devline, sizeof devline, "%s | %s | %s", d.info->name, d.info->driver, d.info->platform_name);
     tune_journal *j;
+    if (o.from_journal && access(journal_path, R_OK) != 0) {
+        fprintf(stderr, "oclblas-tune: cannot read the journal %s\n", journal_path);
+        tune_device_close(&d);
+        return EXIT_SETUP;
+    }
     if (!tune_journal_open(journal_path, devline, o.fresh, &j, err, sizeof err)) {
         fprintf(stderr, "oclblas-tune: %s\n", err);
         tune_workers_stop(workers);
         tune_device_close(&d);
         return EXIT_SETUP;
     }
-    if (o.time_total <= 0 && o.configs_all <= 0) {
-        int any_time = 0;
-        for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
-            any_time |= o.time_kernel[k] > 0;
-        if (!any_time && o.strategy.kind != TUNE_FULL && o.strategy.kind != TUNE_RANDOM)
-            o.configs_all = 200;
-    }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-
-    const double wall0 = tune_now();
-    if (!o.quiet)
+    const double wall0 = rb.start; /* the run's wall time is the one its budget counts */
+    if (!o.quiet && o.from_journal)
+        fprintf(stderr, "oclblas-tune %s: %s (%s, %s %s), driver %s; the entry from the journal %s (%ld records), "
+                "measuring nothing\n", TUNE_VERSION, d.info->name, d.info->type, d.info->vendor, d.info->arch,
+                d.info->driver, journal_path, tune_journal_loaded(j));
+    else if (!o.quiet)
         fprintf(stderr, "oclblas-tune %s: %s (%s, %s %s), driver %s; %d build %s; journal %s (%ld records)\n",
                 TUNE_VERSION, d.info->name, d.info->type, d.info->vendor, d.info->arch, d.info->driver, o.jobs,
                 workers ? "processes" : "threads", journal_path, tune_journal_loaded(j));
@@ -1019,36 +1215,38 @@ int main(int argc, char **argv)
     memset(&entry, 0, sizeof entry);
     kernel_result results[OCLBLAS__K_COUNT];
     memset(results, 0, sizeof results);
-    int searched[OCLBLAS__K_COUNT] = {0};
+    int searched[OCLBLAS__K_COUNT] = {0}, out_of_time[OCLBLAS__K_COUNT] = {0};
+    int changed[OCLBLAS__K_COUNT] = {0}; /* what the entry's check must exercise */
     int status = 0;
-    double pool = o.time_total > 0 ? o.time_total * (o.selected[OCLBLAS__K_ROUTINE] ? 1.0 - ROUTINE_RESERVE : 1.0) : 0;
-    for (int k = 0; k < OCLBLAS__K_COUNT && !interrupted; ++k) {
+    so_far_start(&o, &d, output, journal_path);
+    for (int k = 0; k < OCLBLAS__K_COUNT && !tune_interrupted(); ++k) {
         if (!o.selected[k] || !tuning_of(k))
             continue;
-        double share = 0;
-        if (o.time_kernel[k] > 0) {
-            share = o.time_kernel[k];
-        } else if (pool > 0) {
-            double rest = 0;
-            for (int m = k; m < OCLBLAS__K_COUNT; ++m)
-                if (o.selected[m] && tuning_of(m) && o.time_kernel[m] <= 0)
-                    rest += tuning_of(m)->share;
-            share = pool * tuning_of(k)->share / rest;
-            if (share < 1)
-                share = 1;
+        double weights = 0, share;
+        for (int m = k; m < OCLBLAS__K_COUNT; ++m)
+            if (o.selected[m] && tuning_of(m) && o.time_kernel[m] <= 0)
+                weights += tuning_of(m)->share;
+        if (!tune_run_budget_kernel(&rb, o.time_kernel[k], tuning_of(k)->share, weights, &share)) {
+            fprintf(stderr, "%s: not tuned: the time budget is spent\n", oclblas__kernels[k]->name);
+            out_of_time[k] = 1;
+            continue;
         }
-        const long configs = o.configs_kernel[k] > 0 ? o.configs_kernel[k] : o.configs_all;
-        if (!search_kernel(&o, &d, workers, j, k, share, configs, &results[k])) {
+        long configs = o.configs_kernel[k] > 0 ? o.configs_kernel[k] : o.configs_all;
+        /* Annealing and PSO never run out of configurations by themselves. */
+        if (configs <= 0 && share <= 0 && o.strategy.kind != TUNE_FULL && o.strategy.kind != TUNE_RANDOM)
+            configs = DEFAULT_CONFIGS;
+        if (!search_kernel(&o, &d, workers, j, &rb, k, share, configs, &results[k])) {
             status = EXIT_USAGE;
             break;
         }
         searched[k] = 1;
-        if (pool > 0 && o.time_kernel[k] <= 0)
-            pool -= results[k].clock < pool ? results[k].clock : pool;
         if (results[k].found) {
             entry.has[k] = 1;
             entry.params[k] = results[k].best;
+            changed[k] = 1;
             tune_device_set(&d, k, &results[k].best);
+        } else if (o.from_journal && results[k].replayed == 0) {
+            /* Not in the journal (said above): left out, as a kernel the run did not reach. */
         } else {
             fprintf(stderr, "oclblas-tune: %s: no configuration built, ran and checked out; the entry leaves it out\n",
                     oclblas__kernels[k]->name);
@@ -1063,9 +1261,10 @@ int main(int argc, char **argv)
     }
 
     char routine_summary[1024] = "";
-    if (o.selected[OCLBLAS__K_ROUTINE] && !interrupted) {
+    if (o.selected[OCLBLAS__K_ROUTINE] && !tune_interrupted()) {
         tune_routine_opts ro;
         memset(&ro, 0, sizeof ro);
+        ro.budget = &rb;
         ro.runs = o.runs;
         ro.quiet = o.quiet;
         ro.gemv_long = o.gemv_long;
@@ -1086,12 +1285,18 @@ int main(int argc, char **argv)
             memcpy(ro.values[r], rs.values[r], sizeof ro.values[r]);
         }
         tune_space_free(&rs);
-        int tuned[RT_COUNT];
-        if (tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err)) {
+        int tuned[RT_COUNT] = {0}, any_tuned = 0;
+        const int done = tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err);
+        for (int r = 0; r < RT_COUNT; ++r)
+            any_tuned |= tuned[r];
+        /* From a journal without routine values, as from a run stopped before them: none in the entry. */
+        changed[OCLBLAS__K_ROUTINE] = any_tuned;
+        if (done && (any_tuned || !o.from_journal)) {
             entry.has[OCLBLAS__K_ROUTINE] = 1;
             memset(&entry.params[OCLBLAS__K_ROUTINE], 0, sizeof entry.params[0]);
             entry.params[OCLBLAS__K_ROUTINE] = d.cx.params[OCLBLAS__K_ROUTINE];
             searched[OCLBLAS__K_ROUTINE] = 1;
+            so_far_set(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], "");
         }
         if (!o.quiet)
             fprintf(stderr, "routine values:\n%s", routine_summary);
@@ -1099,23 +1304,13 @@ int main(int argc, char **argv)
 
     /* What the entry says about how it was made. */
     const double wall = tune_now() - wall0;
-    snprintf(entry.tool, sizeof entry.tool, "oclblas-tune %s, %s, seed %llu", TUNE_VERSION,
-             tune_strategy_name(o.strategy.kind), (unsigned long long)o.strategy.seed);
-    size_t used = 0;
-    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.sizes; ++k) {
-        if (!entry.has[k] || !tuning_of(k))
-            continue;
-        const int w = snprintf(entry.sizes + used, sizeof entry.sizes - used, "%s%s %s", used ? "; " : "",
-                               oclblas__kernels[k]->name, results[k].problem);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    if (used >= sizeof entry.sizes) /* the library keeps 127 characters: the note has all of it */
-        strcpy(entry.sizes + sizeof entry.sizes - 4, "...");
+    const char *problems[OCLBLAS__K_COUNT];
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        problems[k] = results[k].problem;
+    describe_entry(&o, problems, &entry);
     char wall_text[32];
     tune_format_duration(wall, wall_text, sizeof wall_text);
-    used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
+    size_t used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
     for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.note; ++k) {
         const kernel_result *r = &results[k];
         if (!searched[k] || !tuning_of(k))
@@ -1135,6 +1330,10 @@ int main(int argc, char **argv)
             break;
         used += (size_t)w;
     }
+    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.note; ++k)
+        if (out_of_time[k])
+            used += (size_t)snprintf(entry.note + used, sizeof entry.note - used,
+                                     " %s: not tuned, the time budget was spent;", oclblas__kernels[k]->name);
     if (routine_summary[0] && used < sizeof entry.note) {
         snprintf(entry.note + used, sizeof entry.note - used, " routine:%s", routine_summary);
         for (char *p = entry.note; *p; ++p)
@@ -1146,8 +1345,9 @@ int main(int argc, char **argv)
     merge_existing(&d, &entry, output, kept, sizeof kept, old_note, sizeof old_note);
     if (kept[0]) {
         const size_t u = strlen(entry.note);
-        snprintf(entry.note + u, sizeof entry.note - u, " kept from the earlier entry: %s;%s%s", kept,
-                 old_note[0] ? " its note: " : "", old_note);
+        const int room = (int)(sizeof entry.note - u); /* the old note is cut where the new one ends */
+        snprintf(entry.note + u, (size_t)room, " kept from the earlier entry: %s;%s%.*s", kept,
+                 old_note[0] ? " its note: " : "", room, old_note);
         if (!o.quiet)
             fprintf(stderr, "kept from the earlier entry in %s: %s\n", output, kept);
     }
@@ -1155,6 +1355,8 @@ int main(int argc, char **argv)
     int any = 0;
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
         any |= entry.has[k];
+    /* A second interrupt now finds the entry written, or waits until it is. */
+    pthread_mutex_lock(&so_far.lock);
     if (any) {
         if (tune_entry_write(&d, &entry, output, err, sizeof err)) {
             wrote = 1;
@@ -1166,9 +1368,11 @@ int main(int argc, char **argv)
         }
     } else {
         fprintf(stderr, "oclblas-tune: nothing to write\n");
-        if (!interrupted)
+        if (!tune_interrupted())
             status = EXIT_PARTIAL;
     }
+    so_far.done = 1;
+    pthread_mutex_unlock(&so_far.lock);
 
     /* The summary, on stdout. */
     printf("%-12s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
@@ -1184,9 +1388,13 @@ int main(int argc, char **argv)
         if (r->seed_measured && r->seed_rec.status == TUNE_OK)
             snprintf(base, sizeof base, "%.1f", r->seed_rec.rate);
         static const char *const stops[] = {"exhausted", "configs", "time", "interrupt", "stalled", "error"};
-        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k]->name, stops[r->stop], best,
-               base, r->measured + r->replayed, tune_unit(k), text);
+        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k]->name,
+               o.from_journal ? "journal" : stops[r->stop], best, base, r->measured + r->replayed, tune_unit(k), text);
     }
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        if (out_of_time[k])
+            printf("%-12s %-10s %12s %12s %8d  (not tuned: the time budget was spent)\n", oclblas__kernels[k]->name,
+                   "time", "-", "-", 0);
     if (searched[OCLBLAS__K_ROUTINE]) {
         char text[256];
         oclblas__params_format(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], text, sizeof text);
@@ -1194,11 +1402,11 @@ int main(int argc, char **argv)
     }
     fflush(stdout);
 
-    if (wrote && !interrupted && !check_entry(&o, &d, &entry, output))
+    if (wrote && !tune_interrupted() && !check_entry(&o, &d, &entry, changed, output))
         status = EXIT_PARTIAL;
     tune_journal_close(j);
     tune_device_close(&d);
-    if (interrupted) {
+    if (tune_interrupted()) {
         fprintf(stderr, "oclblas-tune: interrupted; run the same command again to resume from %s\n", journal_path);
         return EXIT_INTERRUPTED;
     }

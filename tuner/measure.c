@@ -417,6 +417,8 @@ void tune_bench_release(void *hold)
     oclblas__program_release((oclblas__program *)hold);
 }
 
+void tune_bench_keep(void *hold) { oclblas__program_release((oclblas__program *)hold); }
+
 typedef struct {
     tune_bench *b;
     const oclblas__params *p;

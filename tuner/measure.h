@@ -7,6 +7,7 @@
 #ifndef OCLBLAS_TUNE_MEASURE_H
 #define OCLBLAS_TUNE_MEASURE_H
 
+#include "budget.h"
 #include "tune.h"
 #include "verify.h"
 
@@ -91,6 +92,9 @@ tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, i
  * memory cache until tune_bench_release, which drops it from there. */
 tune_status tune_bench_build(tune_bench *b, const oclblas__params *p, void **hold, char *note, size_t len);
 void tune_bench_release(void *hold);
+/* Lets go of a candidate but leaves its program in the library's memory
+ * cache: the winner's, which the entry's check runs next. */
+void tune_bench_keep(void *hold);
 /* Checks and times a candidate; one thread at a time. */
 void tune_bench_measure(tune_bench *b, const oclblas__params *p, tune_record *r);
 /* ---- build processes (workers.c) ----------------------------------------- */
@@ -136,6 +140,9 @@ typedef struct {
                                           (gemv_n), where the plan splits the reduction */
     size_t gemv_square;                /*   and a square one of each, where it hardly does */
     int quiet;
+    tune_run_budget *budget;           /* no measurement starts once it is spent or after an interrupt
+                                          (NULL: no budget); a value whose candidates were not all
+                                          measured or found in the journal keeps its current value */
 } tune_routine_opts;
 
 /* Measures the crossovers with the kernels' current (tuned) parameters of

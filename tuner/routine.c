@@ -28,6 +28,7 @@
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
  */
+#include "interrupt.h"
 #include "measure.h"
 
 #include <math.h>
@@ -206,17 +207,26 @@ static void params_tag(tune_device *d, char *buf, size_t len)
 
 #define WRONG ((oclblas_status)-9999) /* a measurement whose result did not check out */
 
-/* A measurement through the journal: recorded, or measured and recorded. */
+/* A measurement through the journal: recorded, or measured and recorded.
+ * 1: it checked out; 0: it failed; -1: it was not made (the budget is
+ * spent, the run was interrupted, or only the journal may answer), which
+ * the value's caller sees in o->budget->refused. */
 typedef oclblas_status (*measure_fn)(void *ctx, double *seconds, char *note, size_t len);
 
-static int journaled(tune_journal *j, const char *problem_text, const char *config, measure_fn fn, void *ctx,
-                     double work, double *seconds, char *note, size_t len)
+static int journaled(const tune_routine_opts *o, tune_journal *j, const char *problem_text, const char *config,
+                     measure_fn fn, void *ctx, double work, double *seconds, char *note, size_t len)
 {
     tune_record r;
     if (j && tune_journal_find(j, "routine", problem_text, config, &r)) {
+        tune_run_budget_carry(o->budget, r.charged);
         snprintf(note, len, "%s", r.note);
         *seconds = r.status == TUNE_OK ? r.cost : INFINITY;
         return r.status == TUNE_OK;
+    }
+    if (!tune_run_may_measure(o->budget)) {
+        snprintf(note, len, "not measured");
+        *seconds = INFINITY;
+        return -1;
     }
     const double t0 = tune_now();
     memset(&r, 0, sizeof r);
@@ -232,6 +242,9 @@ static int journaled(tune_journal *j, const char *problem_text, const char *conf
         *seconds = INFINITY;
     return r.status == TUNE_OK;
 }
+
+/* A measurement of the value was refused: the rest is not worth preparing. */
+static int given_up(const tune_routine_opts *o) { return o->budget && o->budget->refused > 0; }
 
 static int max_value(int index) { return oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].max; }
 
@@ -344,7 +357,7 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int np = 0;
-    for (int i = 0; i < nv; ++i) {
+    for (int i = 0; i < nv && !given_up(o); ++i) {
         const size_t s = (size_t)vals[i];
         if (s < 2)
             continue; /* 0 or 1: no problem to measure, the choice is still open */
@@ -364,7 +377,7 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
             char config[64];
             snprintf(config, sizeof config, "%s %s", plan ? "indirect" : "direct", tag);
             plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT};
-            if (!journaled(j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
+            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
                            sizeof note))
                 fprintf(stderr, "  GEMM_MIN_INDIRECT: %s, %s plan failed: %s\n", ptext + 18, config, note);
         }
@@ -406,7 +419,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int measured = 0;
-    for (int s = 0; s < nshapes; ++s) {
+    for (int s = 0; s < nshapes && !given_up(o); ++s) {
         const shape *sh = &shapes[s];
         problem p;
         if (!make_problem(&p, d, 1, sh->gemv, sh->trans, sh->m, sh->n, sh->k)) {
@@ -427,7 +440,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
             char config[64];
             snprintf(config, sizeof config, "%s %d %s", label, vals[c], tag);
             plan_ctx ctx = {d, &p, o->runs, 0, &cx, force_index >= 0 && !sh->gemv ? OCLBLAS__PLAN_FAST : -1};
-            if (!journaled(j, ptext, config, measure_plan, &ctx, work, &t[c], note, sizeof note))
+            if (!journaled(o, j, ptext, config, measure_plan, &ctx, work, &t[c], note, sizeof note))
                 fprintf(stderr, "  %s: %s: %s\n", name, config, note);
             best = fmin(best, t[c]);
         }
@@ -481,11 +494,11 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
     char tag[32];
     params_tag(d, tag, sizeof tag);
     int np = 0;
-    for (int i = 0; i < nv; ++i) {
+    for (int i = 0; i < nv && !given_up(o); ++i) {
         const size_t s = (size_t)vals[i];
         if (s < 2)
             continue;
-        for (int gemv = 0; gemv < 2; ++gemv) {
+        for (int gemv = 0; gemv < 2 && !given_up(o); ++gemv) {
             /* The same work either way: m*n*k = s^3, or a square gemv with m*n = s^3. */
             const size_t g = (size_t)llround(pow((double)s, 1.5));
             problem p;
@@ -506,8 +519,8 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
                 char config[64];
                 snprintf(config, sizeof config, "%s %s", plan ? "device" : "host", tag);
                 plan_ctx c = {d, &p, o->runs, 1, &cx, -1};
-                if (!journaled(j, ptext, config, measure_plan, &c, (double)s * s * s * 2e-9, &time[np][plan], note,
-                               sizeof note))
+                if (!journaled(o, j, ptext, config, measure_plan, &c, (double)s * s * s * 2e-9, &time[np][plan],
+                               note, sizeof note))
                     fprintf(stderr, "  HOST_MAX: %s %s: %s\n", ptext, config, note);
             }
             say(o, "  %s: host %.1f us, device %.1f us\n", ptext, time[np][0] * 1e6, time[np][1] * 1e6);
@@ -558,7 +571,19 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
         int v;
         char why[200];
         oclblas__params *rp = &d->cx.params[OCLBLAS__K_ROUTINE];
-        if (fns[i](d, o, j, &v, why, sizeof why)) {
+        if (o->budget)
+            o->budget->refused = 0;
+        /* Spent: not even the problems are made (a GPU's take seconds of host references). */
+        const int ok = (o->budget && !o->budget->measure_nothing && !tune_run_may_measure(o->budget))
+                           ? 0
+                           : fns[i](d, o, j, &v, why, sizeof why);
+        if (given_up(o)) {
+            /* Chosen among part of its candidates, a value could be worse than the one it has. */
+            append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i],
+                   o->budget->measure_nothing ? "the journal lacks some of its measurements"
+                   : tune_interrupted()       ? "not measured: interrupted"
+                                              : "not measured: the time budget is spent");
+        } else if (ok) {
             rp->v[i] = v;
             tuned[i] = 1;
             append(summary, summary_len, "  %s = %d (%s)\n", name, v, why);

@@ -184,7 +184,8 @@ typedef struct {
     tune_status status;
     double cost;    /* 1 / rate, INFINITY unless ok */
     double rate;    /* GFLOPS or GB/s */
-    double charged; /* seconds the evaluation cost (compilation share included) */
+    double charged; /* seconds it cost the run: its compilation and measurement, and the tuner's
+                       own time since the one before; spent already when a later run takes it */
     char note[200];
 } tune_record;
 
@@ -198,6 +199,16 @@ int tune_journal_find(const tune_journal *j, const char *kernel, const char *pro
 int tune_journal_add(tune_journal *j, const char *kernel, const char *problem, const char *config,
                      const tune_record *r);
 long tune_journal_loaded(const tune_journal *j);
+/* What the journal holds for a kernel's problem. */
+typedef struct {
+    long records, failed;
+    double charged; /* seconds they cost */
+} tune_journal_tally;
+/* The best record of a kernel's problem that checked out (the lowest cost,
+ * the earliest of equal ones, as the search keeps it) and its
+ * configuration; 0 when there is none. tally (may be NULL): all its records. */
+int tune_journal_best(const tune_journal *j, const char *kernel, const char *problem, char *config, size_t len,
+                      tune_record *best, tune_journal_tally *tally);
 void tune_journal_close(tune_journal *j);
 
 #endif

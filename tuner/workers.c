@@ -13,7 +13,10 @@
  * and if a worker's binary is missing the parent simply builds from source.
  * A worker that crashes or hangs (a compiler bug) costs that candidate a
  * "build-failed" record, not the run; it is restarted for the next job.
+ * Workers run in a session of their own and ignore SIGINT, so that Ctrl-C
+ * reaches only the parent (interrupt.c), which stops between candidates.
  */
+#include "interrupt.h"
 #include "measure.h"
 
 #include <errno.h>
@@ -23,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 
 extern char **environ;
@@ -254,6 +260,14 @@ void tune_workers_build(tune_workers *ws, int kernel, const oclblas__params *p, 
 
 int tune_worker_main(const char *index, const char *cache_dir)
 {
+    /* The terminal's signals are the parent's to take: a session of its own
+     * keeps Ctrl-C from this process and from the linkers its builds start. */
+    setsid();
+    tune_interrupt_ignore();
+#ifdef __linux__
+    /* A parent that stops at once (a second Ctrl-C) leaves no build behind. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
     tune_device d;
     char err[512];
     oclblas__cache_dir_set(cache_dir);
