@@ -218,8 +218,8 @@ static void assert_same_entry(const char *a_path, const char *b_path)
     oclblas__db_entry *a, *b;
     size_t na, nb;
     char err[256];
-    assert_int_equal(oclblas__db_parse(a_text, a_path, &a, &na, err, sizeof err), OCLBLAS_SUCCESS);
-    assert_int_equal(oclblas__db_parse(b_text, b_path, &b, &nb, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas__db_parse(a_text, strlen(a_text), a_path, &a, &na, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas__db_parse(b_text, strlen(b_text), b_path, &b, &nb, err, sizeof err), OCLBLAS_SUCCESS);
     assert_int_equal(na, 1);
     assert_int_equal(nb, 1);
     assert_string_equal(a->name, b->name);
