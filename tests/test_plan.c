@@ -69,7 +69,7 @@ static oclblas__gemm_problem gemm(int at, int bt, size_t m, size_t n, size_t k)
                                    {0, at ? k : m, 0, OCLBLAS__MAX_ALIGN},
                                    {0, bt ? n : k, 0, OCLBLAS__MAX_ALIGN},
                                    {0, m, 0, 0},
-                                   OCLBLAS__MATH_STRICT};
+                                   OCLBLAS_MATH_STRICT};
 }
 
 static oclblas__plan plan_of(const oclblas__gemm_problem *p)
@@ -407,7 +407,7 @@ static oclblas__gemv_problem gemv(int trans, size_t rows, size_t cols)
 {
     return (oclblas__gemv_problem){trans, rows, cols, 1.0f, 0.0f,
                                    {0, rows, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
-                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
 }
 
 static oclblas__plan gemv_plan_of(const oclblas__gemv_problem *p)

@@ -262,7 +262,7 @@ static oclblas__plan_kind gemm_plan_kind(const oclblas__devctx *cx, const tune_p
 {
     const oclblas__gemm_problem g = {0, 0, t->p.m, t->p.n, t->p.k, ALPHA, 0.0f,
                                      {0, t->p.m, 0, OCLBLAS__MAX_ALIGN}, {0, t->p.k, 0, OCLBLAS__MAX_ALIGN},
-                                     {0, t->p.m, 0, 0}, OCLBLAS__MATH_STRICT};
+                                     {0, t->p.m, 0, 0}, OCLBLAS_MATH_STRICT};
     oclblas__plan plan;
     return oclblas__gemm_plan(cx, &g, &plan) == OCLBLAS_SUCCESS ? plan.kind : OCLBLAS__PLAN_NOTHING;
 }
