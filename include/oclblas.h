@@ -183,7 +183,8 @@ OCLBLAS_API oclblas_status oclblas_device_description(cl_device_id device, char 
 /* Parameters of one kernel for one device (NULL: every device), winning over
  * the database. params is a list "NAME=VALUE" separated by commas or spaces;
  * names it leaves out keep the value the database gives. params NULL or ""
- * removes the override. Kernels: "gemm_fast", "gemm_direct", "helpers",
+ * removes the override. Kernels: "gemm_fast", "gemm_direct", "gemm_tc"
+ * (the tensor-core kernel of the accurate and tf32 modes), "helpers",
  * "gemv_n", "gemv_t", and "routine" for routine-level values. The set is
  * validated against the kernel's constraint table before it is accepted. */
 OCLBLAS_API oclblas_status oclblas_override_params(cl_device_id device, const char *kernel,
