@@ -2,19 +2,22 @@
  * gemm_tc's descriptor (kernels/gemm_tc.cl, SGEMM on NVIDIA tensor cores
  * through mma.sync with TF32 operands): its parameters (block tile BM BN
  * BK, warp tile WM WN, pipeline STAGES and CP_ASYNC, where operands are
- * split SPLIT, local padding PADA PADB, products PRODUCTS, promotion
- * interval PROMOTE) with their ranges and the tuner's
- * candidates, the rules that make a set legal, the sizes derived from a
- * set, the devices that can run it (NVIDIA, compute capability 8.0 and
- * above), its launch geometry, and what oclblas-tune times it on: the
- * accurate kernel (PRODUCTS = 3) on a column-major NT product whose sizes
- * are multiples of the candidate's tile, read in place, k not split.
+ * split SPLIT, local padding PADA PADB, products PRODUCTS, how partial sums
+ * reach FP32 PROMOTE and CHUNK, main loop LOOP, fragment load width FRAGV)
+ * with their ranges and the tuner's candidates, the rules that make a set
+ * legal, the sizes derived from a set, the devices that can run it
+ * (NVIDIA, compute capability 8.0 and above), its launch geometry, and
+ * what oclblas-tune times it on: the accurate kernel (PRODUCTS = 3) on a
+ * column-major NT product whose sizes are multiples of the candidate's
+ * tile, read in place, k not split.
  *
  * PRODUCTS is part of a set so that a set names its program completely
  * (build options and cache keys come from sets), but the math mode decides
  * it (oclblas__gemm_tc_for_mode): an entry's value is what the set was
  * tuned with. The resource rules count PRODUCTS = 3 whatever its value, so
- * a set that is legal runs in both modes.
+ * the tf32 form of a legal accurate set is legal too; a set without
+ * promotion or CHUNK (a tf32 set) has no accurate form, and the plan keeps
+ * gemm_fast for that mode.
  */
 #include "kernel_gemm_tc.h"
 
@@ -23,10 +26,10 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[TC_COUNT] = {
-    [TC_BM] = {"BM", 16, 256, 3, {64, 128, 256}},
+    [TC_BM] = {"BM", 16, 256, 2, {128, 256}},
     [TC_BN] = {"BN", 8, 256, 3, {64, 128, 256}},
-    [TC_BK] = {"BK", 8, 64, 3, {8, 16, 32}},
-    [TC_WM] = {"WM", 16, 128, 2, {32, 64}},
+    [TC_BK] = {"BK", 8, 64, 2, {8, 16}},
+    [TC_WM] = {"WM", 16, 128, 1, {64}},
     [TC_WN] = {"WN", 8, 128, 2, {32, 64}},
     [TC_STAGES] = {"STAGES", 2, 6, 3, {2, 3, 4}},
     [TC_CP_ASYNC] = {"CP_ASYNC", 0, 1, 2, {0, 1}},
@@ -35,16 +38,25 @@ static const oclblas__param_def params[TC_COUNT] = {
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
     [TC_PADB] = {"PADB", 0, 64, 1, {8}},
     [TC_PRODUCTS] = {"PRODUCTS", 1, 3, 1, {3}},
-    [TC_PROMOTE] = {"PROMOTE", 1, 8, 3, {1, 2, 4}},
+    /* k-tiles per promotion of a separate sum to FP32 (0: none) */
+    [TC_PROMOTE] = {"PROMOTE", 0, 8, 2, {0, 2}},
+    /* 0: the first round's main loop; 1: fragments per k-step; 2: and the
+     * next k-step's prefetched, one barrier per k-tile */
+    [TC_LOOP] = {"LOOP", 0, 2, 3, {0, 1, 2}},
+    /* words per fragment load from local memory */
+    [TC_FRAGV] = {"FRAGV", 1, 4, 2, {1, 4}},
+    /* 1: each k8 step's three products summed apart and added in FP32 */
+    [TC_CHUNK] = {"CHUNK", 0, 1, 2, {0, 1}},
 };
 
 /* The kernel's edge guard, not a choice: GUARD = 2 recomputes with FFMA
  * every tile whose sums hold Inf, NaN or a magnitude near overflow and
- * every tile with a nonzero operand outside [2^-GUARD_EMIN, 2^GUARD_EMAX].
+ * every tile with a nonzero operand outside [2^GUARD_EMIN, 2^GUARD_EMAX].
  * The range test is needed: below about 2^-115 an operand's low part is
  * subnormal, and the tensor cores read only its top 19 bits, which drops
  * the bits below 2^-136 (a subnormal A times a B near 2^120 came out 10%
- * wrong with GUARD = 1 in test_gemm_tc_emu). Inside the range every term
+ * wrong with GUARD = 1: tests/test_gemm_tc.c, case "A subnormal", in the
+ * emulation, which reads operands as the tensor cores do). Inside the range every term
  * of hi*hi + hi*lo + lo*hi is a normal float and no single product
  * overflows, whatever the tensor cores do with subnormals. */
 #define GUARD 2
@@ -66,13 +78,17 @@ void oclblas__gemm_tc_emulate(int on) { atomic_store(&emulate, on != 0); }
 static int warps(const int *v) { return (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC_WN]); }
 static const char *const no_warp = "BM must be a multiple of WM and BN of WN";
 static int threads(const int *v) { return 32 * warps(v); }
-/* Accumulators (twice: promotion keeps a second set), one k-step's
- * fragments (hi and lo), about 40 for addresses and loop state: the
- * estimate the offline PTX check and the first GPU run bore out. */
+/* Accumulators (twice when promotion keeps a second set), one k-step's
+ * fragments (hi and lo), the next k-step's with LOOP = 2 (raw words when
+ * split per fragment), CHUNK's temporaries, about 40 for addresses and loop
+ * state: the kernel author's estimate, borne out by the offline PTX check
+ * and the first GPU run. Rough, since ptxas reuses fragment registers. */
 static int registers_per_item(const int *v)
 {
     const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8;
-    return mt * nt * 4 * 2 + (mt * 4 + nt * 2) * 2 + 40;
+    const int frag = (mt * 4 + nt * 2) * 2;
+    const int next = v[TC_LOOP] == 2 ? (v[TC_SPLIT] ? frag : frag / 2) : 0;
+    return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + next + (v[TC_CHUNK] ? 8 : 0) + 40;
 }
 
 static const char *warp_m(const int *v, const oclblas__limits *l)
@@ -119,21 +135,47 @@ static const char *chunks(const int *v, const oclblas__limits *l)
                ? "BM * BK and BN * BK must be multiples of 4 * 32 * (BM / WM) * (BN / WN)"
                : NULL;
 }
-/* The tensor cores truncate their sums (measured): over a long run of k
- * that costs 3xTF32 ten times FP32's error, so runs of at most 64 of k are
- * summed apart and added to the result in FP32. */
-static const char *promotion(const int *v, const oclblas__limits *l)
+/* The tensor cores truncate their sums (measured): accumulated there over
+ * a long k, 3xTF32 has thirty times FP32's error. So its partial sums reach
+ * FP32 at least every 64 of k (PROMOTE) or every k8 step (CHUNK). */
+static const char *accuracy(const int *v, const oclblas__limits *l)
 {
-    return v[TC_PROMOTE] * v[TC_BK] > 64 ? "PROMOTE * BK must be at most 64 (accuracy)" : NULL;
+    return v[TC_PRODUCTS] == 3 && !v[TC_CHUNK] && (!v[TC_PROMOTE] || v[TC_PROMOTE] * v[TC_BK] > 64)
+               ? "PRODUCTS = 3 needs CHUNK = 1 or PROMOTE * BK in 1..64 (accuracy)"
+               : NULL;
+}
+static const char *chunk(const int *v, const oclblas__limits *l)
+{
+    return v[TC_CHUNK] && (v[TC_PRODUCTS] != 3 || v[TC_PROMOTE]) ? "CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0"
+                                                                 : NULL;
+}
+/* LOOP = 0 is the first round's loop, kept as it ran. */
+static const char *first_loop(const int *v, const oclblas__limits *l)
+{
+    return !v[TC_LOOP] && (v[TC_FRAGV] != 1 || v[TC_CHUNK]) ? "LOOP = 0 needs FRAGV = 1 and CHUNK = 0" : NULL;
+}
+static const char *fragv(const int *v, const oclblas__limits *l)
+{
+    return v[TC_FRAGV] != 1 && v[TC_FRAGV] != 2 && v[TC_FRAGV] != 4 ? "FRAGV must be 1, 2 or 4" : NULL;
+}
+/* A lane's FRAGV words for one k belong to adjacent tiles of its warp. */
+static const char *fragv_tiles(const int *v, const oclblas__limits *l)
+{
+    const int f = v[TC_FRAGV];
+    return f > 1 && ((v[TC_WM] / 16) % (f / 2) || (v[TC_WN] / 8) % f)
+               ? "FRAGV needs WM / 16 a multiple of FRAGV / 2 and WN / 8 a multiple of FRAGV"
+               : NULL;
 }
 /* NVIDIA: at most 255 registers per work-item and 64 Ki per work-group;
- * beyond them the accumulators spill. */
+ * beyond them the accumulators spill. The estimate is rough: it refuses
+ * only what cannot fit by a margin (the kernel author's bounds). */
 static const char *registers(const int *v, const oclblas__limits *l)
 {
     const int r = registers_per_item(v);
     if (!warps(v))
         return no_warp;
-    return r > 255 || r * threads(v) > 65536 ? "the warp tile needs more registers than a work-group has" : NULL;
+    return r > 290 || r * threads(v) > 65536 + 65536 / 8 ? "the warp tile needs more registers than a work-group has"
+                                                          : NULL;
 }
 static const char *dev_wgs(const int *v, const oclblas__limits *l)
 {
@@ -166,8 +208,13 @@ static const oclblas__rule rules[] = {
     {P(TC_SPLIT) | P(TC_CP_ASYNC), 0, staging},
     {P(TC_CP_ASYNC) | P(TC_STAGES), 0, stages},
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
-    {P(TC_PROMOTE) | P(TC_BK), 0, promotion},
-    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 0, registers},
+    {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE) | P(TC_BK), 0, accuracy},
+    {P(TC_CHUNK) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, chunk},
+    {P(TC_LOOP) | P(TC_FRAGV) | P(TC_CHUNK), 0, first_loop},
+    {P(TC_FRAGV), 0, fragv},
+    {P(TC_FRAGV) | P(TC_WM) | P(TC_WN), 0, fragv_tiles},
+    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_LOOP) | P(TC_SPLIT) | P(TC_PROMOTE) | P(TC_CHUNK), 0,
+     registers},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 1, dev_wgs},
     {P(TC_STAGES) | P(TC_SPLIT) | P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1, dev_local},
 };
@@ -209,7 +256,12 @@ static int derive(const int *v, oclblas__derived *out)
 oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode)
 {
     oclblas__params q = *p;
-    q.v[TC_PRODUCTS] = mode == OCLBLAS_MATH_TF32 ? 1 : 3;
+    if (mode == OCLBLAS_MATH_TF32) {
+        q.v[TC_PRODUCTS] = 1;
+        q.v[TC_CHUNK] = 0;
+    } else {
+        q.v[TC_PRODUCTS] = 3;
+    }
     return q;
 }
 

@@ -11,15 +11,17 @@
 #include "kernel_gemm_fast.h"
 
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_PADA, TC_PADB, TC_PRODUCTS,
-       TC_PROMOTE, TC_COUNT };
+       TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_COUNT };
 
 /* A and B are read as float4: offsets and leading dimensions of both must
  * be multiples of 4 elements (gemm_fast's VWM = VWN = 4). */
 #define OCLBLAS__GEMM_TC_VW 4
 
 /* The set that runs for a math mode: p with PRODUCTS = 3 (accurate, 3xTF32)
- * or 1 (tf32). A set legal with one is legal with the other (the rules
- * count the resources of PRODUCTS = 3 whatever its value). */
+ * or 1 (tf32, which has no use for CHUNK: 0). The tf32 form of a legal
+ * accurate set is legal (the rules count the resources of PRODUCTS = 3
+ * whatever its value); the accurate form of a set without promotion or
+ * CHUNK is not, and the plans check. */
 oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode);
 
 /* The step, on gemm_fast's arguments: m, n the real sizes (C is guarded),

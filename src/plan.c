@@ -183,17 +183,23 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles
     return (kt + per - 1) / per;
 }
 
-/* The kernel of the indirect plan: gemm_tc where the call's math mode
- * allows the tensor cores, the device can run gemm_tc and the routine value
- * says it is faster for the shape (NULL: gemm_fast). */
-static const oclblas__params *tc_params(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                        const oclblas__shape *shape, const oclblas__params *rp)
+/* The kernel of the indirect plan: gemm_tc (1, its set for the call's
+ * mode in *out) where the mode allows the tensor cores, the device has a
+ * set for gemm_tc that runs in that mode, and the routine value says it is
+ * faster for the shape; else gemm_fast (0). A set is tuned for the accurate
+ * mode; one without promotion (a tf32 set) cannot run it. */
+static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
+                  const oclblas__params *rp, oclblas__params *out)
 {
     const double min = (double)rp->v[RT_GEMM_TC_MIN];
     if (p->mode == OCLBLAS_MATH_STRICT || min <= 0 || (double)p->m * (double)p->n * (double)p->k < min * min * min)
-        return NULL;
+        return 0;
     oclblas_status st;
-    return oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
+    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
+    if (!tp)
+        return 0;
+    *out = oclblas__gemm_tc_for_mode(tp, p->mode);
+    return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
@@ -204,7 +210,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
     if (!rp)
         return st;
-    const oclblas__params *tp = tc_params(cx, p, shape, rp);
+    oclblas__params tc_mode_set;
+    const oclblas__params *tp = tc_set(cx, p, shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
     const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!tp && !fp)
         return st;
@@ -275,8 +282,7 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     out->main = fast;
     oclblas__step *s = add_step(out);
     if (tp) {
-        const oclblas__params mode_set = oclblas__gemm_tc_for_mode(tp, p->mode);
-        oclblas__gemm_tc_step(&mode_set, &g, s);
+        oclblas__gemm_tc_step(tp, &g, s);
     } else {
         oclblas__gemm_fast_step(fp, &g, s);
     }

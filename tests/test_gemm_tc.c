@@ -15,10 +15,12 @@
  *                     them on the H100; the tf32 mode's are about 1e-3.
  *   test_gemm_tc_emu  on any device (PoCL in CI) with the kernel's emulation
  *                     of mma.sync and cp.async (-DOCLBLAS_TC_EMULATE=1, which
- *                     oclblas__gemm_tc_emulate turns on), with two small sets
- *                     that together take both pipelines, both places of the
- *                     split, both guards and several warps and tiles per
- *                     warp in each direction, and PoCL compiles in seconds;
+ *                     oclblas__gemm_tc_emulate turns on), with three small
+ *                     sets that together take the three main loops, both
+ *                     pipelines, both places of the split, promotion and
+ *                     CHUNK, one and two fragment words, several warps and
+ *                     tiles per warp in each direction, and that PoCL
+ *                     compiles in seconds each;
  *                     the same gate on a smaller product. The emulation models
  *                     the tensor cores (operands truncated to TF32, one
  *                     truncated sum per mma), so it checks the kernel's logic;
@@ -45,25 +47,30 @@
 static tu_env env;
 
 #if TC_TEST_EMULATION
-/* cp.async with three stages, operands split per fragment, 2 x 2 warps of
- * 2 x 2 tiles; and staging through registers with hi and lo planes, the
- * operand range guard, 2 x 2 warps of one tile each and four k-steps. */
+/* Each of the kernel's three main loops once: cp.async with three stages,
+ * fragment prefetch (LOOP 2), two-word fragment loads and CHUNK, 2 x 2
+ * warps of 1 x 2 tiles; staging through registers with hi and lo planes,
+ * LOOP 1, promotion every 64 of k, 2 x 2 warps of one tile and four
+ * k-steps; the first round's loop (LOOP 0, the H100 entry's) with the
+ * split per fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1
+ * tiles. PoCL compiles them (and the first's tf32 form) in about 25 s of
+ * CPU time on a cold cache: emulated mma.sync holds two barriers, and the
+ * cost grows with the tiles and k-steps a warp unrolls. */
 static const char *const sets[] = {
-    "BM=64,BN=32,BK=16,WM=32,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2",
-    "BM=32,BN=16,BK=32,WM=16,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2",
+    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=2,FRAGV=2,"
+    "CHUNK=1",
+    "BM=32,BN=16,BK=32,WM=16,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=1,FRAGV=1,"
+    "CHUNK=0",
+    "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
+    "CHUNK=0",
 };
-#define NUM_SETS 2
+#define NUM_SETS 3
 static const size_t gate_sizes[][3] = {{64, 64, 2048}};
-/* At this size both modes' errors are a few roundings of the result, and
- * which is smaller is a toss-up; the gate proper is the GPU's. Here the
- * bar catches a broken split or promotion (tens of times the error). */
-#define STRICT_MARGIN 1.5
 #define SEMANTICS_SCALE 1
 #else
 static const char *const sets[] = {NULL}; /* the database's */
 #define NUM_SETS 1
 static const size_t gate_sizes[][3] = {{1024, 1024, 1024}, {4096, 4096, 4096}};
-#define STRICT_MARGIN 1.0
 #define SEMANTICS_SCALE 3
 #endif
 #define NUM_GATE_SIZES (sizeof gate_sizes / sizeof gate_sizes[0])
@@ -392,7 +399,7 @@ static void test_range_ends(void **state)
         {"A below 2^-100", -110, 95, 0},
         {"A subnormal", -135, 120, 0},
         {"products near 2^-118, their low parts subnormal", -99, -20, 0},
-        {"A above 2^100", 100, 20, 0},
+        {"A above 2^100", 100, 15, 0}, /* sums below 2^126 for k < 512: no order can overflow */
         {"products of 2^200: overflow to Inf", 100, 100, 1},
     };
     for (int set = 0; set < NUM_SETS; ++set) {
@@ -439,11 +446,9 @@ static void test_accuracy_gate(void **state)
             }
             sample_free(&s);
             const metrics *strict = &got[0], *accurate = &got[1], *tf32 = &got[2];
-            if (!(accurate->max_elem <= STRICT_MARGIN * strict->max_elem &&
-                  accurate->normwise <= STRICT_MARGIN * strict->normwise))
-                fail_msg("%s %zu: accurate (%.3g, %.3g) is less accurate than %g times strict (%.3g, %.3g)",
-                         dist_names[dist], k, accurate->max_elem, accurate->normwise, STRICT_MARGIN, strict->max_elem,
-                         strict->normwise);
+            if (!(accurate->max_elem <= strict->max_elem && accurate->normwise <= strict->normwise))
+                fail_msg("%s %zu: accurate (%.3g, %.3g) is less accurate than strict (%.3g, %.3g)", dist_names[dist],
+                         k, accurate->max_elem, accurate->normwise, strict->max_elem, strict->normwise);
             if (!(accurate->max_elem <= cublas_fp32[dist].max_elem && accurate->normwise <= cublas_fp32[dist].normwise))
                 fail_msg("%s %zu: accurate (%.3g, %.3g) is less accurate than cuBLAS FP32 on the H100 (%.3g, %.3g)",
                          dist_names[dist], k, accurate->max_elem, accurate->normwise, cublas_fp32[dist].max_elem,

@@ -62,7 +62,7 @@ static int setup(void **state)
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
     /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
-                            "PROMOTE=2");
+                            "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0");
     return 0;
 }
@@ -465,6 +465,29 @@ static void test_tc_choice(void **state)
     p = gemm(0, 0, 5000, 1, 5000);
     p.mode = OCLBLAS_MATH_TF32;
     assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_GEMV);
+    /* A set with CHUNK runs tf32 without it. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_WN] = 64;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_LOOP] = 2;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_FRAGV] = 4;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_PROMOTE] = 0;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 1;
+    p = gemm(0, 0, 1000, 1000, 1000);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->params.v[TC_CHUNK], 1);
+    p.mode = OCLBLAS_MATH_TF32;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(main_step(&plan)->params.v[TC_CHUNK], 0);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
+    /* A set without promotion or CHUNK (a tf32 set, as an entry could hold)
+     * cannot give 3xTF32 its accuracy: the accurate mode keeps gemm_fast. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 0;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_PRODUCTS] = 1;
+    assert_true(oclblas__params_legal(OCLBLAS__K_GEMM_TC, &cx.params[OCLBLAS__K_GEMM_TC], &dev.lim, NULL));
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_TC);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
     /* A device that cannot run gemm_tc (no legal set: not NVIDIA, or compute
      * capability below 8.0) gets gemm_fast in every mode. */
     cx.status[OCLBLAS__K_GEMM_TC] = OCLBLAS_INVALID_PARAMS;
@@ -592,37 +615,46 @@ static void test_tc_descriptor(void **state)
     assert_non_null(strstr(text, "-DTC_SMEM_ADDR=1"));
 
     /* Rules on partial assignments. */
-    const struct {
-        unsigned assigned;
-        int bm, bn, bk, wm, wn, stages, cp, split, pada, products, promote;
-        const char *why;
+    /* Each case: the parameters it assigns ("NAME=VALUE,..."), which break one rule. */
+    static const struct {
+        const char *set, *why;
     } bad[] = {
-        {OCLBLAS__P(TC_WM), 0, 0, 0, 24, 0, 0, 0, 0, 0, 0, 0, "WM must be a multiple of 16"},
-        {OCLBLAS__P(TC_BM) | OCLBLAS__P(TC_BN) | OCLBLAS__P(TC_WM) | OCLBLAS__P(TC_WN), 96, 64, 0, 64, 32, 0, 0, 0, 0,
-         0, 0, "BM must be a multiple of WM"},
-        {OCLBLAS__P(TC_SPLIT) | OCLBLAS__P(TC_CP_ASYNC), 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, "SPLIT = 1"},
-        {OCLBLAS__P(TC_CP_ASYNC) | OCLBLAS__P(TC_STAGES), 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, "STAGES must be 2"},
-        {OCLBLAS__P(TC_PRODUCTS), 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, "PRODUCTS must be 1 or 3"},
-        {OCLBLAS__P(TC_PROMOTE) | OCLBLAS__P(TC_BK), 0, 0, 32, 0, 0, 0, 0, 0, 0, 0, 4, "PROMOTE * BK"},
-        {OCLBLAS__P(TC_PADA) | OCLBLAS__P(TC_PADB), 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, "multiples of 4"},
-        /* 64 x 64 warp tiles with promotion: more than 255 registers. */
-        {OCLBLAS__P(TC_BM) | OCLBLAS__P(TC_BN) | OCLBLAS__P(TC_WM) | OCLBLAS__P(TC_WN), 128, 128, 0, 64, 64, 0, 0, 0,
-         0, 0, 0, "registers"},
+        {"WM=24", "WM must be a multiple of 16"},
+        {"BM=96,BN=64,WM=64,WN=32", "BM must be a multiple of WM"},
+        {"SPLIT=1,CP_ASYNC=1", "SPLIT = 1"},
+        {"CP_ASYNC=0,STAGES=3", "STAGES must be 2"},
+        {"PRODUCTS=2", "PRODUCTS must be 1 or 3"},
+        /* 3xTF32 must reach FP32 at least every 64 of k. */
+        {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
+        {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
+        {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK = 1 needs"},
+        {"CHUNK=1,PRODUCTS=1,PROMOTE=0", "CHUNK = 1 needs"},
+        {"LOOP=0,FRAGV=4,CHUNK=0", "LOOP = 0 needs"},
+        {"FRAGV=4,WM=64,WN=16", "FRAGV needs"},
+        {"FRAGV=3", "FRAGV must be"},
+        {"PADA=6,PADB=8", "multiples of 4"},
+        /* 64 x 64 warp tiles with promotion: about 300 registers. */
+        {"BM=128,BN=128,WM=64,WN=64,LOOP=1,SPLIT=0,PROMOTE=2,CHUNK=0", "registers"},
         /* 128 x 64 x 8 with 8 warps of 32 x 32: 128 float4s of A for 256 work-items. */
-        {OCLBLAS__P(TC_BM) | OCLBLAS__P(TC_BN) | OCLBLAS__P(TC_BK) | OCLBLAS__P(TC_WM) | OCLBLAS__P(TC_WN), 128, 64, 8,
-         32, 32, 0, 0, 0, 0, 0, 0, "multiples of 4 * 32"},
+        {"BM=128,BN=64,BK=8,WM=32,WN=32", "multiples of 4 * 32"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         oclblas__params q = {{0}};
-        q.v[TC_BM] = bad[i].bm, q.v[TC_BN] = bad[i].bn, q.v[TC_BK] = bad[i].bk, q.v[TC_WM] = bad[i].wm;
-        q.v[TC_WN] = bad[i].wn, q.v[TC_STAGES] = bad[i].stages, q.v[TC_CP_ASYNC] = bad[i].cp;
-        q.v[TC_SPLIT] = bad[i].split, q.v[TC_PADA] = bad[i].pada, q.v[TC_PADB] = bad[i].pada;
-        q.v[TC_PRODUCTS] = bad[i].products, q.v[TC_PROMOTE] = bad[i].promote;
-        if (oclblas__params_legal_partial(tc, &q, bad[i].assigned, ~0u, NULL, &why))
-            fail_msg("case %zu passes", i);
+        unsigned assigned = 0;
+        assert_int_equal(oclblas__params_parse(tc, bad[i].set, &q, &assigned), OCLBLAS_SUCCESS);
+        if (oclblas__params_legal_partial(tc, &q, assigned, ~0u, NULL, &why))
+            fail_msg("%s passes", bad[i].set);
         if (!strstr(why, bad[i].why))
-            fail_msg("case %zu: %s", i, why);
+            fail_msg("%s: %s", bad[i].set, why);
     }
+    /* The same 64 x 64 warp tiles with CHUNK instead of promotion fit. */
+    p = cx.params[tc];
+    p.v[TC_WN] = 64;
+    p.v[TC_LOOP] = 1;
+    p.v[TC_FRAGV] = 4;
+    p.v[TC_PROMOTE] = 0;
+    p.v[TC_CHUNK] = 1;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
     /* Local memory: 4 stages of 128 x 128 x 32 do not fit 48 KiB; hi and lo
      * planes count whatever PRODUCTS says, so that both modes can run a set. */
     p = cx.params[tc];
@@ -630,6 +662,7 @@ static void test_tc_descriptor(void **state)
     p.v[TC_PROMOTE] = 1;
     p.v[TC_CP_ASYNC] = 1;
     p.v[TC_STAGES] = 4;
+    assert_true(oclblas__params_legal(tc, &p, NULL, &why));
     assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
     assert_string_equal(why, "more local memory than the device has");
     p = cx.params[tc];
