@@ -126,11 +126,11 @@ OCLBLAS_API const char *oclblas_version(void);
  *                          recomputed with FP32 fused multiply-adds, so
  *                          these come out as FP32 arithmetic gives them.
  *                          Elsewhere, as strict. The default.
- *   OCLBLAS_MATH_TF32      one TF32 product (10-bit mantissas) where the
- *                          accurate mode would use the tensor cores, for
- *                          callers who trade accuracy for speed: about 1e-3
- *                          relative error norm-wise (as cuBLAS's and
- *                          PyTorch's TF32 modes); elsewhere, as strict.
+ *   OCLBLAS_MATH_TF32      on the same devices and shapes, one TF32 product
+ *                          (10-bit mantissas), for callers who trade
+ *                          accuracy for speed: about 1e-3 relative error
+ *                          norm-wise (as cuBLAS's and PyTorch's TF32
+ *                          modes); elsewhere, as strict.
  * OCLBLAS_MATH_MODE (strict, accurate or tf32) sets it at the first call
  * that needs it; oclblas_set_math_mode wins over it. */
 typedef enum { OCLBLAS_MATH_STRICT = 1, OCLBLAS_MATH_ACCURATE = 2, OCLBLAS_MATH_TF32 = 3 } oclblas_math_mode;

@@ -3,7 +3,8 @@
  * through mma.sync with TF32 operands): its parameters (block tile BM BN
  * BK, warp tile WM WN, pipeline STAGES and CP_ASYNC, where operands are
  * split SPLIT, local padding PADA PADB, products PRODUCTS, how partial sums
- * reach FP32 PROMOTE and CHUNK, main loop LOOP, fragment load width FRAGV)
+ * reach FP32 PROMOTE and CHUNK, main loop LOOP, fragment load width FRAGV,
+ * k-paired local layout KPAIR)
  * with their ranges and the tuner's candidates, the rules that make a set
  * legal, the sizes derived from a set, the devices that can run it
  * (NVIDIA, compute capability 8.0 and above), its launch geometry, and
@@ -26,7 +27,7 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[TC_COUNT] = {
-    [TC_BM] = {"BM", 16, 256, 2, {128, 256}},
+    [TC_BM] = {"BM", 16, 256, 1, {128}},
     [TC_BN] = {"BN", 8, 256, 3, {64, 128, 256}},
     [TC_BK] = {"BK", 8, 64, 2, {8, 16}},
     [TC_WM] = {"WM", 16, 128, 1, {64}},
@@ -45,8 +46,12 @@ static const oclblas__param_def params[TC_COUNT] = {
     [TC_LOOP] = {"LOOP", 0, 2, 3, {0, 1, 2}},
     /* words per fragment load from local memory */
     [TC_FRAGV] = {"FRAGV", 1, 4, 2, {1, 4}},
-    /* 1: each k8 step's three products summed apart and added in FP32 */
-    [TC_CHUNK] = {"CHUNK", 0, 1, 2, {0, 1}},
+    /* the three products summed apart and added in FP32: 1 per k8 step,
+     * 2 per k-tile with A's fragments held, 3 per k8 step in 2's order */
+    [TC_CHUNK] = {"CHUNK", 0, 3, 4, {0, 1, 2, 3}},
+    /* 1: k rows stored in pairs, fragments loaded in mma's register order
+     * (one product only: tf32 sets) */
+    [TC_KPAIR] = {"KPAIR", 0, 1, 1, {0}},
 };
 
 /* The kernel's edge guard, not a choice: GUARD = 2 recomputes with FFMA
@@ -146,8 +151,32 @@ static const char *accuracy(const int *v, const oclblas__limits *l)
 }
 static const char *chunk(const int *v, const oclblas__limits *l)
 {
-    return v[TC_CHUNK] && (v[TC_PRODUCTS] != 3 || v[TC_PROMOTE]) ? "CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0"
+    return v[TC_CHUNK] && (v[TC_PRODUCTS] != 3 || v[TC_PROMOTE]) ? "CHUNK > 0 needs PRODUCTS = 3 and PROMOTE = 0"
                                                                  : NULL;
+}
+static const char *chunk_loop(const int *v, const oclblas__limits *l)
+{
+    return v[TC_CHUNK] >= 2 && (v[TC_LOOP] != 1 || v[TC_FRAGV] != 1 || v[TC_KPAIR])
+               ? "CHUNK = 2 or 3 needs LOOP = 1, FRAGV = 1 and KPAIR = 0"
+               : NULL;
+}
+static const char *kpair(const int *v, const oclblas__limits *l)
+{
+    return v[TC_KPAIR] && (v[TC_PRODUCTS] != 1 || v[TC_CP_ASYNC] || !v[TC_LOOP] || v[TC_FRAGV] != 1)
+               ? "KPAIR = 1 needs PRODUCTS = 1, CP_ASYNC = 0, LOOP 1 or 2 and FRAGV = 1"
+               : NULL;
+}
+/* KPAIR stages k rows in pairs: whole pairs of float4s and of n8 tiles. */
+static const char *kpair_tiles(const int *v, const oclblas__limits *l)
+{
+    const int per = 4 * threads(v);
+    if (!v[TC_KPAIR])
+        return NULL;
+    if (!per)
+        return no_warp;
+    return (v[TC_WN] / 8) % 2 || (v[TC_BM] * v[TC_BK] / per) % 2 || (v[TC_BN] * v[TC_BK] / per) % 2
+               ? "KPAIR = 1 needs WN / 8 even and an even number of float4s of A and of B per work-item"
+               : NULL;
 }
 /* LOOP = 0 is the first round's loop, kept as it ran. */
 static const char *first_loop(const int *v, const oclblas__limits *l)
@@ -210,6 +239,9 @@ static const oclblas__rule rules[] = {
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
     {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE) | P(TC_BK), 0, accuracy},
     {P(TC_CHUNK) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, chunk},
+    {P(TC_CHUNK) | P(TC_LOOP) | P(TC_FRAGV) | P(TC_KPAIR), 0, chunk_loop},
+    {P(TC_KPAIR) | P(TC_PRODUCTS) | P(TC_CP_ASYNC) | P(TC_LOOP) | P(TC_FRAGV), 0, kpair},
+    {P(TC_KPAIR) | P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, kpair_tiles},
     {P(TC_LOOP) | P(TC_FRAGV) | P(TC_CHUNK), 0, first_loop},
     {P(TC_FRAGV), 0, fragv},
     {P(TC_FRAGV) | P(TC_WM) | P(TC_WN), 0, fragv_tiles},

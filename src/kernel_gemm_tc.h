@@ -11,7 +11,7 @@
 #include "kernel_gemm_fast.h"
 
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_PADA, TC_PADB, TC_PRODUCTS,
-       TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_COUNT };
+       TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_KPAIR, TC_COUNT };
 
 /* A and B are read as float4: offsets and leading dimensions of both must
  * be multiples of 4 elements (gemm_fast's VWM = VWN = 4). */

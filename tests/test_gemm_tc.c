@@ -48,29 +48,36 @@ static tu_env env;
 
 #if TC_TEST_EMULATION
 /* Each of the kernel's three main loops once: cp.async with three stages,
- * fragment prefetch (LOOP 2), two-word fragment loads and CHUNK, 2 x 2
- * warps of 1 x 2 tiles; staging through registers with hi and lo planes,
- * LOOP 1, promotion every 64 of k, 2 x 2 warps of one tile and four
- * k-steps; the first round's loop (LOOP 0, the H100 entry's) with the
- * split per fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1
- * tiles. PoCL compiles them (and the first's tf32 form) in about 25 s of
- * CPU time on a cold cache: emulated mma.sync holds two barriers, and the
- * cost grows with the tiles and k-steps a warp unrolls. */
+ * fragment prefetch (LOOP 2), two-word fragment loads and CHUNK 1 (a
+ * temporary per k8 step), 2 x 2 warps of 1 x 2 tiles; staging through
+ * registers with hi and lo planes, LOOP 1, CHUNK 2 (a temporary per
+ * k-tile, A's fragments held), 2 x 2 warps of one tile and four k-steps;
+ * the first round's loop (LOOP 0, the H100 entry's) with the split per
+ * fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1 tiles. PoCL
+ * compiles them, the first's tf32 form and the tf32 set below in about 30 s
+ * of CPU time on a cold cache: emulated mma.sync holds two barriers, and
+ * the cost grows with the tiles and k-steps a warp unrolls. */
 static const char *const sets[] = {
     "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=2,FRAGV=2,"
-    "CHUNK=1",
-    "BM=32,BN=16,BK=32,WM=16,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=1,FRAGV=1,"
-    "CHUNK=0",
+    "CHUNK=1,KPAIR=0",
+    "BM=32,BN=16,BK=32,WM=16,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "CHUNK=2,KPAIR=0",
     "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
-    "CHUNK=0",
+    "CHUNK=0,KPAIR=0",
 };
 #define NUM_SETS 3
 static const size_t gate_sizes[][3] = {{64, 64, 2048}};
+/* A set for one product only (k rows stored in pairs, KPAIR), as an entry
+ * tuned for the tf32 mode could hold. */
+static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+                               "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
 #define SEMANTICS_SCALE 1
 #else
 static const char *const sets[] = {NULL}; /* the database's */
 #define NUM_SETS 1
 static const size_t gate_sizes[][3] = {{1024, 1024, 1024}, {4096, 4096, 4096}};
+static const char tf32_set[] = "BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+                               "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
 #define SEMANTICS_SCALE 3
 #endif
 #define NUM_GATE_SIZES (sizeof gate_sizes / sizeof gate_sizes[0])
@@ -418,6 +425,49 @@ static void test_range_ends(void **state)
     free(a), free(b), free(c0), free(c);
 }
 
+/* A set without an accurate form (one product, KPAIR): the tf32 mode runs
+ * it, the accurate mode keeps gemm_fast rather than lose accuracy. */
+static void test_tf32_only_set(void **state)
+{
+    (void)state;
+    tu_override(&env, "gemm_tc", tf32_set);
+    const size_t m = 100 * SEMANTICS_SCALE, n = 70 * SEMANTICS_SCALE, k = 300 * SEMANTICS_SCALE;
+    oclblas__plan plan = plan_for(m, n, k);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    set_mode(OCLBLAS_MATH_TF32);
+    plan = plan_for(m, n, k);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.step[plan.main].params.v[TC_KPAIR], 1);
+    float *a = floats(m * k), *b = floats(k * n), *c = floats(m * n);
+    fill_uniform(a, m * k, 100);
+    fill_uniform(b, k * n, 101);
+    memset(c, 0, m * n * sizeof *c);
+    sample s = sample_make(m, n, k, a, b, 64);
+    gemm_nn(m, n, k, 1.0f, a, b, 0.0f, c);
+    const metrics got = measure(&s, m, c);
+    print_message("%zux%zux%zu uniform tf32 (KPAIR): max |C - C64| / (|A||B|) %.3g, ||C - C64|| / ||C64|| %.3g\n",
+                  m, n, k, got.max_elem, got.normwise);
+    sample_free(&s);
+    if (!(got.normwise <= 3e-3 && got.normwise >= 1e-5))
+        fail_msg("tf32 with KPAIR: norm-wise error %.3g, not about 1e-3", got.normwise);
+    /* NaN and Inf, beta = 0 over NaN, through the paired layout. */
+    float *c0 = floats(m * n);
+    a[5 * m + 2] = NAN;
+    b[7 * k + 9] = INFINITY;
+    for (size_t i = 0; i < m * n; ++i)
+        c0[i] = c[i] = NAN;
+    gemm_nn(m, n, k, 1.0f, a, b, 0.0f, c);
+    for (size_t j = 0; j < n; ++j)
+        for (size_t i = 0; i < m; ++i) {
+            double mag;
+            const double r = ref_at(m, k, 1.0f, a, b, 0.0f, c0, i, j, &mag);
+            const float g = c[j * m + i];
+            if (isnan(r) ? !isnan(g) : isinf(r) ? g != (float)r : !(fabs(g - r) <= 1e-2 * mag + 1e-30))
+                fail_msg("tf32 with KPAIR: C(%zu, %zu) is %g, expected %g", i, j, (double)g, r);
+        }
+    free(a), free(b), free(c), free(c0);
+}
+
 /* Issue 14's accuracy gate for the accurate mode, and the tf32 mode's
  * accuracy, on the same inputs as the strict mode's. */
 static void test_accuracy_gate(void **state)
@@ -480,7 +530,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_modes_choose, setup),  cmocka_unit_test_setup(test_semantics, setup),
         cmocka_unit_test_setup(test_split_k, setup),       cmocka_unit_test_setup(test_nan_inf, setup),
-        cmocka_unit_test_setup(test_range_ends, setup),    cmocka_unit_test_setup(test_accuracy_gate, setup),
+        cmocka_unit_test_setup(test_range_ends, setup),    cmocka_unit_test_setup(test_tf32_only_set, setup),
+        cmocka_unit_test_setup(test_accuracy_gate, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

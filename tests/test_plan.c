@@ -62,7 +62,7 @@ static int setup(void **state)
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
     /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
-                            "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0");
+                            "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0,KPAIR=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0");
     return 0;
 }
@@ -627,8 +627,12 @@ static void test_tc_descriptor(void **state)
         /* 3xTF32 must reach FP32 at least every 64 of k. */
         {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
         {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
-        {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK = 1 needs"},
-        {"CHUNK=1,PRODUCTS=1,PROMOTE=0", "CHUNK = 1 needs"},
+        {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK > 0 needs"},
+        {"CHUNK=3,PRODUCTS=1,PROMOTE=0", "CHUNK > 0 needs"},
+        {"CHUNK=2,LOOP=2,FRAGV=1,KPAIR=0", "CHUNK = 2 or 3 needs"},
+        {"KPAIR=1,PRODUCTS=3,CP_ASYNC=0,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
+        {"KPAIR=1,PRODUCTS=1,CP_ASYNC=1,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
+        {"KPAIR=1,BM=128,BN=96,BK=32,WM=64,WN=24", "KPAIR = 1 needs WN / 8 even"},
         {"LOOP=0,FRAGV=4,CHUNK=0", "LOOP = 0 needs"},
         {"FRAGV=4,WM=64,WN=16", "FRAGV needs"},
         {"FRAGV=3", "FRAGV must be"},
