@@ -15,10 +15,11 @@
  * PRODUCTS is part of a set so that a set names its program completely
  * (build options and cache keys come from sets), but the math mode decides
  * it (oclblas__gemm_tc_for_mode): an entry's value is what the set was
- * tuned with. The resource rules count PRODUCTS = 3 whatever its value, so
- * the tf32 form of a legal accurate set is legal too; a set without
- * promotion or CHUNK (a tf32 set) has no accurate form, and the plan keeps
- * gemm_fast for that mode.
+ * tuned with. Three products need at least the resources of one, so the
+ * tf32 form of a legal accurate set is legal too; a set made for one
+ * product (without promotion or CHUNK, or too large for hi and lo planes)
+ * may have no accurate form, and the plan then keeps gemm_fast for that
+ * mode.
  */
 #include "kernel_gemm_tc.h"
 
@@ -84,15 +85,16 @@ static int warps(const int *v) { return (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC
 static const char *const no_warp = "BM must be a multiple of WM and BN of WN";
 static int threads(const int *v) { return 32 * warps(v); }
 /* Accumulators (twice when promotion keeps a second set), one k-step's
- * fragments (hi and lo), the next k-step's with LOOP = 2 (raw words when
- * split per fragment), CHUNK's temporaries, about 40 for addresses and loop
- * state: the kernel author's estimate, borne out by the offline PTX check
- * and the first GPU run. Rough, since ptxas reuses fragment registers. */
+ * fragments (hi and lo with three products), the next k-step's with
+ * LOOP = 2 (raw words when three products are split per fragment), CHUNK's
+ * temporaries, about 40 for addresses and loop state: the kernel author's
+ * estimate, borne out by the offline PTX check and the first GPU run.
+ * Rough, since ptxas reuses fragment registers. */
 static int registers_per_item(const int *v)
 {
-    const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8;
-    const int frag = (mt * 4 + nt * 2) * 2;
-    const int next = v[TC_LOOP] == 2 ? (v[TC_SPLIT] ? frag : frag / 2) : 0;
+    const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, three = v[TC_PRODUCTS] == 3;
+    const int frag = (mt * 4 + nt * 2) * (three ? 2 : 1);
+    const int next = v[TC_LOOP] == 2 ? (v[TC_SPLIT] || !three ? frag : frag / 2) : 0;
     return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + next + (v[TC_CHUNK] ? 8 : 0) + 40;
 }
 
@@ -213,11 +215,11 @@ static const char *dev_wgs(const int *v, const oclblas__limits *l)
         return no_warp;
     return t > l->max_wg_size || t > l->max_item[0] ? "work-group larger than the device allows" : NULL;
 }
-/* STAGES slots of each tile, hi and lo planes of each when split at staging
- * (as PRODUCTS = 3 needs), the fallback's flag. */
+/* STAGES slots of each tile, hi and lo planes of each when three products
+ * are split at staging, the fallback's flag. */
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
-    const unsigned long long planes = v[TC_SPLIT] ? 2 : 1;
+    const unsigned long long planes = v[TC_SPLIT] && v[TC_PRODUCTS] == 3 ? 2 : 1;
     unsigned long long bytes = 4ull * (unsigned long long)v[TC_STAGES] * planes * (unsigned long long)v[TC_BK] *
                                    (unsigned long long)(v[TC_BM] + v[TC_PADA] + v[TC_BN] + v[TC_PADB]) +
                                4;
@@ -245,10 +247,12 @@ static const oclblas__rule rules[] = {
     {P(TC_LOOP) | P(TC_FRAGV) | P(TC_CHUNK), 0, first_loop},
     {P(TC_FRAGV), 0, fragv},
     {P(TC_FRAGV) | P(TC_WM) | P(TC_WN), 0, fragv_tiles},
-    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_LOOP) | P(TC_SPLIT) | P(TC_PROMOTE) | P(TC_CHUNK), 0,
-     registers},
+    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_LOOP) | P(TC_SPLIT) | P(TC_PROMOTE) |
+         P(TC_CHUNK),
+     0, registers},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 1, dev_wgs},
-    {P(TC_STAGES) | P(TC_SPLIT) | P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1, dev_local},
+    {P(TC_STAGES) | P(TC_SPLIT) | P(TC_PRODUCTS) | P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1,
+     dev_local},
 };
 #undef P
 

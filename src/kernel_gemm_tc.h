@@ -19,9 +19,9 @@ enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_P
 
 /* The set that runs for a math mode: p with PRODUCTS = 3 (accurate, 3xTF32)
  * or 1 (tf32, which has no use for CHUNK: 0). The tf32 form of a legal
- * accurate set is legal (the rules count the resources of PRODUCTS = 3
- * whatever its value); the accurate form of a set without promotion or
- * CHUNK is not, and the plans check. */
+ * accurate set is legal (one product needs no more than three); the
+ * accurate form of a set made for one product may not be, and the plans
+ * check. */
 oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode);
 
 /* The step, on gemm_fast's arguments: m, n the real sizes (C is guarded),

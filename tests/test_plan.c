@@ -638,7 +638,7 @@ static void test_tc_descriptor(void **state)
         {"FRAGV=3", "FRAGV must be"},
         {"PADA=6,PADB=8", "multiples of 4"},
         /* 64 x 64 warp tiles with promotion: about 300 registers. */
-        {"BM=128,BN=128,WM=64,WN=64,LOOP=1,SPLIT=0,PROMOTE=2,CHUNK=0", "registers"},
+        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=3,LOOP=1,SPLIT=0,PROMOTE=2,CHUNK=0", "registers"},
         /* 128 x 64 x 8 with 8 warps of 32 x 32: 128 float4s of A for 256 work-items. */
         {"BM=128,BN=64,BK=8,WM=32,WN=32", "multiples of 4 * 32"},
     };
@@ -659,8 +659,9 @@ static void test_tc_descriptor(void **state)
     p.v[TC_PROMOTE] = 0;
     p.v[TC_CHUNK] = 1;
     assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
-    /* Local memory: 4 stages of 128 x 128 x 32 do not fit 48 KiB; hi and lo
-     * planes count whatever PRODUCTS says, so that both modes can run a set. */
+    /* Local memory: 4 stages of 128 x 128 x 32 do not fit 48 KiB; neither do
+     * hi and lo planes of 128 x 128 x 16 split at staging, which one product
+     * does not need. */
     p = cx.params[tc];
     p.v[TC_BK] = 32;
     p.v[TC_PROMOTE] = 1;
@@ -670,11 +671,13 @@ static void test_tc_descriptor(void **state)
     assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
     assert_string_equal(why, "more local memory than the device has");
     p = cx.params[tc];
-    p.v[TC_SPLIT] = 1;
-    p.v[TC_BK] = 32;
-    p.v[TC_PROMOTE] = 1;
-    p.v[TC_PRODUCTS] = 1; /* 2 x 32 x 272 x 4 B = 68 KiB with two planes */
+    p.v[TC_SPLIT] = 1; /* 2 planes x 2 stages x 16 x 272 x 4 B = 68 KiB */
     assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    assert_string_equal(why, "more local memory than the device has");
+    p.v[TC_PRODUCTS] = 1;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    const oclblas__params acc = oclblas__gemm_tc_for_mode(&p, OCLBLAS_MATH_ACCURATE);
+    assert_false(oclblas__params_legal(tc, &acc, &dev.lim, &why));
 
     /* The devices: NVIDIA of compute capability 8.0 and up. */
     oclblas__limits lim = dev.lim;
