@@ -1,7 +1,8 @@
 /*
  * oclblas-bench: SGEMM and SGEMV rates of oclblas against OpenBLAS on the
- * host and, when present, CLBlast and cuBLAS, in the same run on the same
- * operands. oclblas and CLBlast run on one OpenCL context and profiling
+ * host and, when present, CLBlast and cuBLAS (FP32, and TF32 tensor cores
+ * for SGEMM), in the same run on the same operands, in the library's math
+ * mode of the run (--math). oclblas and CLBlast run on one OpenCL context and profiling
  * queue; "device" time is the span between a marker before a batch of
  * back-to-back calls and the last call's completion, divided by the calls
  * (so launch gaps and helper kernels count), "wall" time the host clock
@@ -33,8 +34,9 @@ typedef struct {
     bench_problem p;
 } bench_case;
 
-enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_NVBLAS, NLIBS };
-static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "nvblas"};
+enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_CUBLAS_TF32, LIB_NVBLAS, NLIBS };
+static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast",
+                                             "cublas",  "cublas-tf32",  "nvblas"};
 
 typedef struct {
     bench_case c;
@@ -53,7 +55,7 @@ static struct {
     const char *csv, *json, *png;
     int quiet;
     double min_time;
-} opt = {0, {1, 0, 1, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
+} opt = {0, {1, 0, 1, 1, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
 
 double bench_now(void)
 {
@@ -353,8 +355,12 @@ static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
         res->have[LIB_NVBLAS] = 1;
     if (opt.use[LIB_CLBLAST] && clblast_available() && clblast_run(cl, c->gemm, &c->p, &d, reps, &res->t[LIB_CLBLAST]) == 0)
         res->have[LIB_CLBLAST] = 1;
-    if (opt.use[LIB_CUBLAS] && have_cublas && cublas_run(c->gemm, &c->p, &d, reps, &res->t[LIB_CUBLAS]) == 0)
+    if (opt.use[LIB_CUBLAS] && have_cublas && cublas_run(c->gemm, 0, &c->p, &d, reps, &res->t[LIB_CUBLAS]) == 0)
         res->have[LIB_CUBLAS] = 1;
+    /* TF32 changes nothing in cuBLAS's SGEMV. */
+    if (opt.use[LIB_CUBLAS_TF32] && have_cublas && c->gemm &&
+        cublas_run(1, 1, &c->p, &d, reps, &res->t[LIB_CUBLAS_TF32]) == 0)
+        res->have[LIB_CUBLAS_TF32] = 1;
     for (int l = 0; l < NLIBS; ++l) {
         const double s = res->t[l].device_s > 0 ? res->t[l].device_s : res->t[l].wall_s;
         res->rate[l] = res->have[l] ? rate(c, s) : NAN;
@@ -518,10 +524,10 @@ static void trans_item(const char *name, const char *whole, const char *it)
 static int peers_none, peers_named;
 static void peer_item(const char *name, const char *whole, const char *it)
 {
-    static const char *const peers[] = {"openblas", "clblast", "cublas", "nvblas", "none", NULL};
-    static const int lib[] = {LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_NVBLAS};
-    const int i = parse_choice(name, it, peers, "must be openblas, clblast, cublas, nvblas, or none");
-    if (i == 4)
+    static const char *const peers[] = {"openblas", "clblast", "cublas", "cublas-tf32", "nvblas", "none", NULL};
+    static const int lib[] = {LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_CUBLAS_TF32, LIB_NVBLAS};
+    const int i = parse_choice(name, it, peers, "must be openblas, clblast, cublas, cublas-tf32, nvblas, or none");
+    if (i == 5)
         peers_none = 1;
     else {
         opt.use[lib[i]] = 1;
@@ -589,7 +595,10 @@ static void usage(void)
         "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
         "  --layout row|col|both        (row)\n"
         "  --trans NN,NT,TN,TT          gemm transposes (N, T or C each); gemv takes the first letter (NN)\n"
-        "  --peers LIST                 openblas,clblast,cublas,nvblas or none (all that are present)\n"
+        "  --peers LIST                 openblas,clblast,cublas,cublas-tf32,nvblas or none (all that are present;\n"
+        "                               cublas-tf32: cuBLAS SGEMM on the TF32 tensor cores)\n"
+        "  --math MODE                  the library's math mode for the run: strict, accurate or tf32\n"
+        "                               (default: the process's, OCLBLAS_MATH_MODE or accurate)\n"
         "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included, with\n"
         "                               what moved and how busy the devices were, and NVBLAS's SGEMM beside it\n"
         "  --alpha A --beta B           (1, 0)\n"
@@ -600,7 +609,8 @@ static void usage(void)
         "                               run by python3 or by $OCLBLAS_BENCH_PYTHON\n"
         "  --first-call SIZE            time the first SGEMM of a fresh process, cold and warm disk cache\n"
         "  --quiet                      no progress line\n"
-        "exit status: 0 done; 1 a result differs from OpenBLAS, or a problem or the plot could not be done;\n"
+        "exit status: 0 done; 1 a result differs from OpenBLAS (by 1e-3 relative; 1e-2 in the tf32 mode), or\n"
+        "a problem or the plot could not be done;\n"
         "2 a bad option, or no device (nothing was measured)\n");
 }
 
@@ -745,10 +755,15 @@ static void print_table(const bench_result *r, int n, const int *present)
     for (int l = 0; l < NLIBS; ++l)
         if (present[l])
             printf(" %13s", lib_names[l]);
+    char ratio_names[NLIBS][16];
+    int ratio_width[NLIBS];
+    for (int l = LIB_OPENBLAS; l < NLIBS; ++l) {
+        snprintf(ratio_names[l], sizeof ratio_names[l], "/%s", lib_names[l]);
+        ratio_width[l] = strlen(ratio_names[l]) > 11 ? (int)strlen(ratio_names[l]) : 11;
+    }
     for (int l = LIB_OPENBLAS; l < NLIBS; ++l)
         if (present[l] && present[LIB_OCLBLAS])
-            printf(" %11s", l == LIB_OPENBLAS ? "/openblas" : l == LIB_CLBLAST ? "/clblast" : l == LIB_CUBLAS ? "/cublas"
-                                                                                                   : "/nvblas");
+            printf(" %*s", ratio_width[l], ratio_names[l]);
     printf(" %10s\n", "max diff");
     for (int i = 0; i < n; ++i) {
         char d[96];
@@ -765,9 +780,9 @@ static void print_table(const bench_result *r, int n, const int *present)
             if (present[l] && present[LIB_OCLBLAS]) {
                 const double q = ratio_of(&r[i], l);
                 if (isfinite(q))
-                    printf(" %10.2fx", q);
+                    printf(" %*.2fx", ratio_width[l] - 1, q);
                 else
-                    printf(" %11s", "-");
+                    printf(" %*s", ratio_width[l], "-");
             }
         if (r[i].check >= 0)
             printf(" %10.2e\n", r[i].check);
@@ -911,8 +926,8 @@ static void write_json(const char *path, const bench_result *r, int n, const ben
     if (!f)
         die("cannot write %s", path);
     fprintf(f, "{\n  \"tool\": \"oclblas-bench %s\",\n  \"opencl_device\": \"%s\",\n  \"cuda_device\": \"%s\",\n"
-               "  \"results\": [\n",
-            oclblas_version(), cl->name, cublas_dev);
+               "  \"math_mode\": \"%s\",\n  \"results\": [\n",
+            oclblas_version(), cl->name, cublas_dev, oclblas_math_mode_name(oclblas_get_math_mode()));
     int first = 1;
     for (int i = 0; i < n; ++i) {
         const bench_case *c = &r[i].c;
@@ -1068,6 +1083,7 @@ int main(int argc, char **argv)
     const char *overrides[MAX_OVERRIDES];
     int noverrides = 0;
     size_t first_call = 0;
+    int math = 0; /* 0: the process's mode */
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1109,6 +1125,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--json")) opt.json = output_path(a, TAKE());
         else if (!strcmp(a, "--png")) opt.png = output_path(a, TAKE());
         else if (!strcmp(a, "--quiet")) opt.quiet = 1;
+        else if (!strcmp(a, "--math")) {
+            /* The library's own names of its modes. */
+            const char *m = TAKE();
+            int i = OCLBLAS_MATH_STRICT;
+            while (i <= OCLBLAS_MATH_TF32 && strcmp(m, oclblas_math_mode_name((oclblas_math_mode)i)))
+                ++i;
+            if (i > OCLBLAS_MATH_TF32)
+                bad_option(a, m, "must be strict, accurate or tf32");
+            math = (oclblas_math_mode)i;
+        }
         else if (!strcmp(a, "--first-call")) first_call = parse_count(a, TAKE(), MAX_DIM);
         else if (!strcmp(a, "--override")) {
             const char *o = TAKE();
@@ -1132,6 +1158,8 @@ int main(int argc, char **argv)
     }
     if (opt.png && !first_call)
         plot_check(opt.png);
+    if (math && oclblas_set_math_mode((oclblas_math_mode)math) != OCLBLAS_SUCCESS)
+        die("cannot set the math mode%s", "");
 
     bench_cl cl;
     oclblas_status st = oclblas_default_device(&cl.device, NULL, NULL);
@@ -1220,20 +1248,25 @@ int main(int argc, char **argv)
     if (err != CL_SUCCESS)
         die("cannot create a queue%s", "");
     char cublas_dev[256] = "";
-    const int have_cublas = opt.use[LIB_CUBLAS] && cublas_available(cublas_dev, sizeof cublas_dev);
+    const int have_cublas =
+        (opt.use[LIB_CUBLAS] || opt.use[LIB_CUBLAS_TF32]) && cublas_available(cublas_dev, sizeof cublas_dev);
 
     printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl.name);
     if (have_cublas)
         printf("; CUDA device %s", cublas_dev);
     const char *nvblas_note = "";
     const int have_nvblas = opt.host && opt.use[LIB_NVBLAS] && nvblas_available(&nvblas_note);
-    printf("; peers:%s%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
-           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "", have_cublas ? " cuBLAS" : "",
+    printf("; peers:%s%s%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
+           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "",
+           have_cublas && opt.use[LIB_CUBLAS] ? " cuBLAS" : "",
+           have_cublas && opt.use[LIB_CUBLAS_TF32] ? " cuBLAS-TF32" : "",
            have_nvblas ? " NVBLAS (host-pointer SGEMM)" : "");
     if (opt.host && opt.use[LIB_NVBLAS] && !have_nvblas)
         printf("note: %s: no NVBLAS column\n", nvblas_note);
-    printf("rates by device time where there is one (OpenCL events, CUDA events), else by host clock; alpha=%g beta=%g\n",
-           (double)opt.alpha, (double)opt.beta);
+    const oclblas_math_mode mode = oclblas_get_math_mode();
+    printf("oclblas math mode %s; rates by device time where there is one (OpenCL events, CUDA events), else by host "
+           "clock; alpha=%g beta=%g\n",
+           oclblas_math_mode_name(mode), (double)opt.alpha, (double)opt.beta);
     bench_result *results = calloc((size_t)ncases, sizeof *results);
     int present[NLIBS] = {0};
     const double t_start = bench_now();
@@ -1258,12 +1291,14 @@ int main(int argc, char **argv)
     if (opt.json)
         write_json(opt.json, results, ncases, &cl, cublas_dev);
     int bad = opt.png && plot(results, ncases, &cl) != 0, differ = 0, missing = 0;
+    /* One TF32 product is about 1e-3 from FP32 (relative to the largest element, less). */
+    const double tolerance = mode == OCLBLAS_MATH_TF32 ? 1e-2 : 1e-3;
     for (int i = 0; i < ncases; ++i) {
-        differ |= results[i].have[LIB_OCLBLAS] && !(results[i].check < 1e-3);
+        differ |= results[i].have[LIB_OCLBLAS] && !(results[i].check < tolerance);
         missing |= !results[i].have[LIB_OCLBLAS];
     }
     if (differ)
-        fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than 1e-3 (relative)\n");
+        fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than %g (relative)\n", tolerance);
     if (missing)
         fprintf(stderr, "oclblas-bench: oclblas did not run some problems (\"-\" in its column; see above)\n");
     bad |= differ | missing;

@@ -11,6 +11,8 @@
 #                                   4096..16384 beside OpenBLAS and NVBLAS, oclblas-hostcheck at
 #                                   4096, 16384 (verbose log) and 50000^3
 #   bench/gpu.sh multi              issue 17: bench/results/multi-gpu/run.sh on every GPU (1, 2, 4...)
+#   bench/gpu.sh modes              the math modes (issue 14): gemm_tc's tests (accuracy gate), then
+#                                   accurate and tf32 against cuBLAS FP32 and TF32, and strict at 4096
 # Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first.
 # On the lent NVIDIA machines: source .device/env.sh first (see README).
 set -uo pipefail
@@ -107,6 +109,26 @@ while [ $# -gt 0 ]; do
     multi)
       stamp "issue 17: host-pointer SGEMM on 1, 2, 4... GPUs"
       BUILD=$build bench/results/multi-gpu/run.sh "$out/multi-gpu" "${MULTI_SIZES:-16384,32768}"
+      ;;
+    modes)
+      stamp "math modes: tests"
+      # -V: the accuracy figures of test_gemm_tc are in the log even when it passes.
+      # (not test_gemm_tc_emu: the emulation is for devices without tensor cores)
+      ctest --test-dir "$build" -V -j1 --timeout 300 -R '^(test_plan|test_mathmode.*|test_gemm_tc)$' \
+        > "$out/ctest-modes.log" 2>&1
+      grep -E "Test +#|tests passed|(uniform|spread) +(strict|accurate|tf32)|ERROR|FAILED|skipped" "$out/ctest-modes.log"
+      b="$build/bench/oclblas-bench"
+      for mode in accurate tf32; do
+        stamp "math mode $mode"
+        "$b" --math $mode --routine gemm --layout row --peers cublas,cublas-tf32 --quiet \
+          --shapes 2048x2048x2048,4096x4096x4096,8192x8192x8192,4096x4096x1024,8192x1024x4096 \
+          --csv "$out/bench-$mode.csv" --json "$out/bench-$mode.json" > "$out/bench-$mode.txt" 2>&1
+        cat "$out/bench-$mode.txt"
+      done
+      stamp "math mode strict"
+      "$b" --math strict --routine gemm --layout row --peers cublas --sizes 4096 --quiet \
+        --csv "$out/bench-strict.csv" --json "$out/bench-strict.json" > "$out/bench-strict.txt" 2>&1
+      cat "$out/bench-strict.txt"
       ;;
     first)
       stamp "first call"

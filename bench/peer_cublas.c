@@ -1,8 +1,12 @@
 /*
  * cuBLAS as a peer, when the CUDA toolkit was there at build time and a CUDA
- * device is there at run time. FP32 math (the default mode, no TF32), timed with CUDA events
- * around back-to-back calls, like the OpenCL peers. Row-major problems use
- * the usual identity C^T = B^T A^T, so cuBLAS sees column-major operands.
+ * device is there at run time: FP32 math (the default mode, no TF32) on one
+ * handle, and on a second handle TF32 tensor-core math
+ * (CUBLAS_TF32_TENSOR_OP_MATH: SGEMM with operands rounded to TF32, the
+ * peer of oclblas's tf32 mode and the speed its accurate mode competes
+ * with). Timed with CUDA events around back-to-back calls, like the OpenCL
+ * peers. Row-major problems use the usual identity C^T = B^T A^T, so cuBLAS
+ * sees column-major operands.
  */
 #include "peers.h"
 
@@ -12,24 +16,27 @@
 
 #include <stdio.h>
 
-static cublasHandle_t handle;
+static cublasHandle_t handles[2]; /* FP32, TF32 */
 
 int cublas_available(char *device_name, size_t len)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
         return 0;
-    if (!handle && cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
-        return 0;
+    for (int tf32 = 0; tf32 < 2; ++tf32)
+        if (!handles[tf32] && cublasCreate(&handles[tf32]) != CUBLAS_STATUS_SUCCESS)
+            return 0;
     /* Plain FP32: the default mode uses no TF32 unless asked to. */
-    cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH);
+    if (cublasSetMathMode(handles[0], CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetMathMode(handles[1], CUBLAS_TF32_TENSOR_OP_MATH) != CUBLAS_STATUS_SUCCESS)
+        return 0;
     struct cudaDeviceProp prop;
     if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
         snprintf(device_name, len, "%s", prop.name);
     return 1;
 }
 
-static int one_call(int gemm, const bench_problem *p, const float *a, const float *b, float *c)
+static int one_call(cublasHandle_t handle, int gemm, const bench_problem *p, const float *a, const float *b, float *c)
 {
     cublasStatus_t st;
     if (gemm) {
@@ -51,8 +58,9 @@ static int one_call(int gemm, const bench_problem *p, const float *a, const floa
     return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
 }
 
-int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
+int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
+    const cublasHandle_t handle = handles[tf32 != 0];
     size_t na, nb, nc;
     if (gemm) {
         na = p->m * p->k;
@@ -72,7 +80,7 @@ int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, 
     cudaMemcpy(a, d->a, na * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(b, d->b, nb * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(c, d->c, nc * 4, cudaMemcpyHostToDevice);
-    if (one_call(gemm, p, a, b, c) != 0) /* warm-up */
+    if (one_call(handle, gemm, p, a, b, c) != 0) /* warm-up */
         goto done;
     if (d->out) {
         cudaMemcpy(d->out, c, nc * 4, cudaMemcpyDeviceToHost);
@@ -82,14 +90,14 @@ int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, 
     cudaEventCreate(&e1);
     cudaDeviceSynchronize();
     double w0 = bench_now();
-    if (one_call(gemm, p, a, b, c) != 0)
+    if (one_call(handle, gemm, p, a, b, c) != 0)
         goto done;
     cudaDeviceSynchronize();
     reps = bench_reps(reps, bench_now() - w0);
     w0 = bench_now();
     cudaEventRecord(e0, 0);
     for (int r = 0; r < reps; ++r)
-        if (one_call(gemm, p, a, b, c) != 0)
+        if (one_call(handle, gemm, p, a, b, c) != 0)
             goto done;
     cudaEventRecord(e1, 0);
     cudaEventSynchronize(e1);
@@ -117,9 +125,9 @@ int cublas_available(char *device_name, size_t len)
     (void)device_name, (void)len;
     return 0;
 }
-int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
+int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
-    (void)gemm, (void)p, (void)d, (void)reps, (void)t;
+    (void)gemm, (void)tf32, (void)p, (void)d, (void)reps, (void)t;
     return -1;
 }
 

@@ -44,9 +44,9 @@ int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const benc
 /* One CLBlast SGEMM s^3, row-major NN, alpha 1, beta 0, on q. */
 int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c);
 
-/* cuBLAS (peer_cublas.c). */
+/* cuBLAS (peer_cublas.c): FP32 math, or with tf32 TF32 tensor-core math. */
 int cublas_available(char *device_name, size_t len);
-int cublas_run(int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
+int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
 
 /* NVBLAS (peer_nvblas.c), loaded at run time: host-pointer SGEMM only.
  * why gets the note to print when it is absent. */

@@ -106,6 +106,44 @@ OCLBLAS_API const char *oclblas_status_name(oclblas_status status);
 /* The library version as "major.minor.patch". */
 OCLBLAS_API const char *oclblas_version(void);
 
+/* How SGEMM computes its products, for the whole process. No mode changes
+ * the BLAS semantics: beta = 0 never reads C, Inf and NaN in A or B come
+ * through as in FP32 arithmetic, and alpha, beta, transposes, leading
+ * dimensions and offsets mean what they always do. SGEMV is always FP32.
+ *   OCLBLAS_MATH_STRICT    FP32 fused multiply-adds only, on every device.
+ *   OCLBLAS_MATH_ACCURATE  FP32 accuracy: on NVIDIA GPUs of compute
+ *                          capability 8.0 and above, where the device's
+ *                          database entry says it is faster for the shape,
+ *                          the tensor cores compute each product as three
+ *                          TF32 products (hi*hi + hi*lo + lo*hi of each
+ *                          operand split into a TF32 high and low part),
+ *                          summed in FP32; as accurate as the FP32 kernels
+ *                          (measured on the H100 at 4096^3: largest error
+ *                          3.8e-8 of |A||B|, norm-wise 3.1e-7, against
+ *                          cuBLAS FP32's 9.4e-8 and 8.2e-7, on A and B
+ *                          uniform in [-1, 1]). A tile of C whose sums
+ *                          hold Inf, NaN or a magnitude near overflow is
+ *                          recomputed with FP32 fused multiply-adds, so
+ *                          these come out as FP32 arithmetic gives them.
+ *                          Elsewhere, as strict. The default.
+ *   OCLBLAS_MATH_TF32      on the same devices and shapes, one TF32 product
+ *                          (10-bit mantissas), for callers who trade
+ *                          accuracy for speed: about 1e-3 relative error
+ *                          norm-wise (as cuBLAS's and PyTorch's TF32
+ *                          modes); elsewhere, as strict.
+ * OCLBLAS_MATH_MODE (strict, accurate or tf32) sets it at the first call
+ * that needs it; oclblas_set_math_mode wins over it. */
+typedef enum { OCLBLAS_MATH_STRICT = 1, OCLBLAS_MATH_ACCURATE = 2, OCLBLAS_MATH_TF32 = 3 } oclblas_math_mode;
+
+/* Sets the mode of every later call in the process (calls already issued
+ * keep theirs); OCLBLAS_INVALID_ARGUMENT for a value that is no mode. */
+OCLBLAS_API oclblas_status oclblas_set_math_mode(oclblas_math_mode mode);
+/* The mode in force. */
+OCLBLAS_API oclblas_math_mode oclblas_get_math_mode(void);
+/* The mode's name, "strict", "accurate" or "tf32" (as OCLBLAS_MATH_MODE
+ * spells it); "unknown" for a value that is no mode. */
+OCLBLAS_API const char *oclblas_math_mode_name(oclblas_math_mode mode);
+
 /* Host memory, synchronous, default device. */
 OCLBLAS_API oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a,
                                          oclblas_transpose trans_b, size_t m, size_t n, size_t k,
@@ -173,7 +211,8 @@ OCLBLAS_API oclblas_status oclblas_device_description(cl_device_id device, char 
 /* Parameters of one kernel for one device (NULL: every device), winning over
  * the database. params is a list "NAME=VALUE" separated by commas or spaces;
  * names it leaves out keep the value the database gives. params NULL or ""
- * removes the override. Kernels: "gemm_fast", "gemm_direct", "helpers",
+ * removes the override. Kernels: "gemm_fast", "gemm_direct", "gemm_tc"
+ * (the tensor-core kernel of the accurate and tf32 modes), "helpers",
  * "gemv_n", "gemv_t", and "routine" for routine-level values. The set is
  * validated against the kernel's constraint table before it is accepted. */
 OCLBLAS_API oclblas_status oclblas_override_params(cl_device_id device, const char *kernel,

@@ -35,7 +35,7 @@ oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layo
         {off0, col ? lda : ldb, 0, uses_ab ? oclblas__alignment(ops[0], off0) : 0},
         {off1, col ? ldb : lda, 0, uses_ab ? oclblas__alignment(ops[1], off1) : 0},
         {c_off, ldc, 0, 0},
-        OCLBLAS__MATH_STRICT};
+        oclblas_get_math_mode()};
     oclblas__plan plan;
     st = oclblas__gemm_plan(cx, &p, &plan);
     if (st == OCLBLAS_SUCCESS)

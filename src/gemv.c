@@ -34,7 +34,7 @@ oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layo
         {a_off, lda, 0, uses_ax ? oclblas__alignment(a, a_off) : 0},
         {x_start, 0, incx, uses_ax && incx == 1 ? oclblas__alignment(x, x_start) : 0},
         {y_start, 0, incy, 0},
-        OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+        OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, oclblas_get_math_mode()};
     oclblas__plan plan;
     st = oclblas__gemv_plan(cx, &p, &plan);
     if (st == OCLBLAS_SUCCESS)

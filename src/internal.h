@@ -373,9 +373,6 @@ const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int ker
 
 /* ---- plans (plan.c): what a call enqueues, as a value ------------------ */
 
-/* How products may be computed; only STRICT (FFMA) exists yet. */
-typedef enum { OCLBLAS__MATH_STRICT } oclblas__math_mode;
-
 /* An operand in a device buffer, column-major. align: the bytes the
  * element at offset is aligned to (a power of two, at most
  * OCLBLAS__MAX_ALIGN), which decides vector loads and in-place reads. */
@@ -393,7 +390,7 @@ typedef struct {
     size_t m, n, k;
     float alpha, beta;
     oclblas__operand a, b, c;
-    oclblas__math_mode mode;
+    oclblas_math_mode mode; /* the call's (oclblas_get_math_mode when it was made) */
 } oclblas__gemm_problem;
 
 /* y = alpha op(A) x + beta y with A rows x cols, column-major; the roles say
@@ -405,7 +402,7 @@ typedef struct {
     float alpha, beta;
     oclblas__operand a, x, y;
     oclblas__buf a_buf, x_buf, y_buf;
-    oclblas__math_mode mode;
+    oclblas_math_mode mode;
 } oclblas__gemv_problem;
 
 typedef enum {

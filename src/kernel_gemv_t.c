@@ -87,7 +87,7 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
     with.status[OCLBLAS__K_GEMV_T] = OCLBLAS_SUCCESS;
     const oclblas__gemv_problem g = {1, p->m, p->n, p->alpha, p->beta,
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
-                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
     return oclblas__gemv_plan(&with, &g, out);
 }
 

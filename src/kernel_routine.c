@@ -17,6 +17,9 @@ static const oclblas__param_def params[RT_COUNT] = {
     /* gemm_fast splits k when the tiles of C give fewer work-groups than this
      * per compute unit; 0 never splits */
     [RT_GEMM_SPLIT_K] = {"GEMM_SPLIT_K", 0, 64, 6, {0, 1, 2, 4, 8, 16}},
+    /* in the accurate and tf32 math modes, gemm_tc instead of gemm_fast
+     * when m * n * k >= this cubed (and the device can run it); 0 never */
+    [RT_GEMM_TC_MIN] = {"GEMM_TC_MIN", 0, 1 << 20, 8, {0, 512, 768, 1024, 1536, 2048, 3072, 4096}},
 };
 
 const oclblas__kernel_desc oclblas__desc_routine = {

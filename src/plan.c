@@ -11,7 +11,11 @@
  *                          transpose) into scratch buffers, unless the
  *                          caller's own layout already fits the kernel;
  *                          with k split into slices (summed by sum_slices)
- *                          where the tiles of C alone cannot fill the device.
+ *                          where the tiles of C alone cannot fill the device;
+ *                          in the accurate and tf32 math modes gemm_tc in
+ *                          gemm_fast's place (same padding, same split, its
+ *                          own tile) where the device can run it and
+ *                          m * n * k is at least GEMM_TC_MIN cubed.
  * For SGEMV the kernel follows the direction of memory: gemv_n when the
  * output runs along A's contiguous direction (y = A x), gemv_t when each
  * output is a dot product along it (y = A^T x); each gets enough
@@ -22,6 +26,7 @@
  */
 #include "kernel_gemm_direct.h"
 #include "kernel_gemm_fast.h"
+#include "kernel_gemm_tc.h"
 #include "kernel_gemv_t.h"
 #include "kernel_helpers.h"
 #include "kernel_routine.h"
@@ -178,25 +183,52 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles
     return (kt + per - 1) / per;
 }
 
+/* The kernel of the indirect plan: gemm_tc (1, its set for the call's
+ * mode in *out) where the mode allows the tensor cores, the device has a
+ * set for gemm_tc that runs in that mode, and the routine value says it is
+ * faster for the shape; else gemm_fast (0). A set is tuned for the accurate
+ * mode; one without promotion (a tf32 set) cannot run it. */
+static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
+                  const oclblas__params *rp, oclblas__params *out)
+{
+    const double min = (double)rp->v[RT_GEMM_TC_MIN];
+    if (p->mode == OCLBLAS_MATH_STRICT || min <= 0 || (double)p->m * (double)p->n * (double)p->k < min * min * min)
+        return 0;
+    oclblas_status st;
+    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
+    if (!tp)
+        return 0;
+    *out = oclblas__gemm_tc_for_mode(tp, p->mode);
+    return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
+}
+
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__shape *shape, oclblas__plan *out)
 {
     oclblas_status st;
-    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
-    const oclblas__params *hp = fp ? oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st) : NULL;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
     const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
     if (!rp)
         return st;
+    oclblas__params tc_mode_set;
+    const oclblas__params *tp = tc_set(cx, p, shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
+    const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
+    if (!tp && !fp)
+        return st;
+    /* The main kernel's tile and the vector widths it reads A and B with. */
+    const size_t vwm = tp ? OCLBLAS__GEMM_TC_VW : (size_t)fp->v[GF_VWM];
+    const size_t vwn = tp ? OCLBLAS__GEMM_TC_VW : (size_t)fp->v[GF_VWN];
+    const size_t mwg = (size_t)(tp ? tp->v[TC_BM] : fp->v[GF_MWG]);
+    const size_t nwg = (size_t)(tp ? tp->v[TC_BN] : fp->v[GF_NWG]);
+    const size_t kwg = (size_t)(tp ? tp->v[TC_BK] : fp->v[GF_KWG]);
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
-    const size_t vwm = (size_t)fp->v[GF_VWM], vwn = (size_t)fp->v[GF_VWN];
-    const size_t mwg = (size_t)fp->v[GF_MWG], nwg = (size_t)fp->v[GF_NWG], kwg = (size_t)fp->v[GF_KWG];
     const size_t mp = round_up(m, mwg), np = round_up(n, nwg), kp = round_up(k, kwg);
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
-    /* gemm_fast reads A as (m, k) with m contiguous and B as (k, n) with n
-     * contiguous; where the caller's operand already is that, tile-aligned,
-     * it is read in place (if its indices fit the kernel's int). */
+    /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
+     * n contiguous; where the caller's operand already is that,
+     * tile-aligned, it is read in place (if its indices fit the kernel's int). */
     const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
                            p->a.align >= vwm * sizeof(float);
     const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
@@ -249,7 +281,11 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const int fast = out->num_steps;
     out->main = fast;
     oclblas__step *s = add_step(out);
-    oclblas__gemm_fast_step(fp, &g, s);
+    if (tp) {
+        oclblas__gemm_tc_step(tp, &g, s);
+    } else {
+        oclblas__gemm_fast_step(fp, &g, s);
+    }
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
     s->after_scratch = !pads && split;
@@ -370,8 +406,10 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int b_ip = row ? plan->fast.a_in_place : plan->fast.b_in_place;
         const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
-        put(buf, len, &used, "%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
-            oclblas__kernels[plan->step[plan->main].kernel]->name, row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
+        const oclblas__step *main = &plan->step[plan->main];
+        put(buf, len, &used, "%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k", oclblas__kernels[main->kernel]->name,
+            main->kernel != OCLBLAS__K_GEMM_TC ? "" : main->params.v[TC_PRODUCTS] == 3 ? " (3xTF32)" : " (1xTF32)",
+            row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_tr), operand_way(b_ip, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         break;
     }

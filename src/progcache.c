@@ -1151,7 +1151,9 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
     if (err != CL_SUCCESS)
         return (oclblas_status)err;
     for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
-        if (!oclblas__kernels[k]->source)
+        /* Not a table without a program, nor a kernel the device cannot run (gemm_tc off NVIDIA). */
+        const oclblas__kernel_desc *kd = oclblas__kernels[k];
+        if (!kd->source || (kd->capable && kd->capable(&dev->lim)))
             continue;
         oclblas__params p;
         st = oclblas__db_lookup(dev, k, &p, NULL, 0);

@@ -3,7 +3,8 @@
  * documented columns, a row per library that took part and none for a peer
  * that is absent (cuBLAS without a CUDA device, any peer left out with
  * --peers), oclblas results that agree with OpenBLAS, and empty cells (JSON
- * null) wherever nothing was measured; the JSON file must be well-formed.
+ * null) wherever nothing was measured; the JSON file must be well-formed;
+ * --math sets the library's mode and the output says it.
  * Every bad option must stop the program before it measures anything, with
  * a message that names the option and exit status 2; so must --png when the
  * interpreter that would draw the plot is missing or has no matplotlib.
@@ -27,7 +28,8 @@ typedef struct {
     int rows, libs[8];
 } csv_summary;
 
-static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "nvblas"};
+static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "cublas-tf32", "nvblas"};
+#define NLIBS (int)(sizeof libs / sizeof libs[0])
 
 /* Runs the bench with its stdout and stderr in files; the exit status, or -1. */
 static int run_bench_to(const char *args, const char *env, const char *out, const char *err)
@@ -112,7 +114,7 @@ static csv_summary check_csv(const char *path)
         char *field[NFIELDS];
         assert_int_equal(split_csv(line, field, NFIELDS), NFIELDS);
         int lib = -1;
-        for (int i = 0; i < 6; ++i)
+        for (int i = 0; i < NLIBS; ++i)
             if (strcmp(field[F_LIBRARY], libs[i]) == 0)
                 lib = i;
         if (lib < 0)
@@ -223,6 +225,39 @@ static void test_tiny_sweep(void **state)
     unlink(json);
 }
 
+/* --math sets the library's mode for the run, and the header line and the
+ * JSON say which; without it, the process's (OCLBLAS_MATH_MODE). */
+static void test_math_mode(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/oclblas-test-bench-XXXXXX";
+    close(mkstemp(out));
+    char json[64], err[64], text[4096];
+    snprintf(json, sizeof json, "%s.json", out);
+    snprintf(err, sizeof err, "%s.err", out);
+    static const struct {
+        const char *args, *env, *mode;
+    } runs[] = {{"--math tf32", NULL, "tf32"}, {"--math strict", "OCLBLAS_MATH_MODE=tf32", "strict"},
+                {"", "OCLBLAS_MATH_MODE=strict", "strict"}, {"", NULL, "accurate"}};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i) {
+        char args[256], want[64];
+        snprintf(args, sizeof args, "--quiet --reps 2 --sizes 40 --routine gemm --peers none %s --json %s",
+                 runs[i].args, json);
+        assert_int_equal(run_bench_to(args, runs[i].env ? runs[i].env : "env -u OCLBLAS_MATH_MODE", out, err), 0);
+        slurp(out, text, sizeof text);
+        snprintf(want, sizeof want, "oclblas math mode %s;", runs[i].mode);
+        if (!strstr(text, want))
+            fail_msg("%s: the header does not say '%s': %s", args, want, text);
+        slurp(json, text, sizeof text);
+        snprintf(want, sizeof want, "\"math_mode\": \"%s\"", runs[i].mode);
+        if (!strstr(text, want))
+            fail_msg("%s: the JSON does not say '%s'", args, want);
+    }
+    unlink(out);
+    unlink(json);
+    unlink(err);
+}
+
 static void test_absent_peers(void **state)
 {
     (void)state;
@@ -290,6 +325,8 @@ static void test_bad_options(void **state)
         {"--beta inf", {"--beta", "'inf'"}},
         {"--beta 1e60", {"--beta", "'1e60'"}},
         {"--peers openbals", {"--peers", "'openbals'"}},
+        {"--math fast", {"--math", "'fast'"}},
+        {"--math", {"--math", "needs a value"}},
         {"--peers none,clblast", {"--peers", "none"}},
         {"--peers ''", {"--peers", "empty"}},
         {"--reps 0", {"--reps", "'0'"}},
@@ -345,6 +382,7 @@ static void test_png_without_matplotlib(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_options), cmocka_unit_test(test_png_without_matplotlib),
-                                       cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers)};
+                                       cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers),
+                                       cmocka_unit_test(test_math_mode)};
     return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
 }

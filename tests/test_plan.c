@@ -7,11 +7,16 @@
  * (tile-aligned sizes, leading dimensions in whole vectors, aligned
  * addresses) and when a helper pads or transposes it, where k is split and
  * into how many slices (uneven last slice, the caps), when a gemv splits its
- * reduction; and the launch geometry and arguments the descriptors give,
- * the sizes they derive, and legality on partial assignments.
+ * reduction; in the accurate and tf32 math modes, when gemm_tc takes
+ * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
+ * padding, operands in place and split of k, and what the compiled-in
+ * database gives an H100 and a CPU; and the launch geometry and arguments
+ * the descriptors give, the sizes they derive, and legality on partial
+ * assignments.
  */
 #include "kernel_gemm_direct.h"
 #include "kernel_gemm_fast.h"
+#include "kernel_gemm_tc.h"
 #include "kernel_gemv_t.h"
 #include "kernel_helpers.h"
 #include "kernel_routine.h"
@@ -55,7 +60,10 @@ static int setup(void **state)
     set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
     set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4");
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
-    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4");
+    /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
+    set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
+                            "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0,KPAIR=0");
+    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0");
     return 0;
 }
 
@@ -69,7 +77,7 @@ static oclblas__gemm_problem gemm(int at, int bt, size_t m, size_t n, size_t k)
                                    {0, at ? k : m, 0, OCLBLAS__MAX_ALIGN},
                                    {0, bt ? n : k, 0, OCLBLAS__MAX_ALIGN},
                                    {0, m, 0, 0},
-                                   OCLBLAS__MATH_STRICT};
+                                   OCLBLAS_MATH_STRICT};
 }
 
 static oclblas__plan plan_of(const oclblas__gemm_problem *p)
@@ -394,10 +402,354 @@ static void test_small_device_resolves(void **state)
     oclblas__devctx out;
     assert_int_equal(oclblas__devctx_resolve(&small, &out), OCLBLAS_SUCCESS);
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (k == OCLBLAS__K_GEMM_TC) { /* no tensor-core tile fits 64 work-items: gemm_fast serves every mode */
+            assert_int_equal(out.status[k], OCLBLAS_INVALID_PARAMS);
+            continue;
+        }
         assert_int_equal(out.status[k], OCLBLAS_SUCCESS);
         const char *why = NULL;
         if (!oclblas__params_legal(k, &out.params[k], &small.lim, &why))
             fail_msg("%s: %s", oclblas__kernels[k]->name, why);
+    }
+}
+
+/* ---- the tensor-core kernel ------------------------------------------------- */
+
+static const oclblas__step *main_step(const oclblas__plan *plan)
+{
+    assert_int_equal(plan->kind, OCLBLAS__PLAN_FAST);
+    return &plan->step[plan->main];
+}
+
+static int kernel_of(const oclblas__gemm_problem *p)
+{
+    const oclblas__plan plan = plan_of(p);
+    return main_step(&plan)->kernel;
+}
+
+/* The math mode and GEMM_TC_MIN decide between gemm_fast and gemm_tc, and
+ * the mode decides gemm_tc's products. */
+static void test_tc_choice(void **state)
+{
+    (void)state;
+    oclblas__gemm_problem p = gemm(0, 0, 1000, 1000, 1000);
+    /* GEMM_TC_MIN = 0: never, whatever the mode. */
+    for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_TF32; ++mode) {
+        p.mode = (oclblas_math_mode)mode;
+        assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
+    }
+    routine(RT_GEMM_TC_MIN, 1000);
+    p.mode = OCLBLAS_MATH_STRICT;
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_string_equal(main_step(&plan)->entry, "gemm_tc");
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 3);
+    p.mode = OCLBLAS_MATH_TF32;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
+    /* The rest of the set is the database's either way. */
+    oclblas__params q = main_step(&plan)->params;
+    q.v[TC_PRODUCTS] = 3;
+    assert_memory_equal(&q, &cx.params[OCLBLAS__K_GEMM_TC], sizeof q);
+    /* Below GEMM_TC_MIN cubed: gemm_fast. */
+    p.k = 999;
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
+    /* Below GEMM_MIN_INDIRECT cubed the direct kernel serves every mode; one row or column is a gemv. */
+    routine(RT_GEMM_TC_MIN, 1);
+    p = gemm(0, 0, 50, 50, 50);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_DIRECT);
+    p = gemm(0, 0, 5000, 1, 5000);
+    p.mode = OCLBLAS_MATH_TF32;
+    assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_GEMV);
+    /* A set with CHUNK runs tf32 without it. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_WN] = 64;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_LOOP] = 2;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_FRAGV] = 4;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_PROMOTE] = 0;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 1;
+    p = gemm(0, 0, 1000, 1000, 1000);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->params.v[TC_CHUNK], 1);
+    p.mode = OCLBLAS_MATH_TF32;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(main_step(&plan)->params.v[TC_CHUNK], 0);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
+    /* A set without promotion or CHUNK (a tf32 set, as an entry could hold)
+     * cannot give 3xTF32 its accuracy: the accurate mode keeps gemm_fast. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 0;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_PRODUCTS] = 1;
+    assert_true(oclblas__params_legal(OCLBLAS__K_GEMM_TC, &cx.params[OCLBLAS__K_GEMM_TC], &dev.lim, NULL));
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_TC);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
+    /* A device that cannot run gemm_tc (no legal set: not NVIDIA, or compute
+     * capability below 8.0) gets gemm_fast in every mode. */
+    cx.status[OCLBLAS__K_GEMM_TC] = OCLBLAS_INVALID_PARAMS;
+    p = gemm(0, 0, 1000, 1000, 1000);
+    for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_TF32; ++mode) {
+        p.mode = (oclblas_math_mode)mode;
+        assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
+    }
+}
+
+/* gemm_fast's padding, operands in place and split of k, to gemm_tc's tile
+ * (128 x 128 x 16) and its float4 operands. */
+static void test_tc_geometry(void **state)
+{
+    (void)state;
+    routine(RT_GEMM_TC_MIN, 1);
+    oclblas__gemm_problem p = gemm(0, 0, 300, 200, 100);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    p.c.offset = 5;
+    p.c.ld = 301;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.fast.mp, 384);
+    assert_int_equal(plan.fast.np, 256);
+    assert_int_equal(plan.fast.kp, 112);
+    assert_int_equal(plan.num_steps, 3); /* pad_copy of A, pad_transpose of B, gemm_tc */
+    assert_int_equal(plan.main, 2);
+    assert_int_equal(plan.scratch[0], 384 * 112 * sizeof(float));
+    assert_int_equal(plan.scratch[1], 256 * 112 * sizeof(float));
+    assert_int_equal(arg_i(&plan.step[0], 5), 384); /* the helpers pad to the tile of gemm_tc */
+    const oclblas__step *s = main_step(&plan);
+    assert_int_equal(s->after, 3u);
+    /* 256 work-items (8 warps of 64 x 32) in one dimension per 128 x 128 tile. */
+    assert_int_equal(s->geo.dims, 3);
+    assert_int_equal(s->geo.local[0], 256);
+    assert_int_equal(s->geo.local[1], 1);
+    assert_int_equal(s->geo.global[0], 3 * 256);
+    assert_int_equal(s->geo.global[1], 2);
+    assert_int_equal(s->geo.global[2], 1);
+    /* M, N real, K padded; A and B's offsets and leading dimensions in float4s; C as it is. */
+    assert_int_equal(arg_i(s, 0), 300);
+    assert_int_equal(arg_i(s, 1), 200);
+    assert_int_equal(arg_i(s, 2), 112);
+    assert_true(arg_f(s, 5) == 1.5f && arg_f(s, 6) == 0.5f);
+    assert_int_equal(arg_b(s, 7), OCLBLAS__BUF_S0);
+    assert_int_equal(arg_i(s, 9), 384 / 4);
+    assert_int_equal(arg_b(s, 10), OCLBLAS__BUF_S1);
+    assert_int_equal(arg_i(s, 12), 256 / 4);
+    assert_int_equal(arg_b(s, 13), OCLBLAS__BUF_C);
+    assert_int_equal(arg_i(s, 14), 5);
+    assert_int_equal(arg_i(s, 15), 301);
+
+    /* In place: tile multiples, leading dimensions and offsets in whole float4s. */
+    p = gemm(0, 1, 256, 384, 64);
+    p.mode = OCLBLAS_MATH_TF32;
+    p.a.ld = 260;
+    p.a.offset = 8;
+    p.a.align = 16;
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.num_steps, 1);
+    s = main_step(&plan);
+    assert_int_equal(arg_i(s, 8), 2);  /* offset 8 = 2 float4s */
+    assert_int_equal(arg_i(s, 9), 65); /* lda 260 = 65 float4s */
+    /* lda = 258 is whole vectors for gemm_fast (VWM = 2), not for gemm_tc. */
+    p.a.ld = 258;
+    assert_false(plan_of(&p).fast.a_in_place);
+    p.mode = OCLBLAS_MATH_STRICT;
+    assert_true(plan_of(&p).fast.a_in_place);
+    /* An offset aligned to 8 bytes only: padded for gemm_tc. */
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    p.a.ld = 260;
+    p.a.offset = 2;
+    p.a.align = 8;
+    assert_false(plan_of(&p).fast.a_in_place);
+
+    /* The split of k, as for gemm_fast but with gemm_tc's tiles: 256 x 256 is
+     * 4 tiles for 528 wanted; k = 65536 is 4096 tiles of 16, at most 64
+     * slices of at least 256: 64 slices of 1024. */
+    p = gemm(0, 1, 256, 256, 65536);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    p.alpha = 2.0f;
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 64);
+    assert_int_equal(plan.fast.k_slice, 1024);
+    assert_int_equal(plan.num_steps, 2);
+    s = main_step(&plan);
+    assert_int_equal(s->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(s->geo.global[2], 64);
+    assert_int_equal(arg_i(s, 3), 1024);
+    assert_int_equal(arg_i(s, 4), 256 * 256);
+    assert_true(arg_f(s, 5) == 1.0f && arg_f(s, 6) == 0.0f);
+    assert_int_equal(arg_b(s, 13), OCLBLAS__BUF_S2);
+    assert_int_equal(plan.scratch[2], 64ull * 256 * 256 * sizeof(float));
+    assert_string_equal(plan.step[1].entry, "sum_slices");
+    assert_true(arg_f(&plan.step[1], 6) == 2.0f);
+
+    /* The log names the kernel and its products. */
+    p = gemm(0, 0, 300, 200, 100);
+    p.mode = OCLBLAS_MATH_TF32;
+    plan = plan_of(&p);
+    const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 300, 200, 100};
+    char text[300];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_string_equal(text, "sgemm 300x200x100 NN: gemm_tc (1xTF32) on 384x256x112, A padded, B transposed, "
+                              "1 slice of k; column-major");
+}
+
+/* gemm_tc's rules, its derived sizes and the devices that can run it. */
+static void test_tc_descriptor(void **state)
+{
+    (void)state;
+    const int tc = OCLBLAS__K_GEMM_TC;
+    const char *why = NULL;
+    char text[1024];
+    oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
+    assert_non_null(strstr(text, "-DPRODUCTS=3 "));
+    assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
+                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DGUARD=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
+    assert_null(strstr(text, "TC_SMEM_ADDR")); /* no cp.async */
+    assert_null(strstr(text, "EMULATE"));
+    oclblas__params p = cx.params[tc];
+    p.v[TC_CP_ASYNC] = 1;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    oclblas__params_defines(tc, &p, text, sizeof text);
+    assert_non_null(strstr(text, "-DTC_SMEM_ADDR=1"));
+
+    /* Rules on partial assignments. */
+    /* Each case: the parameters it assigns ("NAME=VALUE,..."), which break one rule. */
+    static const struct {
+        const char *set, *why;
+    } bad[] = {
+        {"WM=24", "WM must be a multiple of 16"},
+        {"BM=96,BN=64,WM=64,WN=32", "BM must be a multiple of WM"},
+        {"SPLIT=1,CP_ASYNC=1", "SPLIT = 1"},
+        {"CP_ASYNC=0,STAGES=3", "STAGES must be 2"},
+        {"PRODUCTS=2", "PRODUCTS must be 1 or 3"},
+        /* 3xTF32 must reach FP32 at least every 64 of k. */
+        {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
+        {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
+        {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK > 0 needs"},
+        {"CHUNK=3,PRODUCTS=1,PROMOTE=0", "CHUNK > 0 needs"},
+        {"CHUNK=2,LOOP=2,FRAGV=1,KPAIR=0", "CHUNK = 2 or 3 needs"},
+        {"KPAIR=1,PRODUCTS=3,CP_ASYNC=0,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
+        {"KPAIR=1,PRODUCTS=1,CP_ASYNC=1,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
+        {"KPAIR=1,BM=128,BN=96,BK=32,WM=64,WN=24", "KPAIR = 1 needs WN / 8 even"},
+        {"LOOP=0,FRAGV=4,CHUNK=0", "LOOP = 0 needs"},
+        {"FRAGV=4,WM=64,WN=16", "FRAGV needs"},
+        {"FRAGV=3", "FRAGV must be"},
+        {"PADA=6,PADB=8", "multiples of 4"},
+        /* 64 x 64 warp tiles with promotion: about 300 registers. */
+        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=3,LOOP=1,SPLIT=0,PROMOTE=2,CHUNK=0", "registers"},
+        /* 128 x 64 x 8 with 8 warps of 32 x 32: 128 float4s of A for 256 work-items. */
+        {"BM=128,BN=64,BK=8,WM=32,WN=32", "multiples of 4 * 32"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        oclblas__params q = {{0}};
+        unsigned assigned = 0;
+        assert_int_equal(oclblas__params_parse(tc, bad[i].set, &q, &assigned), OCLBLAS_SUCCESS);
+        if (oclblas__params_legal_partial(tc, &q, assigned, ~0u, NULL, &why))
+            fail_msg("%s passes", bad[i].set);
+        if (!strstr(why, bad[i].why))
+            fail_msg("%s: %s", bad[i].set, why);
+    }
+    /* The same 64 x 64 warp tiles with CHUNK instead of promotion fit. */
+    p = cx.params[tc];
+    p.v[TC_WN] = 64;
+    p.v[TC_LOOP] = 1;
+    p.v[TC_FRAGV] = 4;
+    p.v[TC_PROMOTE] = 0;
+    p.v[TC_CHUNK] = 1;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    /* Local memory: 4 stages of 128 x 128 x 32 do not fit 48 KiB; neither do
+     * hi and lo planes of 128 x 128 x 16 split at staging, which one product
+     * does not need. */
+    p = cx.params[tc];
+    p.v[TC_BK] = 32;
+    p.v[TC_PROMOTE] = 1;
+    p.v[TC_CP_ASYNC] = 1;
+    p.v[TC_STAGES] = 4;
+    assert_true(oclblas__params_legal(tc, &p, NULL, &why));
+    assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    assert_string_equal(why, "more local memory than the device has");
+    p = cx.params[tc];
+    p.v[TC_SPLIT] = 1; /* 2 planes x 2 stages x 16 x 272 x 4 B = 68 KiB */
+    assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    assert_string_equal(why, "more local memory than the device has");
+    p.v[TC_PRODUCTS] = 1;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    const oclblas__params acc = oclblas__gemm_tc_for_mode(&p, OCLBLAS_MATH_ACCURATE);
+    assert_false(oclblas__params_legal(tc, &acc, &dev.lim, &why));
+
+    /* The devices: NVIDIA of compute capability 8.0 and up. */
+    oclblas__limits lim = dev.lim;
+    assert_true(oclblas__params_legal(tc, &cx.params[tc], &lim, &why));
+    lim.nv_compute_capability = 80;
+    assert_true(oclblas__params_legal(tc, &cx.params[tc], &lim, &why));
+    lim.nv_compute_capability = 75;
+    assert_false(oclblas__params_legal(tc, &cx.params[tc], &lim, &why));
+    assert_non_null(strstr(why, "compute capability 8.0"));
+    lim.nv_compute_capability = 0;
+    assert_false(oclblas__params_legal(tc, &cx.params[tc], &lim, &why));
+    assert_non_null(strstr(why, "NVIDIA"));
+    /* Without a device, the rules alone. */
+    assert_true(oclblas__params_legal(tc, &cx.params[tc], NULL, &why));
+
+    /* Every set of the tuner's space that is legal here is legal in both modes. */
+    const oclblas__param_def *d = oclblas__kernels[tc]->params;
+    size_t legal = 0, total = 1;
+    for (int i = 0; i < TC_COUNT; ++i)
+        total *= (size_t)d[i].num_candidates;
+    for (size_t code = 0; code < total; ++code) {
+        oclblas__params q = {{0}};
+        size_t rest = code;
+        for (int i = 0; i < TC_COUNT; ++i) {
+            q.v[i] = d[i].candidates[rest % (size_t)d[i].num_candidates];
+            rest /= (size_t)d[i].num_candidates;
+        }
+        if (!oclblas__params_legal(tc, &q, &dev.lim, NULL))
+            continue;
+        ++legal;
+        for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_TF32; ++mode) {
+            const oclblas__params m = oclblas__gemm_tc_for_mode(&q, (oclblas_math_mode)mode);
+            assert_true(oclblas__params_legal(tc, &m, &dev.lim, &why));
+        }
+    }
+    assert_true(legal > 0);
+}
+
+/* What the compiled-in database gives: an H100 runs gemm_tc from 2048^3 in
+ * the accurate mode; a CPU has no gemm_tc at all and keeps gemm_fast. */
+static void test_tc_database(void **state)
+{
+    (void)state;
+    oclblas__device_info h100 = dev;
+    oclblas__strlcpy(h100.name, "NVIDIA H100 80GB HBM3", sizeof h100.name);
+    oclblas__strlcpy(h100.vendor, "nvidia", sizeof h100.vendor);
+    oclblas__strlcpy(h100.type, "GPU", sizeof h100.type);
+    oclblas__strlcpy(h100.arch, "SM9.0", sizeof h100.arch);
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
+    assert_int_equal(out.status[OCLBLAS__K_GEMM_TC], OCLBLAS_SUCCESS);
+    assert_true(out.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_TC_MIN] > 0);
+    oclblas__gemm_problem p = gemm(0, 0, 4096, 4096, 4096);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    p.mode = OCLBLAS_MATH_STRICT;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_FAST);
+
+    oclblas__device_info cpu = dev;
+    oclblas__strlcpy(cpu.name, "pthread-skylake-avx512", sizeof cpu.name);
+    oclblas__strlcpy(cpu.vendor, "pocl", sizeof cpu.vendor);
+    oclblas__strlcpy(cpu.type, "CPU", sizeof cpu.type);
+    cpu.lim.nv_compute_capability = 0;
+    assert_int_equal(oclblas__devctx_resolve(&cpu, &out), OCLBLAS_SUCCESS);
+    assert_int_equal(out.status[OCLBLAS__K_GEMM_TC], OCLBLAS_INVALID_PARAMS);
+    for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_TF32; ++mode) {
+        p.mode = (oclblas_math_mode)mode;
+        assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_FAST);
     }
 }
 
@@ -407,7 +759,7 @@ static oclblas__gemv_problem gemv(int trans, size_t rows, size_t cols)
 {
     return (oclblas__gemv_problem){trans, rows, cols, 1.0f, 0.0f,
                                    {0, rows, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
-                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS__MATH_STRICT};
+                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
 }
 
 static oclblas__plan gemv_plan_of(const oclblas__gemv_problem *p)
@@ -577,6 +929,8 @@ int main(void)
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
+        cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),
+        cmocka_unit_test_setup(test_tc_descriptor, setup),     cmocka_unit_test_setup(test_tc_database, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1161,6 +1161,17 @@ int main(int argc, char **argv)
     if (oclblas__default_choose(index) != OCLBLAS_SUCCESS)
         fprintf(stderr, "oclblas-tune: the library's default device is already in use; HOST_MAX may not be measured\n");
     default_sizes(&o, &d);
+    /* A kernel the device cannot run at all (gemm_tc off NVIDIA) is not
+     * searched, and the entry leaves it out. */
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        const char *why = o.selected[k] && oclblas__kernels[k]->capable ? oclblas__kernels[k]->capable(&d.info->lim)
+                                                                      : NULL;
+        if (why) {
+            o.selected[k] = 0;
+            if (!o.quiet)
+                fprintf(stderr, "oclblas-tune: %s is not tuned on this device: %s\n", oclblas__kernels[k]->name, why);
+        }
+    }
     tune_workers *workers = NULL;
     const int processes = o.build_mode == BUILD_PROCESSES ||
                           (o.build_mode == BUILD_AUTO && strcmp(d.info->vendor, "nvidia") == 0);

@@ -23,14 +23,23 @@
  *                       of C may not fill the device: 1024^3, 2048^3,
  *                       256 x 256 x 16384 and 128 x 8192 x 1024
  *                       (column-major NN; every side halved on a CPU),
- *                       the calls back to back as for GEMM_MIN_INDIRECT.
+ *                       the calls back to back as for GEMM_MIN_INDIRECT;
+ *   GEMM_TC_MIN         for each candidate size s (the table's values), an
+ *                       s x s x s column-major NN SGEMM in the accurate math
+ *                       mode through gemm_tc and through gemm_fast, as for
+ *                       GEMM_MIN_INDIRECT; not measured on a device that
+ *                       cannot run gemm_tc.
+ * The other values are measured in the strict mode (FFMA only), whatever
+ * the mode of the process.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
  */
 #include "interrupt.h"
+#include "kernel_gemm_tc.h"
 #include "measure.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,25 +275,30 @@ typedef struct {
     int runs;
     int host; /* HOST_MAX: host-pointer calls, with cx pinned as the library's context */
     const oclblas__devctx *cx;
-    int expect; /* the plan kind cx must give an SGEMM, or -1 */
+    int expect;      /* the plan kind cx must give an SGEMM, or -1 */
+    int expect_main; /* and the kernel of its main step, or -1 */
 } plan_ctx;
 
-/* The plan cx gives the problem's SGEMM, so that a measurement is never
- * filed under the wrong plan. */
-static oclblas__plan_kind gemm_plan_kind(const oclblas__devctx *cx, const tune_problem *t)
+/* Whether cx gives the problem's SGEMM (in the mode the calls run in) the
+ * plan to measure, so that a measurement is never filed under the wrong plan. */
+static int gives_plan(const plan_ctx *c)
 {
+    const tune_problem *t = &c->p->t;
     const oclblas__gemm_problem g = {0, 0, t->p.m, t->p.n, t->p.k, ALPHA, 0.0f,
                                      {0, t->p.m, 0, OCLBLAS__MAX_ALIGN}, {0, t->p.k, 0, OCLBLAS__MAX_ALIGN},
-                                     {0, t->p.m, 0, 0}, OCLBLAS__MATH_STRICT};
+                                     {0, t->p.m, 0, 0}, oclblas_get_math_mode()};
     oclblas__plan plan;
-    return oclblas__gemm_plan(cx, &g, &plan) == OCLBLAS_SUCCESS ? plan.kind : OCLBLAS__PLAN_NOTHING;
+    if (oclblas__gemm_plan(c->cx, &g, &plan) != OCLBLAS_SUCCESS)
+        return 0;
+    return (c->expect < 0 || plan.kind == (oclblas__plan_kind)c->expect) &&
+           (c->expect_main < 0 || plan.step[plan.main].kernel == c->expect_main);
 }
 
 static oclblas_status measure_plan(void *v, double *seconds, char *note, size_t len)
 {
     plan_ctx *c = v;
     int ok = 0;
-    if (c->expect >= 0 && gemm_plan_kind(c->cx, &c->p->t) != (oclblas__plan_kind)c->expect) {
+    if ((c->expect >= 0 || c->expect_main >= 0) && !gives_plan(c)) {
         snprintf(note, len, "the value does not give the plan to measure");
         return OCLBLAS_INVALID_ARGUMENT;
     }
@@ -376,7 +390,7 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
                                                   -1, 0);
             char config[64];
             snprintf(config, sizeof config, "%s %s", plan ? "indirect" : "direct", tag);
-            plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT};
+            plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT, -1};
             if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
                            sizeof note))
                 fprintf(stderr, "  GEMM_MIN_INDIRECT: %s, %s plan failed: %s\n", ptext + 18, config, note);
@@ -439,7 +453,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
             const oclblas__devctx cx = with_value(d, index, vals[c], force_index, force);
             char config[64];
             snprintf(config, sizeof config, "%s %d %s", label, vals[c], tag);
-            plan_ctx ctx = {d, &p, o->runs, 0, &cx, force_index >= 0 && !sh->gemv ? OCLBLAS__PLAN_FAST : -1};
+            plan_ctx ctx = {d, &p, o->runs, 0, &cx, force_index >= 0 && !sh->gemv ? OCLBLAS__PLAN_FAST : -1, -1};
             if (!journaled(o, j, ptext, config, measure_plan, &ctx, work, &t[c], note, sizeof note))
                 fprintf(stderr, "  %s: %s: %s\n", name, config, note);
             best = fmin(best, t[c]);
@@ -518,7 +532,7 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
                 const oclblas__devctx cx = with_value(d, RT_HOST_MAX, plan ? 0 : host_plan, -1, 0);
                 char config[64];
                 snprintf(config, sizeof config, "%s %s", plan ? "device" : "host", tag);
-                plan_ctx c = {d, &p, o->runs, 1, &cx, -1};
+                plan_ctx c = {d, &p, o->runs, 1, &cx, -1, -1};
                 if (!journaled(o, j, ptext, config, measure_plan, &c, (double)s * s * s * 2e-9, &time[np][plan],
                                note, sizeof note))
                     fprintf(stderr, "  HOST_MAX: %s %s: %s\n", ptext, config, note);
@@ -553,13 +567,75 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
                               why_len);
 }
 
+/* GEMM_TC_MIN as GEMM_MIN_INDIRECT, between gemm_fast (the first plan) and
+ * gemm_tc in the accurate mode; its 0 (never) counts as a size above all. */
+static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                       size_t why_len)
+{
+    if (d->cx.status[OCLBLAS__K_GEMM_TC] != OCLBLAS_SUCCESS) {
+        snprintf(why, why_len, "not measured: the device cannot run gemm_tc");
+        return 0;
+    }
+    const int nv = o->num_values[RT_GEMM_TC_MIN];
+    int vals[TUNE_MAX_VALUES];
+    double size[TUNE_MAX_VALUES], time[TUNE_MAX_VALUES][2];
+    char tag[32];
+    params_tag(d, tag, sizeof tag);
+    const oclblas_math_mode mode = oclblas_get_math_mode();
+    oclblas_set_math_mode(OCLBLAS_MATH_ACCURATE);
+    int np = 0;
+    for (int i = 0; i < nv && !given_up(o); ++i) {
+        vals[i] = o->values[RT_GEMM_TC_MIN][i] ? o->values[RT_GEMM_TC_MIN][i] : INT_MAX;
+        const size_t s = (size_t)o->values[RT_GEMM_TC_MIN][i];
+        if (s < 2)
+            continue;
+        problem p;
+        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
+            free_problem(&p);
+            oclblas_set_math_mode(mode);
+            snprintf(why, why_len, "out of memory at %zu", s);
+            return 0;
+        }
+        size[np] = (double)s;
+        char ptext[96], note[200];
+        snprintf(ptext, sizeof ptext, "GEMM_TC_MIN %zux%zux%zu NN", s, s, s);
+        for (int plan = 0; plan < 2; ++plan) {
+            /* Always the indirect plan; GEMM_TC_MIN 0 gives gemm_fast, 1 gemm_tc. */
+            const oclblas__devctx cx = with_value(d, RT_GEMM_TC_MIN, plan, RT_GEMM_MIN_INDIRECT, 0);
+            char config[64];
+            snprintf(config, sizeof config, "%s %s", plan ? "gemm_tc" : "gemm_fast", tag);
+            plan_ctx c = {d, &p, o->runs, 0, &cx, OCLBLAS__PLAN_FAST, plan ? OCLBLAS__K_GEMM_TC : OCLBLAS__K_GEMM_FAST};
+            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
+                           sizeof note))
+                fprintf(stderr, "  GEMM_TC_MIN: %s, %s plan failed: %s\n", ptext + 12, config, note);
+        }
+        say(o, "  GEMM_TC_MIN: %s gemm_fast %.1f us, gemm_tc %.1f us\n", ptext + 12, time[np][0] * 1e6,
+            time[np][1] * 1e6);
+        ++np;
+        free_problem(&p);
+    }
+    oclblas_set_math_mode(mode);
+    double score;
+    const int c = choose(vals, nv, size, np, time, 0, &score);
+    if (c < 0) {
+        snprintf(why, why_len, "a plan failed at every candidate");
+        return 0;
+    }
+    *value = o->values[RT_GEMM_TC_MIN][c];
+    snprintf(why, why_len, "sum of relative times %.3f over %d sizes", score, np);
+    return 1;
+}
+
 int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT], char *summary,
                  size_t summary_len, char *err, size_t len)
 {
     (void)err;
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
-    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split};
+    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split, tune_tc_min};
+    /* The FP32 kernels' values are measured on them alone. */
+    const oclblas_math_mode mode = oclblas_get_math_mode();
+    oclblas_set_math_mode(OCLBLAS_MATH_STRICT);
     summary[0] = '\0';
     for (int i = 0; i < RT_COUNT; ++i) {
         tuned[i] = 0;
@@ -591,5 +667,6 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
             append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i], why);
         }
     }
+    oclblas_set_math_mode(mode);
     return 1;
 }

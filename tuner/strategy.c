@@ -153,7 +153,8 @@ tune_strategy *tune_strategy_new(tune_space *s, const tune_strategy_opts *o, con
                 snprintf(err, len, "out of memory");
                 goto fail;
             }
-            memcpy(st->order, s->legal, s->num_legal * sizeof *st->order);
+            if (s->num_legal) /* an empty space (a kernel the device cannot run) has no list */
+                memcpy(st->order, s->legal, s->num_legal * sizeof *st->order);
         }
         break;
     case TUNE_ANNEALING:
