@@ -1,0 +1,650 @@
+// gemm_tc: C = alpha * A * B + beta * C on NVIDIA tensor cores (mma.sync
+// m16n8k8 with TF32 operands, compute capability 8.0 and above), for the
+// `accurate` (3xTF32) and `tf32` (1xTF32) math modes. Operands come in
+// gemm_fast's padded layout: element (m, k) of A at ag[a_off + k * a_ld + m]
+// and (k, n) of B at bg[b_off + k * b_ld + n], read as float4 (offsets and
+// leading dimensions in float4s, rows 16-byte aligned), m and n padded to
+// multiples of BM and BN, K to a multiple of BK, zeros beyond the real
+// sizes; C is column-major, read and written in place, guarded at its edges.
+// The split of k is gemm_fast's: work-group z multiplies k in
+// [z k_slice, (z + 1) k_slice) into its own C, c_slice elements further on.
+//
+// Each work-group computes a BM x BN tile with THREADS = 32 * WARPS_M *
+// WARPS_N work-items; each warp a WM x WN block of it as MT x NT
+// m16n8k8 tiles. Tiles of A and B pass through local memory in STAGES
+// slots, either by cp.async (CP_ASYNC = 1: global to local without
+// registers, STAGES - 1 tiles in flight) or through registers (CP_ASYNC = 0:
+// the next tile is loaded while the current one is multiplied).
+//
+// 3xTF32 (PRODUCTS = 3): every element x is split once into hi = tf32(x)
+// (round to nearest, ties away, as cvt.rna.tf32.f32 does) and lo = x - hi
+// (exact), and a * b is summed as lo_a hi_b + hi_a lo_b + hi_a hi_b. lo goes
+// in unrounded: the tensor cores read its top 19 bits, which loses at most
+// its last bit (2^-24 of x, as much accuracy as rounding it would keep), and
+// a NaN or Inf in x leaves lo NaN, so the split can never hide it. SPLIT = 0
+// keeps raw floats in local memory and splits each fragment as a warp loads
+// it (works with cp.async); SPLIT = 1 splits while staging through
+// registers and keeps hi and lo planes in local memory (each element split
+// once per work-group, not once per warp). The tensor cores add with
+// truncation, which over a long k is several times less accurate than
+// FFMA; PROMOTE = P > 0 therefore sums each run of P k-tiles in a separate
+// accumulator that is then added to the main one in FP32 (round to
+// nearest). PROMOTE = 0 accumulates in the tensor cores only.
+//
+// Exactness at the edges of the float range (GUARD): splitting turns Inf
+// into NaN (lo = Inf - Inf, and likewise 1xTF32's rounding on the FP32
+// pipe) and the tensor cores may round an overflow to FLT_MAX. So a
+// work-group whose final sums hold a non-finite value or one of magnitude
+// >= 2^126 recomputes its tile with FFMA on the raw operands, and Inf, NaN
+// and overflow come out as FP32 arithmetic gives them (GUARD = 1).
+// GUARD = 2 also sends every tile whose operands hold a nonzero
+// |x| < 2^GUARD_EMIN or |x| > 2^GUARD_EMAX to that path (the issue's gate
+// names 2^-100 and 2^100; whether the tensor cores keep subnormal
+// products, which decides how tight the range must be, is a probe of the
+// first GPU run).
+//
+// Emulation: with OCLBLAS_TC_EMULATE = 1 the kernel uses no inline PTX and
+// runs on any OpenCL device (PoCL): mma.sync becomes an exchange of the
+// fragments through local memory (a warp is 32 consecutive local ids) and a
+// float64 sum rounded toward zero (operands truncated to TF32, as the
+// hardware reads them), cp.async a plain copy. That checks fragment
+// layouts, indexing, pipelining, edges, the split of k and the fallback.
+// OCLBLAS_TC_EMULATE_FTZ = 1 also flushes subnormal operands, products and
+// sums to zero, the pessimistic model of the tensor cores.
+//
+// Parameters (-D, no defaults): BM BN BK WM WN STAGES CP_ASYNC SPLIT PADA
+// PADB PRODUCTS PROMOTE GUARD, and with GUARD = 2 GUARD_EMIN GUARD_EMAX.
+// Derived sizes (-D, computed by the host):
+//   WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N,
+//   MT = WM / 16, NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA,
+//   LDB = BN + PADB, A_CHUNKS = BM * BK / (4 * THREADS),
+//   B_CHUNKS = BN * BK / (4 * THREADS).
+// Platform option (hardware with CP_ASYNC = 1 only): TC_SMEM_ADDR, how a
+// local pointer becomes cp.async's shared-window address (1: its value as a
+// 32-bit integer, 2: as a 64-bit integer, 3: a generic address converted by
+// cvta.to.shared). proto/NOTES.md has the legality rules.
+
+#ifndef BM
+#error "gemm_tc needs -DBM"
+#endif
+#ifndef BN
+#error "gemm_tc needs -DBN"
+#endif
+#ifndef BK
+#error "gemm_tc needs -DBK"
+#endif
+#ifndef WM
+#error "gemm_tc needs -DWM"
+#endif
+#ifndef WN
+#error "gemm_tc needs -DWN"
+#endif
+#ifndef STAGES
+#error "gemm_tc needs -DSTAGES"
+#endif
+#ifndef CP_ASYNC
+#error "gemm_tc needs -DCP_ASYNC"
+#endif
+#ifndef SPLIT
+#error "gemm_tc needs -DSPLIT"
+#endif
+#ifndef PADA
+#error "gemm_tc needs -DPADA"
+#endif
+#ifndef PADB
+#error "gemm_tc needs -DPADB"
+#endif
+#ifndef PRODUCTS
+#error "gemm_tc needs -DPRODUCTS"
+#endif
+#ifndef PROMOTE
+#error "gemm_tc needs -DPROMOTE"
+#endif
+#ifndef GUARD
+#error "gemm_tc needs -DGUARD"
+#endif
+#ifndef WARPS_M
+#error "gemm_tc needs -DWARPS_M"
+#endif
+#ifndef WARPS_N
+#error "gemm_tc needs -DWARPS_N"
+#endif
+#ifndef THREADS
+#error "gemm_tc needs -DTHREADS"
+#endif
+#ifndef MT
+#error "gemm_tc needs -DMT"
+#endif
+#ifndef NT
+#error "gemm_tc needs -DNT"
+#endif
+#ifndef KSTEPS
+#error "gemm_tc needs -DKSTEPS"
+#endif
+#ifndef LDA
+#error "gemm_tc needs -DLDA"
+#endif
+#ifndef LDB
+#error "gemm_tc needs -DLDB"
+#endif
+#ifndef A_CHUNKS
+#error "gemm_tc needs -DA_CHUNKS"
+#endif
+#ifndef B_CHUNKS
+#error "gemm_tc needs -DB_CHUNKS"
+#endif
+#if GUARD == 2 && (!defined(GUARD_EMIN) || !defined(GUARD_EMAX))
+#error "gemm_tc with GUARD = 2 needs -DGUARD_EMIN and -DGUARD_EMAX"
+#endif
+#ifndef OCLBLAS_TC_EMULATE
+#define OCLBLAS_TC_EMULATE 0 // a build mode, not a parameter: the library never sets it
+#endif
+#ifndef OCLBLAS_TC_EMULATE_FTZ
+#define OCLBLAS_TC_EMULATE_FTZ 0
+#endif
+#if CP_ASYNC && !OCLBLAS_TC_EMULATE && !defined(TC_SMEM_ADDR)
+#error "gemm_tc with CP_ASYNC = 1 needs -DTC_SMEM_ADDR"
+#endif
+
+// A wrong descriptor stops here rather than computing garbage.
+#if WARPS_M * WM != BM || WARPS_N * WN != BN || THREADS != 32 * WARPS_M * WARPS_N || MT * 16 != WM || \
+    NT * 8 != WN || KSTEPS * 8 != BK || LDA != BM + PADA || LDB != BN + PADB ||                       \
+    A_CHUNKS * 4 * THREADS != BM * BK || B_CHUNKS * 4 * THREADS != BN * BK
+#error "gemm_tc: the derived sizes do not match the parameters"
+#endif
+#if PRODUCTS != 1 && PRODUCTS != 3
+#error "gemm_tc: PRODUCTS is 1 or 3"
+#endif
+#if GUARD < 1 || GUARD > 2
+#error "gemm_tc: GUARD is 1 or 2 (the splits turn Inf into NaN; the fallback turns it back)"
+#endif
+#if SPLIT && CP_ASYNC
+#error "gemm_tc: SPLIT = 1 stages through registers, so no cp.async"
+#endif
+#if (CP_ASYNC && STAGES < 2) || (!CP_ASYNC && STAGES != 2)
+#error "gemm_tc: STAGES >= 2 with cp.async, exactly 2 without"
+#endif
+#if LDA % 4 || LDB % 4
+#error "gemm_tc: local rows must stay 16-byte aligned (PADA, PADB multiples of 4)"
+#endif
+
+#if OCLBLAS_TC_EMULATE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+// Local planes per operand: hi and lo when split at staging, else one.
+#if SPLIT && PRODUCTS == 3
+#define PLANES 2
+#else
+#define PLANES 1
+#endif
+#define A_PLANE (BK * LDA) // floats of one k-tile of A in local memory
+#define B_PLANE (BK * LDB)
+
+// Round to TF32 (10 fraction bits) to nearest, ties away from zero, leaving
+// Inf and NaN as they are: the integer form of cvt.rna.tf32.f32, so the
+// emulation runs the very code the GPU runs.
+inline float tf32_round(float x)
+{
+    const uint u = as_uint(x);
+    return as_float((u + ((u & 0x7FFFFFFFu) < 0x7F800000u ? 0x1000u : 0u)) & 0xFFFFE000u);
+}
+inline float4 tf32_round4(float4 x)
+{
+    const uint4 u = as_uint4(x);
+    const uint4 finite = as_uint4((u & 0x7FFFFFFFu) < 0x7F800000u);
+    return as_float4((u + (finite & 0x1000u)) & 0xFFFFE000u);
+}
+// The same in two integer operations, for 3xTF32 only: it may turn a NaN
+// into -0, but then lo = x - hi is NaN and carries it.
+inline float tf32_round_split(float x) { return as_float((as_uint(x) + 0x1000u) & 0xFFFFE000u); }
+inline float4 tf32_round_split4(float4 x) { return as_float4((as_uint4(x) + 0x1000u) & 0xFFFFE000u); }
+
+// Round to TF32 on the FP32 pipe (Veltkamp's split, t = x (2^13 + 1),
+// hi = t - (t - x): round to nearest, 11 significant bits), for 1xTF32
+// fragments: 3 FP32 operations instead of 3 or 4 on Hopper's half-rate
+// integer pipe. Inf, NaN and |x| > 2^115 give NaN, which the guard's
+// fallback turns back into FP32's answer. It must not be contracted into
+// an FMA (t - x would become exact), hence FP_CONTRACT OFF for the file
+// (every multiply-add meant here is an explicit fma).
+#pragma OPENCL FP_CONTRACT OFF
+inline float tf32_round_fp(float x)
+{
+    const float t = x * 8193.0f;
+    return t - (t - x);
+}
+
+#if GUARD == 2
+// True for x outside {0} U [2^GUARD_EMIN, 2^GUARD_EMAX] (Inf and NaN included).
+#define RANGE_LO ((uint)(GUARD_EMIN + 127) << 23)
+#define RANGE_HI ((uint)(GUARD_EMAX + 127) << 23)
+inline int out_of_range(float x)
+{
+    const uint u = as_uint(x) & 0x7FFFFFFFu;
+    return u != 0u && u - RANGE_LO > RANGE_HI - RANGE_LO;
+}
+inline int out_of_range4(float4 x)
+{
+    return out_of_range(x.s0) | out_of_range(x.s1) | out_of_range(x.s2) | out_of_range(x.s3);
+}
+#endif
+// GUARD >= 1: a final sum that FP32 arithmetic may have computed otherwise
+// (non-finite, or large enough that a saturated overflow could hide in it).
+inline int suspicious(float x) { return (as_uint(x) & 0x7FFFFFFFu) >= 0x7E800000u; }
+
+#if OCLBLAS_TC_EMULATE
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 for the warp whose
+// scratch is w (32 x 6 words), from this work-item's fragments (PTX ISA,
+// "Matrix Fragments for mma.m16n8k8", .tf32): with g = lane / 4 and
+// t = lane % 4, a[r] holds A(g + 8 (r & 1), t + 4 (r >> 1)), b[r] holds
+// B(t + 4 r, g), d[i] is D(g + 8 (i >> 1), 2 t + (i & 1)). All work-items of
+// the work-group must call it together (it holds two barriers).
+void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const int lane)
+{
+    barrier(CLK_LOCAL_MEM_FENCE); // the previous call's readers are done
+    for (int r = 0; r < 4; ++r)
+        w[lane * 6 + r] = a[r];
+    w[lane * 6 + 4] = b[0];
+    w[lane * 6 + 5] = b[1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int g = lane >> 2, t = lane & 3;
+    for (int i = 0; i < 4; ++i) {
+        const int row = g + 8 * (i >> 1), col = 2 * t + (i & 1);
+        double s = d[i];
+        for (int k = 0; k < 8; ++k) {
+            // The tensor cores read the top 19 bits of each operand.
+            float x = as_float(w[((row & 7) * 4 + (k & 3)) * 6 + (row >> 3) + 2 * (k >> 2)] & 0xFFFFE000u);
+            float y = as_float(w[(col * 4 + (k & 3)) * 6 + 4 + (k >> 2)] & 0xFFFFE000u);
+#if OCLBLAS_TC_EMULATE_FTZ
+            x = fabs(x) < FLT_MIN ? copysign(0.0f, x) : x;
+            y = fabs(y) < FLT_MIN ? copysign(0.0f, y) : y;
+            double p = (double)x * (double)y;
+            p = fabs(p) < FLT_MIN ? 0.0 : p;
+#else
+            const double p = (double)x * (double)y;
+#endif
+            s += p;
+        }
+        d[i] = convert_float_rtz(s); // the products exactly, one truncation
+#if OCLBLAS_TC_EMULATE_FTZ
+        if (fabs(d[i]) < FLT_MIN)
+            d[i] = 0.0f;
+#endif
+    }
+}
+#define MMA(d, a, b) mma_emulated(d, a, b, emu_frag + warp * 32 * 6, lane)
+#define CP_ASYNC16(dst, src) (*(local float4 *)(dst) = *(src))
+#define CP_COMMIT()
+#define CP_WAIT_PIPELINE()
+#define CP_WAIT_ALL()
+#else
+// Inline PTX is spelt `asm`, as NVIDIA's OpenCL compiler takes it (gemv_t.cl
+// does the same); a strict C99 front end such as clang's wants `__asm__`
+// (-DTC_ASM=__asm__, as proto/ptx-check.sh compiles it).
+#ifndef TC_ASM
+#define TC_ASM asm
+#endif
+#define MMA(d, a, b)                                                                                          \
+    TC_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, " \
+                 "{%10,%11,%12,%13};"                                                                         \
+                 : "=f"((d)[0]), "=f"((d)[1]), "=f"((d)[2]), "=f"((d)[3])                                     \
+                 : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]), "f"((d)[0]), \
+                   "f"((d)[1]), "f"((d)[2]), "f"((d)[3]))
+#if CP_ASYNC
+// 16 bytes from global to local memory without passing through registers.
+#if TC_SMEM_ADDR == 1
+#define CP_ASYNC16(dst, src)                                                            \
+    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(ulong)(dst)), \
+                 "l"((ulong)(src)))
+#elif TC_SMEM_ADDR == 2
+#define CP_ASYNC16(dst, src) \
+    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"((ulong)(dst)), "l"((ulong)(src)))
+#elif TC_SMEM_ADDR == 3
+#define CP_ASYNC16(dst, src)                                                                                 \
+    TC_ASM volatile("{ .reg .u64 sa; cvta.to.shared.u64 sa, %0; cp.async.cg.shared.global [sa], [%1], 16; }" :: \
+                     "l"((ulong)(dst)),                                                                      \
+                 "l"((ulong)(src)))
+#else
+#error "gemm_tc: TC_SMEM_ADDR is 1, 2 or 3"
+#endif
+#define CP_COMMIT() TC_ASM volatile("cp.async.commit_group;")
+#define CP_WAIT_ALL() TC_ASM volatile("cp.async.wait_group 0;")
+// Wait until at most STAGES - 2 groups are in flight: the oldest tile is in.
+#if STAGES == 2
+#define CP_WAIT_PIPELINE() TC_ASM volatile("cp.async.wait_group 0;")
+#elif STAGES == 3
+#define CP_WAIT_PIPELINE() TC_ASM volatile("cp.async.wait_group 1;")
+#elif STAGES == 4
+#define CP_WAIT_PIPELINE() TC_ASM volatile("cp.async.wait_group 2;")
+#elif STAGES == 5
+#define CP_WAIT_PIPELINE() TC_ASM volatile("cp.async.wait_group 3;")
+#elif STAGES == 6
+#define CP_WAIT_PIPELINE() TC_ASM volatile("cp.async.wait_group 4;")
+#else
+#error "gemm_tc: STAGES is at most 6"
+#endif
+#endif
+#endif
+
+// Each operand fragment comes from local memory as hi (and lo) words.
+// SPLIT = 1 reads the planes written while staging; SPLIT = 0 reads the
+// raw float and splits it here.
+#if PRODUCTS == 3 && SPLIT
+#define LOAD_FRAGMENT(base, plane, o, hi, lo) \
+    do {                                      \
+        hi = as_uint((base)[o]);              \
+        lo = as_uint((base)[(plane) + (o)]);  \
+    } while (0)
+#elif PRODUCTS == 3
+#define LOAD_FRAGMENT(base, plane, o, hi, lo)  \
+    do {                                       \
+        const float x_ = (base)[o];            \
+        FRAGMENT_GUARD(x_);                    \
+        const float h_ = tf32_round_split(x_); \
+        hi = as_uint(h_);                      \
+        lo = as_uint(x_ - h_);                 \
+    } while (0)
+#elif SPLIT
+#define LOAD_FRAGMENT(base, plane, o, hi, lo) hi = as_uint((base)[o])
+#else
+#define LOAD_FRAGMENT(base, plane, o, hi, lo) \
+    do {                                      \
+        const float x_ = (base)[o];           \
+        FRAGMENT_GUARD(x_);                   \
+        hi = as_uint(tf32_round_fp(x_));      \
+    } while (0)
+#endif
+// GUARD = 2 checks each operand where it passes through registers on its
+// way to local memory or, with cp.async, where a warp loads it.
+#if GUARD == 2 && CP_ASYNC
+#define FRAGMENT_GUARD(x) bad |= out_of_range(x)
+#else
+#define FRAGMENT_GUARD(x)
+#endif
+#if GUARD == 2 && !CP_ASYNC
+#define STAGE_GUARD(v) bad |= out_of_range4(v)
+#else
+#define STAGE_GUARD(v)
+#endif
+#if SPLIT && PRODUCTS == 3
+#define STORE_CHUNK(base, plane, o, v)                        \
+    do {                                                      \
+        const float4 h_ = tf32_round_split4(v);               \
+        *(local float4 *)((base) + (o)) = h_;                 \
+        *(local float4 *)((base) + (plane) + (o)) = (v) - h_; \
+    } while (0)
+#elif SPLIT
+#define STORE_CHUNK(base, plane, o, v) (*(local float4 *)((base) + (o)) = tf32_round4(v))
+#else
+#define STORE_CHUNK(base, plane, o, v) (*(local float4 *)((base) + (o)) = (v))
+#endif
+
+__attribute__((reqd_work_group_size(THREADS, 1, 1)))
+kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, const int c_slice,
+                    const float alpha, const float beta,
+                    const global float4 *restrict ag, const int a_off, const int a_ld,
+                    const global float4 *restrict bg, const int b_off, const int b_ld,
+                    global float *cg, const int c_off, const int c_ld)
+{
+    local float4 lds_a[STAGES * PLANES * A_PLANE / 4];
+    local float4 lds_b[STAGES * PLANES * B_PLANE / 4];
+    local float *const la = (local float *)lds_a;
+    local float *const lb = (local float *)lds_b;
+#if OCLBLAS_TC_EMULATE
+    local uint emu_frag[THREADS * 6];
+#endif
+    local int fallback;
+
+    const int lid = get_local_id(0);
+    const int lane = lid & 31, warp = lid >> 5;
+    const int g = lane >> 2, tq = lane & 3; // groupID and threadID_in_group of the PTX ISA
+    const int wm0 = (warp % WARPS_M) * WM, wn0 = (warp / WARPS_M) * WN;
+    const int m_tile = get_group_id(0) * BM, n_tile = get_group_id(1) * BN;
+    const int z = get_group_id(2);
+    const int k_begin = z * k_slice;
+    cg += z * c_slice;
+    const global float4 *const a_tile = ag + a_off + m_tile / 4 + k_begin * a_ld;
+    const global float4 *const b_tile = bg + b_off + n_tile / 4 + k_begin * b_ld;
+    const int num_k_tiles = min(k_slice, K - k_begin) / BK;
+    if (lid == 0)
+        fallback = 0;
+    int bad = 0; // this work-item saw a reason for the fallback
+
+    // This work-item's float4s of each k-tile: source offsets (float4s, from
+    // the tile's first row) and local offsets (floats, from the slot).
+    int a_src[A_CHUNKS], a_dst[A_CHUNKS], b_src[B_CHUNKS], b_dst[B_CHUNKS];
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS; ++i) {
+        const int c = lid + i * THREADS, row = c / (BM / 4), col = c % (BM / 4);
+        a_src[i] = row * a_ld + col;
+        a_dst[i] = row * LDA + col * 4;
+    }
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS; ++i) {
+        const int c = lid + i * THREADS, row = c / (BN / 4), col = c % (BN / 4);
+        b_src[i] = row * b_ld + col;
+        b_dst[i] = row * LDB + col * 4;
+    }
+    // Fragment offsets (PTX ISA m16n8k8 .tf32): A(m = g, k = tq) and
+    // B(k = tq, n = g) of the warp's first tile, from a slot's start. With
+    // LDA and LDB = 8 (mod 32), the 32 lanes hit 32 different banks.
+    const int a_frag = tq * LDA + wm0 + g;
+    const int b_frag = tq * LDB + wn0 + g;
+
+    float acc[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                acc[i][j][r] = 0.0f;
+#if PROMOTE
+    float part[MT][NT][4];
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                part[i][j][r] = 0.0f;
+#define SUM part
+#else
+#define SUM acc
+#endif
+
+#if CP_ASYNC
+    // Slot t % STAGES holds k-tile t. Steps t < 0 only issue the first
+    // STAGES - 1 tiles. Step t >= 0 waits for tile t; the barrier makes it
+    // visible and releases the slot that step t - 1 multiplied, where tile
+    // t + STAGES - 1 goes. One group is committed per step, empty or not,
+    // so "all but the newest STAGES - 2 groups are done" means "tile t is in".
+    for (int t = 1 - STAGES; t < num_k_tiles; ++t) {
+        if (t >= 0) {
+            CP_WAIT_PIPELINE();
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        const int tn = t + STAGES - 1;
+        if (tn < num_k_tiles) {
+            local float *const sa = la + (tn % STAGES) * A_PLANE;
+            local float *const sb = lb + (tn % STAGES) * B_PLANE;
+            const global float4 *const ga = a_tile + tn * BK * a_ld;
+            const global float4 *const gb = b_tile + tn * BK * b_ld;
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; ++i)
+                CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; ++i)
+                CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
+        }
+        CP_COMMIT();
+        if (t < 0)
+            continue;
+        const int kt = t; // the k-tile multiplied at this step
+#else
+    // Two slots, as in gemm_fast: step t stores tile t - 1 (loaded into
+    // registers during step t - 1, and split there with SPLIT = 1) into slot
+    // (t - 1) & 1, loads tile t into registers and multiplies tile t - 1.
+    // The slot written at step t was last read at step t - 2, before the
+    // barrier of step t - 1, so one barrier per step suffices.
+    float4 areg[A_CHUNKS], breg[B_CHUNKS];
+    for (int t = 0; t <= num_k_tiles; ++t) {
+        if (t > 0) {
+            local float *const sa = la + ((t - 1) & 1) * PLANES * A_PLANE;
+            local float *const sb = lb + ((t - 1) & 1) * PLANES * B_PLANE;
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; ++i) {
+                STAGE_GUARD(areg[i]);
+                STORE_CHUNK(sa, A_PLANE, a_dst[i], areg[i]);
+            }
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; ++i) {
+                STAGE_GUARD(breg[i]);
+                STORE_CHUNK(sb, B_PLANE, b_dst[i], breg[i]);
+            }
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (t < num_k_tiles) {
+            const global float4 *const ga = a_tile + t * BK * a_ld;
+            const global float4 *const gb = b_tile + t * BK * b_ld;
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; ++i)
+                areg[i] = ga[a_src[i]];
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; ++i)
+                breg[i] = gb[b_src[i]];
+        }
+        if (t == 0)
+            continue;
+        const int kt = t - 1; // the k-tile multiplied at this step
+#endif
+        // The product of k-tile kt, in slot kt % STAGES.
+        const local float *const ta = la + (kt % STAGES) * PLANES * A_PLANE;
+        const local float *const tb = lb + (kt % STAGES) * PLANES * B_PLANE;
+#pragma unroll
+        for (int s = 0; s < KSTEPS; ++s) {
+            uint ahi[MT][4], bhi[NT][2];
+#if PRODUCTS == 3
+            uint alo[MT][4], blo[NT][2];
+#endif
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+                    LOAD_FRAGMENT(ta, A_PLANE, a_frag + (s * 8 + 4 * (r >> 1)) * LDA + i * 16 + 8 * (r & 1),
+                                  ahi[i][r], alo[i][r]);
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int r = 0; r < 2; ++r)
+                    LOAD_FRAGMENT(tb, B_PLANE, b_frag + (s * 8 + 4 * r) * LDB + j * 8, bhi[j][r], blo[j][r]);
+#if PRODUCTS == 3
+            // The small products first, each sweep over independent tiles.
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+                    MMA(SUM[i][j], alo[i], bhi[j]);
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+                    MMA(SUM[i][j], ahi[i], blo[j]);
+#endif
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+                    MMA(SUM[i][j], ahi[i], bhi[j]);
+        }
+#if PROMOTE
+        // Fold the run of PROMOTE k-tiles into acc, rounding to nearest.
+        if ((kt + 1) % PROMOTE == 0 || kt + 1 == num_k_tiles) {
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        acc[i][j][r] += part[i][j][r];
+                        part[i][j][r] = 0.0f;
+                    }
+        }
+#endif
+    }
+#if CP_ASYNC
+    CP_WAIT_ALL(); // only empty groups can remain, but leave none behind
+#endif
+
+    // The fallback: one decision for the whole work-group (no host sync).
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                bad |= suspicious(acc[i][j][r]);
+    barrier(CLK_LOCAL_MEM_FENCE); // fallback = 0 is seen, local memory is free
+    if (bad)
+        atomic_or(&fallback, 1);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (fallback) {
+        // FFMA on the raw operands, in k order, as FP32 arithmetic does it.
+#pragma unroll
+        for (int i = 0; i < MT; ++i)
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int r = 0; r < 4; ++r)
+                    acc[i][j][r] = 0.0f;
+        for (int t = 0; t < num_k_tiles; ++t) {
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; ++i)
+                *(local float4 *)(la + a_dst[i]) = a_tile[t * BK * a_ld + a_src[i]];
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; ++i)
+                *(local float4 *)(lb + b_dst[i]) = b_tile[t * BK * b_ld + b_src[i]];
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int k = 0; k < BK; ++k) {
+                float av[MT][2], bv[NT][2];
+#pragma unroll
+                for (int i = 0; i < MT; ++i) {
+                    av[i][0] = la[k * LDA + wm0 + i * 16 + g];
+                    av[i][1] = la[k * LDA + wm0 + i * 16 + g + 8];
+                }
+#pragma unroll
+                for (int j = 0; j < NT; ++j) {
+                    bv[j][0] = lb[k * LDB + wn0 + j * 8 + 2 * tq];
+                    bv[j][1] = lb[k * LDB + wn0 + j * 8 + 2 * tq + 1];
+                }
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+#pragma unroll
+                        for (int r = 0; r < 4; ++r)
+                            acc[i][j][r] = fma(av[i][r >> 1], bv[j][r & 1], acc[i][j][r]);
+            }
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+
+    // Epilogue: D(g + 8 (r >> 1), 2 tq + (r & 1)) of each m16n8 tile. A
+    // column's 8 rows g = 0..7 are one 32-byte sector. beta == 0 must not
+    // read C: NaN there may not come through.
+    const int read_c = beta != 0.0f;
+#pragma unroll
+    for (int i = 0; i < MT; ++i)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) {
+                const int m = m_tile + wm0 + i * 16 + g + 8 * (r >> 1);
+                const int n = n_tile + wn0 + j * 8 + 2 * tq + (r & 1);
+                if (m < M && n < N) {
+                    global float *const c = cg + c_off + n * c_ld + m;
+                    const float v = alpha * acc[i][j][r];
+                    *c = read_c ? fma(beta, *c, v) : v;
+                }
+            }
+}
