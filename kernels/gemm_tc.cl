@@ -26,17 +26,22 @@
 // it (works with cp.async); SPLIT = 1 splits while staging through
 // registers and keeps hi and lo planes in local memory (each element split
 // once per work-group, not once per warp). The tensor cores add with
-// truncation, which over a long k is several times less accurate than
+// truncation (as published measurements found; a probe of the first GPU
+// run checks it), which over a long k is several times less accurate than
 // FFMA; PROMOTE = P > 0 therefore sums each run of P k-tiles in a separate
 // accumulator that is then added to the main one in FP32 (round to
 // nearest). PROMOTE = 0 accumulates in the tensor cores only.
 //
+// 1xTF32 (PRODUCTS = 1) multiplies tf32(a) tf32(b) once: rounded to
+// nearest while staging with SPLIT = 1, truncated by the tensor cores from
+// the raw floats with SPLIT = 0.
+//
 // Exactness at the edges of the float range (GUARD): splitting turns Inf
-// into NaN (lo = Inf - Inf, and likewise 1xTF32's rounding on the FP32
-// pipe) and the tensor cores may round an overflow to FLT_MAX. So a
-// work-group whose final sums hold a non-finite value or one of magnitude
-// >= 2^126 recomputes its tile with FFMA on the raw operands, and Inf, NaN
-// and overflow come out as FP32 arithmetic gives them (GUARD = 1).
+// into NaN (lo = Inf - Inf), truncation turns some NaNs into Inf, and the
+// tensor cores may round an overflow to FLT_MAX. So a work-group whose
+// final sums hold a non-finite value or one of magnitude >= 2^126
+// recomputes its tile with FFMA on the raw operands, and Inf, NaN and
+// overflow come out as FP32 arithmetic gives them (GUARD = 1).
 // GUARD = 2 also sends every tile whose operands hold a nonzero
 // |x| < 2^GUARD_EMIN or |x| > 2^GUARD_EMAX to that path (the issue's gate
 // names 2^-100 and 2^100; whether the tensor cores keep subnormal
@@ -156,7 +161,7 @@
 #error "gemm_tc: PRODUCTS is 1 or 3"
 #endif
 #if GUARD < 1 || GUARD > 2
-#error "gemm_tc: GUARD is 1 or 2 (the splits turn Inf into NaN; the fallback turns it back)"
+#error "gemm_tc: GUARD is 1 or 2 (the fallback restores FP32's Inf and NaN)"
 #endif
 #if SPLIT && CP_ASYNC
 #error "gemm_tc: SPLIT = 1 stages through registers, so no cp.async"
@@ -183,36 +188,17 @@
 
 // Round to TF32 (10 fraction bits) to nearest, ties away from zero, leaving
 // Inf and NaN as they are: the integer form of cvt.rna.tf32.f32, so the
-// emulation runs the very code the GPU runs.
-inline float tf32_round(float x)
-{
-    const uint u = as_uint(x);
-    return as_float((u + ((u & 0x7FFFFFFFu) < 0x7F800000u ? 0x1000u : 0u)) & 0xFFFFE000u);
-}
+// emulation runs the very code the GPU runs (1xTF32 with SPLIT = 1).
 inline float4 tf32_round4(float4 x)
 {
     const uint4 u = as_uint4(x);
     const uint4 finite = as_uint4((u & 0x7FFFFFFFu) < 0x7F800000u);
     return as_float4((u + (finite & 0x1000u)) & 0xFFFFE000u);
 }
-// The same in two integer operations, for 3xTF32 only: it may turn a NaN
+// The same in two integer operations, for 3xTF32's hi: it may turn a NaN
 // into -0, but then lo = x - hi is NaN and carries it.
 inline float tf32_round_split(float x) { return as_float((as_uint(x) + 0x1000u) & 0xFFFFE000u); }
 inline float4 tf32_round_split4(float4 x) { return as_float4((as_uint4(x) + 0x1000u) & 0xFFFFE000u); }
-
-// Round to TF32 on the FP32 pipe (Veltkamp's split, t = x (2^13 + 1),
-// hi = t - (t - x): round to nearest, 11 significant bits), for 1xTF32
-// fragments: 3 FP32 operations instead of 3 or 4 on Hopper's half-rate
-// integer pipe. Inf, NaN and |x| > 2^115 give NaN, which the guard's
-// fallback turns back into FP32's answer. It must not be contracted into
-// an FMA (t - x would become exact), hence FP_CONTRACT OFF for the file
-// (every multiply-add meant here is an explicit fma).
-#pragma OPENCL FP_CONTRACT OFF
-inline float tf32_round_fp(float x)
-{
-    const float t = x * 8193.0f;
-    return t - (t - x);
-}
 
 #if GUARD == 2
 // True for x outside {0} U [2^GUARD_EMIN, 2^GUARD_EMAX] (Inf and NaN included).
@@ -284,26 +270,27 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
 #ifndef TC_ASM
 #define TC_ASM asm
 #endif
-#define MMA(d, a, b)                                                                                          \
-    TC_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, " \
-                 "{%10,%11,%12,%13};"                                                                         \
-                 : "=f"((d)[0]), "=f"((d)[1]), "=f"((d)[2]), "=f"((d)[3])                                     \
-                 : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]), "f"((d)[0]), \
-                   "f"((d)[1]), "f"((d)[2]), "f"((d)[3]))
+#define MMA(d, a, b)                                                                                 \
+    TC_ASM volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, " \
+                    "{%8,%9}, {%10,%11,%12,%13};"                                                       \
+                    : "=f"((d)[0]), "=f"((d)[1]), "=f"((d)[2]), "=f"((d)[3])                            \
+                    : "r"((a)[0]), "r"((a)[1]), "r"((a)[2]), "r"((a)[3]), "r"((b)[0]), "r"((b)[1]),     \
+                      "f"((d)[0]), "f"((d)[1]), "f"((d)[2]), "f"((d)[3]))
 #if CP_ASYNC
 // 16 bytes from global to local memory without passing through registers.
 #if TC_SMEM_ADDR == 1
-#define CP_ASYNC16(dst, src)                                                            \
-    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((uint)(ulong)(dst)), \
-                 "l"((ulong)(src)))
+#define CP_ASYNC16(dst, src)                                                  \
+    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::            \
+                        "r"((uint)(ulong)(dst)), "l"((ulong)(src)))
 #elif TC_SMEM_ADDR == 2
-#define CP_ASYNC16(dst, src) \
-    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"((ulong)(dst)), "l"((ulong)(src)))
+#define CP_ASYNC16(dst, src)                                                  \
+    TC_ASM volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::            \
+                        "l"((ulong)(dst)), "l"((ulong)(src)))
 #elif TC_SMEM_ADDR == 3
-#define CP_ASYNC16(dst, src)                                                                                 \
-    TC_ASM volatile("{ .reg .u64 sa; cvta.to.shared.u64 sa, %0; cp.async.cg.shared.global [sa], [%1], 16; }" :: \
-                     "l"((ulong)(dst)),                                                                      \
-                 "l"((ulong)(src)))
+#define CP_ASYNC16(dst, src)                                                  \
+    TC_ASM volatile("{ .reg .u64 sa; cvta.to.shared.u64 sa, %0;"              \
+                    " cp.async.cg.shared.global [sa], [%1], 16; }" ::         \
+                        "l"((ulong)(dst)), "l"((ulong)(src)))
 #else
 #error "gemm_tc: TC_SMEM_ADDR is 1, 2 or 3"
 #endif
@@ -328,7 +315,10 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
 
 // Each operand fragment comes from local memory as hi (and lo) words.
 // SPLIT = 1 reads the planes written while staging; SPLIT = 0 reads the
-// raw float and splits it here.
+// raw float and splits it here, or with PRODUCTS = 1 passes it as it is:
+// the tensor cores read its top 19 bits (TF32 by truncation: the probe
+// "low operand bits" confirms it on the GPU). Rounding here would cost 3
+// or more instructions per MMA, about all the issue slots an MMA leaves.
 #if PRODUCTS == 3 && SPLIT
 #define LOAD_FRAGMENT(base, plane, o, hi, lo) \
     do {                                      \
@@ -351,7 +341,7 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
     do {                                      \
         const float x_ = (base)[o];           \
         FRAGMENT_GUARD(x_);                   \
-        hi = as_uint(tf32_round_fp(x_));      \
+        hi = as_uint(x_);                     \
     } while (0)
 #endif
 // GUARD = 2 checks each operand where it passes through registers on its

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Offline check of kernels/gemm_tc.cl for NVIDIA, on a machine without a GPU:
+# Offline check of kernels/gemm_tc.cl and tc_probes.cl for NVIDIA, on a
+# machine without a GPU:
 # each configuration of configs.txt is compiled by clang (OpenCL C to NVPTX,
 # the built-ins from ptx-check-prelude.h) and assembled by the CUDA
 # toolkit's ptxas for sm_90, which reports registers, spills and shared
@@ -64,4 +65,16 @@ grep -v '^[[:space:]]*#' "$configs" | grep -v '^[[:space:]]*$' | while read -r l
         printf "%4d %4d %4d %5d %5d %5d", h, s2, g, a, fp, o }' "$out/$name.sass")
   fi
   printf '%-40s %5s %7s %7s %6s   %s\n' "$name" "$regs" "${sst:-0}" "${sld:-0}" "$sm" "$mix"
+done
+# The probes: does each one's inline PTX assemble?
+for p in "-DPROBE_MMA" "-DPROBE_CVT" "-DPROBE_ADDR" "-DPROBE_CPASYNC -DTC_SMEM_ADDR=1" "-DPROBE_CPASYNC -DTC_SMEM_ADDR=2" \
+         "-DPROBE_CPASYNC -DTC_SMEM_ADDR=3"; do
+  sed 's/\basm volatile/__asm__ volatile/g' "$here/tc_probes.cl" > "$out/probes.cl"
+  if "$clang" -x cl -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -march=sm_80 -O3 -Xclang -finclude-default-header \
+      -include "$here/ptx-check-prelude.h" $p -S -o "$out/probe.ptx" "$out/probes.cl" 2> "$out/probe.clang.txt" &&
+     "$ptxas" -arch=sm_90 -o "$out/probe.cubin" "$out/probe.ptx" > "$out/probe.ptxas.txt" 2>&1; then
+    echo "probe $p: assembles for sm_90"
+  else
+    echo "probe $p: FAILED"; cat "$out/probe.clang.txt" "$out/probe.ptxas.txt" | head -5
+  fi
 done

@@ -58,10 +58,15 @@ timeout 30 "$tmp/tc_probe" info | tee "$out/device.txt"
 arch=$(sed -n 's/.*compute capability \([0-9]\)\.\([0-9]\).*/sm_\1\2/p' "$out/device.txt" | head -1)
 
 echo "==== probes ($(elapsed) s)"
-timeout 60 "$tmp/tc_probe" probes --probes "$here/tc_probes.cl" > "$out/probes.log" 2>&1
-echo "probes exit status $?" >> "$out/probes.log"
-grep -E '^(PROBE|RECOMMEND|FATAL)|log\|' "$out/probes.log" | cut -c1-230 | head -40
-smem=$(sed -n 's/^RECOMMEND TC_SMEM_ADDR=\([0-9]\).*/\1/p' "$out/probes.log" | head -1)
+# One process per probe: a probe that faults cannot spoil the others.
+: > "$out/probes.log"
+for p in mma cvt addr cp1 cp2 cp3; do
+  timeout 30 "$tmp/tc_probe" probes --probes "$here/tc_probes.cl" --only $p >> "$out/probes.log" 2>&1
+  echo "probe $p: exit status $?" >> "$out/probes.log"
+done
+grep -E '^(PROBE|FATAL)|log\|' "$out/probes.log" | cut -c1-230 | head -40
+smem=$(sed -n 's/^PROBE cp.async TC_SMEM_ADDR=\([0-9]\): OK.*/\1/p' "$out/probes.log" | head -1)
+echo "RECOMMEND TC_SMEM_ADDR=${smem:-none}" | tee -a "$out/probes.log"
 
 if [ -n "${peer_pid:-}" ]; then
   wait "$peer_pid"
@@ -82,7 +87,7 @@ while read -r line; do
   if [ "$(elapsed)" -ge "$budget" ]; then
     printf '%s\tskipped (time budget)\n' "$name" >> "$out/summary.tsv"; continue
   fi
-  if [[ "$line" == *CP_ASYNC=1* ]] && [ -z "$smem" ]; then
+  if [[ "$line" == *CP_ASYNC=1* ]] && [ -z "$smem" ] && grep -q '^PROBE cp.async' "$out/probes.log"; then
     printf '%s\tskipped (no cp.async variant works)\n' "$name" >> "$out/summary.tsv"; continue
   fi
   t0=$(date +%s)
@@ -106,8 +111,8 @@ head -1 "$out/device.txt"
 grep -E '^PROBE (mma layout|cvt|cp.async)|^RECOMMEND|^PROBE mma arithmetic, (sum|alignment|subnormal|overflow|low operand bits \(A = 1 \+ 2\^-12)' \
   "$out/probes.log" | cut -c1-160
 [ -f "$out/cublas.log" ] && grep -E '^(TIME|ACCURACY .*4096x)' "$out/cublas.log"
-printf '%-40s %-7s %-22s %-22s %s\n' "config" "correct" "4096 uniform max/norm" "4096 spread max/norm" \
-  "TFLOPS by size"
+echo "(accuracy: max |C-C64|/(|A||B|) / ||C-C64||/||C64|| at the largest accuracy size, 4096^3 on the GPU)"
+printf '%-40s %-7s %-22s %-22s %s\n' "config" "correct" "uniform max/norm" "spread max/norm" "size:TFLOPS"
 awk -F'\t' '{
   if ($2 != "ok") { printf "%-40s %s\n", $1, $2 (NF > 2 ? ": " $3 : ""); next }
   t = ""; for (i = 9; i <= NF; ++i) t = t " " $i

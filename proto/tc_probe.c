@@ -1074,7 +1074,7 @@ static void usage(void)
 {
     puts("usage: tc_probe info [--device gpu|cpu]\n"
          "       tc_probe legal --config configs.txt\n"
-         "       tc_probe probes --probes tc_probes.cl\n"
+         "       tc_probe probes --probes tc_probes.cl [--only mma|cvt|addr|cp1|cp2|cp3]\n"
          "       tc_probe run --kernel gemm_tc.cl --config \"name KEY=VALUE ...\" [--phases correct,accuracy,timing,ptx]\n"
          "                    [--acc MxNxK,...] [--sizes 4096,8192,2048] [--reps 10] [--smem-addr N] [--emulate] [--ftz]\n"
          "                    [--out DIR] [--summary FILE] [--device gpu|cpu]");
@@ -1089,7 +1089,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1], *kernel_path = NULL, *probes_path = NULL, *config_line = NULL, *out_dir = NULL,
                *summary = NULL, *want = NULL, *phases = NULL, *acc = NULL,
-               *sizes_s = "4096,8192,2048";
+               *sizes_s = "4096,8192,2048", *only = NULL;
     int emulate = 0, ftz = 0, smem_addr = 1, reps = 10;
     for (int i = 2; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1119,6 +1119,8 @@ int main(int argc, char **argv)
             summary = argv[++i];
         else if (v && !strcmp(a, "--device"))
             want = argv[++i];
+        else if (v && !strcmp(a, "--only"))
+            only = argv[++i];
         else {
             usage();
             return 2;
@@ -1175,16 +1177,26 @@ int main(int argc, char **argv)
         char *src = probes_path ? read_file(probes_path, NULL) : NULL;
         if (!src)
             die("cannot read the probes (--probes)");
-        probe_mma(&d, src);
-        probe_cvt(&d, src);
-        probe_addr(&d, src);
+        /* --only NAME runs one probe (run-gpu.sh gives each its own process,
+         * so that one that faults cannot spoil the context of the others). */
+        const char *o = only ? only : "all";
+        const int all = !strcmp(o, "all");
+        if (all || !strcmp(o, "mma"))
+            probe_mma(&d, src);
+        if (all || !strcmp(o, "cvt"))
+            probe_cvt(&d, src);
+        if (all || !strcmp(o, "addr"))
+            probe_addr(&d, src);
         int first = 0;
-        for (int v = 1; v <= 3; ++v)
-            if (probe_cpasync(&d, src, v) && !first)
+        for (int v = 1; v <= 3; ++v) {
+            char name[8];
+            snprintf(name, sizeof name, "cp%d", v);
+            if ((all || !strcmp(o, name)) && probe_cpasync(&d, src, v) && !first)
                 first = v;
-        if (first)
+        }
+        if (all && first)
             printf("RECOMMEND TC_SMEM_ADDR=%d\n", first);
-        else
+        else if (all)
             printf("RECOMMEND TC_SMEM_ADDR=none (use CP_ASYNC=0 configurations)\n");
         free(src);
         return 0;
