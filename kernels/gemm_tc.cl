@@ -57,8 +57,15 @@
 // OCLBLAS_TC_EMULATE_FTZ = 1 also flushes subnormal operands, products and
 // sums to zero, the pessimistic model of the tensor cores.
 //
+// Round 2 (LOOP >= 1): fragments of the next k-step are loaded while the
+// current one is multiplied (LOOP = 2), 64- or 128-bit fragment loads
+// (FRAGV), and CHUNK = 1: each m16n8 tile's three products of a k8 step
+// are summed in a fresh temporary and added to the accumulator in FP32,
+// which keeps promotion's accuracy without a second accumulator set.
+//
 // Parameters (-D, no defaults): BM BN BK WM WN STAGES CP_ASYNC SPLIT PADA
-// PADB PRODUCTS PROMOTE GUARD, and with GUARD = 2 GUARD_EMIN GUARD_EMAX.
+// PADB PRODUCTS PROMOTE GUARD LOOP FRAGV CHUNK, and with GUARD = 2
+// GUARD_EMIN GUARD_EMAX.
 // Derived sizes (-D, computed by the host):
 //   WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N,
 //   MT = WM / 16, NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA,
@@ -107,6 +114,15 @@
 #endif
 #ifndef GUARD
 #error "gemm_tc needs -DGUARD"
+#endif
+#ifndef LOOP
+#error "gemm_tc needs -DLOOP"
+#endif
+#ifndef FRAGV
+#error "gemm_tc needs -DFRAGV"
+#endif
+#ifndef CHUNK
+#error "gemm_tc needs -DCHUNK"
 #endif
 #ifndef WARPS_M
 #error "gemm_tc needs -DWARPS_M"
@@ -171,6 +187,21 @@
 #endif
 #if LDA % 4 || LDB % 4
 #error "gemm_tc: local rows must stay 16-byte aligned (PADA, PADB multiples of 4)"
+#endif
+#if LOOP < 0 || LOOP > 2
+#error "gemm_tc: LOOP is 0, 1 or 2"
+#endif
+#if FRAGV != 1 && FRAGV != 2 && FRAGV != 4
+#error "gemm_tc: FRAGV is 1, 2 or 4"
+#endif
+#if FRAGV > 1 && (MT % (FRAGV / 2) || NT % FRAGV)
+#error "gemm_tc: FRAGV needs MT a multiple of FRAGV / 2 and NT a multiple of FRAGV"
+#endif
+#if CHUNK != 0 && (CHUNK != 1 || PRODUCTS != 3 || PROMOTE != 0)
+#error "gemm_tc: CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0"
+#endif
+#if LOOP == 0 && (FRAGV != 1 || CHUNK)
+#error "gemm_tc: LOOP = 0 (round 1's loop) has FRAGV = 1 and CHUNK = 0"
 #endif
 
 #if OCLBLAS_TC_EMULATE
@@ -369,6 +400,92 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
 #define STORE_CHUNK(base, plane, o, v) (*(local float4 *)((base) + (o)) = (v))
 #endif
 
+// Round 2's loop (LOOP >= 1) loads fragments through these. FRAG_WORD:
+// one word (raw or hi, and lo from the second plane); FRAG_VECTOR: FRAGV
+// consecutive words in one 64- or 128-bit load; SPLIT_WORD: hi and lo
+// of a loaded word (split here with SPLIT = 0).
+#if PRODUCTS == 3 && SPLIT
+#define FRAG_LO(x) x
+#define FRAG_WORD(base, plane, o, w, wl)         \
+    do {                                         \
+        w = as_uint((base)[o]);                  \
+        wl = as_uint((base)[(plane) + (o)]);     \
+    } while (0)
+#else
+#define FRAG_LO(x)
+#define FRAG_WORD(base, plane, o, w, wl) \
+    do {                                 \
+        const float x_ = (base)[o];      \
+        FRAGMENT_GUARD(x_);              \
+        w = as_uint(x_);                 \
+    } while (0)
+#endif
+#if FRAGV == 2
+#define FRAG_VLOAD(p, w)                                  \
+    do {                                                  \
+        const float2 x_ = *(const local float2 *)(p);     \
+        (w)[0] = as_uint(x_.s0);                          \
+        (w)[1] = as_uint(x_.s1);                          \
+    } while (0)
+#elif FRAGV == 4
+#define FRAG_VLOAD(p, w)                                  \
+    do {                                                  \
+        const float4 x_ = *(const local float4 *)(p);     \
+        (w)[0] = as_uint(x_.s0);                          \
+        (w)[1] = as_uint(x_.s1);                          \
+        (w)[2] = as_uint(x_.s2);                          \
+        (w)[3] = as_uint(x_.s3);                          \
+    } while (0)
+#endif
+#if PRODUCTS == 3 && SPLIT
+#define FRAG_VECTOR(base, plane, o, w, wl)         \
+    do {                                           \
+        FRAG_VLOAD((base) + (o), w);               \
+        FRAG_VLOAD((base) + (plane) + (o), wl);    \
+    } while (0)
+#else
+#define FRAG_VECTOR(base, plane, o, w, wl)                       \
+    do {                                                         \
+        FRAG_VLOAD((base) + (o), w);                             \
+        for (int c_ = 0; c_ < FRAGV; ++c_)                       \
+            FRAGMENT_GUARD(as_float((w)[c_]));                   \
+    } while (0)
+#endif
+#if SPLIT
+#define SPLIT_WORD(w, wl, hi, lo) \
+    do {                          \
+        hi = (w);                 \
+        lo = (wl);                \
+    } while (0)
+#else
+#define SPLIT_WORD(w, wl, hi, lo)                     \
+    do {                                              \
+        const float x_ = as_float(w);                 \
+        const float h_ = tf32_round_split(x_);        \
+        hi = as_uint(h_);                             \
+        lo = as_uint(x_ - h_);                        \
+    } while (0)
+#endif
+
+// Where fragment row h (0: g, 1: g + 8) of m16n8 tile row i, and fragment
+// column c of tile column j, lie in the warp's WM x WN block. FRAGV = 1:
+// as the PTX ISA lays them out. FRAGV = 2 or 4: rows and columns are
+// relabelled (the MMA does not care which rows and columns it gets, only
+// the epilogue and the fallback must agree) so that the FRAGV words a
+// lane needs for one k are adjacent in local memory: A rows
+// FRAGV g + 2 (i % FRAGP) + h within a group of FRAGP tiles, B columns
+// FRAGV c + j % FRAGV within a group of FRAGV tiles. A quarter-warp's
+// 128-bit loads (half-warp's 64-bit) then cover 32 banks once with
+// LDA, LDB = 8 or 24 (mod 32), as the 32-bit loads do.
+#if FRAGV == 1
+#define ROW(i, h) ((i) * 16 + 8 * (h) + g)
+#define COL(j, c) ((j) * 8 + (c))
+#else
+#define FRAGP (FRAGV / 2)
+#define ROW(i, h) (((i) / FRAGP) * 16 * FRAGP + FRAGV * g + 2 * ((i) % FRAGP) + (h))
+#define COL(j, c) (((j) / FRAGV) * 8 * FRAGV + FRAGV * (c) + (j) % FRAGV)
+#endif
+
 __attribute__((reqd_work_group_size(THREADS, 1, 1)))
 kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, const int c_slice,
                     const float alpha, const float beta,
@@ -418,8 +535,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     // Fragment offsets (PTX ISA m16n8k8 .tf32): A(m = g, k = tq) and
     // B(k = tq, n = g) of the warp's first tile, from a slot's start. With
     // LDA and LDB = 8 (mod 32), the 32 lanes hit 32 different banks.
-    const int a_frag = tq * LDA + wm0 + g;
-    const int b_frag = tq * LDB + wn0 + g;
+    const int a_frag = tq * LDA + wm0 + (FRAGV == 1 ? g : FRAGV * g);
+    const int b_frag = tq * LDB + wn0 + (FRAGV == 1 ? g : FRAGV * g);
 
     float acc[MT][NT][4];
 #pragma unroll
@@ -443,6 +560,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
 #define SUM acc
 #endif
 
+#if LOOP == 0
+    // Round 1's loop, kept as it was for comparison (LOOP = 0).
 #if CP_ASYNC
     // Slot t % STAGES holds k-tile t. Steps t < 0 only issue the first
     // STAGES - 1 tiles. Step t >= 0 waits for tile t; the barrier makes it
@@ -562,6 +681,317 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         }
 #endif
     }
+#else // LOOP >= 1
+    // Round 2's loop. One k-step's fragments: raw words (SPLIT = 0; split
+    // here with PRODUCTS = 3) or rounded hi words (SPLIT = 1), plus the lo
+    // words with SPLIT = 1 and PRODUCTS = 3. LOOP = 2 keeps two sets: the
+    // next k-step's fragments (the next k-tile's first, across a k-tile
+    // boundary) are loaded from local memory while the current ones are
+    // multiplied, so local-memory latency and the barrier overlap the
+    // MMAs. One barrier per k-tile, before its last k-step (LOOP = 2) or
+    // its first (LOOP = 1).
+    // Two sets with LOOP = 2: k-step s multiplies set CB and loads set NB.
+    // With KSTEPS even the sets alternate by the parity of s (no copies);
+    // with KSTEPS odd the loaded set is copied at the end of each k-step.
+    uint fa[2][MT][4], fb[2][NT][2];
+#if PRODUCTS == 3 && SPLIT
+    uint fal[2][MT][4], fbl[2][NT][2];
+#endif
+#if LOOP == 2 && KSTEPS % 2 == 0
+#define CB (s & 1)
+#define NB ((s + 1) & 1)
+#define COPY_NEXT 0
+#elif LOOP == 2
+#define CB 0
+#define NB 1
+#define COPY_NEXT 1
+#else
+#define CB 0
+#define NB 0
+#define COPY_NEXT 0
+#endif
+#define LA_ fa[NB]
+#define LB_ fb[NB]
+#define LAL_ fal[NB]
+#define LBL_ fbl[NB]
+#if CP_ASYNC
+    // Tiles 0 .. STAGES - 2 in flight before the loop; k-tile t lives in
+    // slot t % STAGES. One group is committed per tile issued (empty or
+    // not), so waiting until STAGES - 2 are pending means the tile after
+    // the last one waited for has landed.
+    for (int tn = 0; tn < STAGES - 1; ++tn) {
+        if (tn < num_k_tiles) {
+            local float *const sa = la + tn * A_PLANE;
+            local float *const sb = lb + tn * B_PLANE;
+            const global float4 *const ga = a_tile + tn * BK * a_ld;
+            const global float4 *const gb = b_tile + tn * BK * b_ld;
+#pragma unroll
+            for (int i = 0; i < A_CHUNKS; ++i)
+                CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
+#pragma unroll
+            for (int i = 0; i < B_CHUNKS; ++i)
+                CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
+        }
+        CP_COMMIT();
+    }
+#define SLOT_A(t) (la + ((t) % STAGES) * A_PLANE)
+#define SLOT_B(t) (lb + ((t) % STAGES) * B_PLANE)
+#else
+    // Register staging, two slots: k-tile t lives in slot t & 1; the tile
+    // after the next one is in registers while a tile is multiplied.
+    float4 areg[A_CHUNKS], breg[B_CHUNKS];
+    if (num_k_tiles > 0) {
+#pragma unroll
+        for (int i = 0; i < A_CHUNKS; ++i)
+            areg[i] = a_tile[a_src[i]];
+#pragma unroll
+        for (int i = 0; i < B_CHUNKS; ++i)
+            breg[i] = b_tile[b_src[i]];
+    }
+#define SLOT_A(t) (la + ((t) & 1) * PLANES * A_PLANE)
+#define SLOT_B(t) (lb + ((t) & 1) * PLANES * B_PLANE)
+#endif
+    // LOOP = 2 starts one k-tile early: iteration -1 only loads tile 0's
+    // first fragments.
+    for (int kt = LOOP == 2 ? -1 : 0; kt < num_k_tiles; ++kt) {
+#if CP_ASYNC && LOOP == 2
+        if (kt >= 0) {
+            // Slot (kt - 1) % STAGES was last read before the barrier of
+            // the previous iteration's last k-step.
+            const int tn = kt + STAGES - 1;
+            if (tn < num_k_tiles) {
+                local float *const sa = SLOT_A(tn);
+                local float *const sb = SLOT_B(tn);
+                const global float4 *const ga = a_tile + tn * BK * a_ld;
+                const global float4 *const gb = b_tile + tn * BK * b_ld;
+#pragma unroll
+                for (int i = 0; i < A_CHUNKS; ++i)
+                    CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
+#pragma unroll
+                for (int i = 0; i < B_CHUNKS; ++i)
+                    CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
+            }
+            CP_COMMIT();
+        }
+#endif
+#pragma unroll
+        for (int s = 0; s < KSTEPS; ++s) {
+            // This k-step loads fragments of k-tile lt, k-step ls.
+#if LOOP == 2
+            const int sync = s == KSTEPS - 1;
+            if (kt < 0 && !sync)
+                continue;
+            const int lt = sync ? kt + 1 : kt, ls = sync ? 0 : s + 1;
+#else
+            const int sync = s == 0;
+            const int lt = kt, ls = s;
+#endif
+            if (sync) {
+#if CP_ASYNC
+                CP_WAIT_PIPELINE(); // tile lt has landed
+                barrier(CLK_LOCAL_MEM_FENCE);
+#if LOOP == 1
+                const int tn = kt + STAGES - 1; // into the slot iteration kt - 1 read
+                if (tn < num_k_tiles) {
+                    local float *const sa = SLOT_A(tn);
+                    local float *const sb = SLOT_B(tn);
+                    const global float4 *const ga = a_tile + tn * BK * a_ld;
+                    const global float4 *const gb = b_tile + tn * BK * b_ld;
+#pragma unroll
+                    for (int i = 0; i < A_CHUNKS; ++i)
+                        CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
+#pragma unroll
+                    for (int i = 0; i < B_CHUNKS; ++i)
+                        CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
+                }
+                CP_COMMIT();
+#endif
+#else
+                // Tile lt goes from registers into slot lt & 1, last read
+                // (tile lt - 2) before the previous barrier.
+                if (lt < num_k_tiles) {
+                    local float *const sa = SLOT_A(lt);
+                    local float *const sb = SLOT_B(lt);
+#pragma unroll
+                    for (int i = 0; i < A_CHUNKS; ++i) {
+                        STAGE_GUARD(areg[i]);
+                        STORE_CHUNK(sa, A_PLANE, a_dst[i], areg[i]);
+                    }
+#pragma unroll
+                    for (int i = 0; i < B_CHUNKS; ++i) {
+                        STAGE_GUARD(breg[i]);
+                        STORE_CHUNK(sb, B_PLANE, b_dst[i], breg[i]);
+                    }
+                }
+                barrier(CLK_LOCAL_MEM_FENCE);
+                if (lt + 1 < num_k_tiles) {
+                    const global float4 *const ga = a_tile + (lt + 1) * BK * a_ld;
+                    const global float4 *const gb = b_tile + (lt + 1) * BK * b_ld;
+#pragma unroll
+                    for (int i = 0; i < A_CHUNKS; ++i)
+                        areg[i] = ga[a_src[i]];
+#pragma unroll
+                    for (int i = 0; i < B_CHUNKS; ++i)
+                        breg[i] = gb[b_src[i]];
+                }
+#endif
+            }
+            if (lt < num_k_tiles) {
+                const local float *const ta = SLOT_A(lt);
+                const local float *const tb = SLOT_B(lt);
+#if FRAGV == 1
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        const int o = a_frag + (ls * 8 + 4 * (r >> 1)) * LDA + i * 16 + 8 * (r & 1);
+                        FRAG_WORD(ta, A_PLANE, o, LA_[i][r], LAL_[i][r]);
+                    }
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+#pragma unroll
+                    for (int r = 0; r < 2; ++r) {
+                        const int o = b_frag + (ls * 8 + 4 * r) * LDB + j * 8;
+                        FRAG_WORD(tb, B_PLANE, o, LB_[j][r], LBL_[j][r]);
+                    }
+#else
+                // FRAGV consecutive words per load: the fragment rows and
+                // columns are permuted (ROW, COL) so that they are adjacent.
+#pragma unroll
+                for (int gi = 0; gi < MT / FRAGP; ++gi)
+#pragma unroll
+                    for (int kh = 0; kh < 2; ++kh) {
+                        const int o = a_frag + (ls * 8 + 4 * kh) * LDA + gi * 16 * FRAGP;
+                        uint w[FRAGV], wl[FRAGV];
+                        FRAG_VECTOR(ta, A_PLANE, o, w, wl);
+#pragma unroll
+                        for (int c = 0; c < FRAGV; ++c) {
+                            LA_[gi * FRAGP + c / 2][2 * kh + (c & 1)] = w[c];
+                            FRAG_LO(LAL_[gi * FRAGP + c / 2][2 * kh + (c & 1)] = wl[c]);
+                        }
+                    }
+#pragma unroll
+                for (int gj = 0; gj < NT / FRAGV; ++gj)
+#pragma unroll
+                    for (int r = 0; r < 2; ++r) {
+                        const int o = b_frag + (ls * 8 + 4 * r) * LDB + gj * 8 * FRAGV;
+                        uint w[FRAGV], wl[FRAGV];
+                        FRAG_VECTOR(tb, B_PLANE, o, w, wl);
+#pragma unroll
+                        for (int c = 0; c < FRAGV; ++c) {
+                            LB_[gj * FRAGV + c][r] = w[c];
+                            FRAG_LO(LBL_[gj * FRAGV + c][r] = wl[c]);
+                        }
+                    }
+#endif
+            }
+#if LOOP == 2
+            if (kt >= 0) {
+#endif
+                // Multiply this k-step: fa, fb (and fal, fbl).
+#if PRODUCTS == 3
+                uint bhi[NT][2], blo[NT][2];
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+#pragma unroll
+                    for (int r = 0; r < 2; ++r)
+                        SPLIT_WORD(fb[CB][j][r], fbl[CB][j][r], bhi[j][r], blo[j][r]);
+#if CHUNK
+                // The three products of each m16n8 tile in a fresh
+                // temporary (small ones first), added to acc in FP32: the
+                // tensor cores' truncation then acts on a k8 sum, whose
+                // sign is random, not on the growing accumulator. A is
+                // split one tile row at a time (fewer live registers).
+#pragma unroll
+                for (int i = 0; i < MT; ++i) {
+                    uint ahi[4], alo[4];
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+                        SPLIT_WORD(fa[CB][i][r], fal[CB][i][r], ahi[r], alo[r]);
+#pragma unroll
+                    for (int j = 0; j < NT; ++j) {
+                        float t4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                        MMA(t4, alo, bhi[j]);
+                        MMA(t4, ahi, blo[j]);
+                        MMA(t4, ahi, bhi[j]);
+#pragma unroll
+                        for (int r = 0; r < 4; ++r)
+                            acc[i][j][r] += t4[r];
+                    }
+                }
+#else
+                uint ahi[MT][4], alo[MT][4];
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r)
+                        SPLIT_WORD(fa[CB][i][r], fal[CB][i][r], ahi[i][r], alo[i][r]);
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+                        MMA(SUM[i][j], alo[i], bhi[j]);
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+                        MMA(SUM[i][j], ahi[i], blo[j]);
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+                        MMA(SUM[i][j], ahi[i], bhi[j]);
+#endif
+#else
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+#pragma unroll
+                    for (int j = 0; j < NT; ++j)
+                        MMA(SUM[i][j], fa[CB][i], fb[CB][j]);
+#endif
+#if LOOP == 2
+            }
+#endif
+#if COPY_NEXT
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int r = 0; r < 4; ++r) {
+                    fa[0][i][r] = fa[1][i][r];
+                    FRAG_LO(fal[0][i][r] = fal[1][i][r]);
+                }
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+                for (int r = 0; r < 2; ++r) {
+                    fb[0][j][r] = fb[1][j][r];
+                    FRAG_LO(fbl[0][j][r] = fbl[1][j][r]);
+                }
+#endif
+        }
+#if PROMOTE
+        // Fold the run of PROMOTE k-tiles into acc, rounding to nearest.
+        if (kt >= 0 && ((kt + 1) % PROMOTE == 0 || kt + 1 == num_k_tiles)) {
+#pragma unroll
+            for (int i = 0; i < MT; ++i)
+#pragma unroll
+                for (int j = 0; j < NT; ++j)
+#pragma unroll
+                    for (int r = 0; r < 4; ++r) {
+                        acc[i][j][r] += part[i][j][r];
+                        part[i][j][r] = 0.0f;
+                    }
+        }
+#endif
+    }
+#undef LA_
+#undef LB_
+#undef LAL_
+#undef LBL_
+#undef CB
+#undef NB
+#undef COPY_NEXT
+#endif // LOOP
 #if CP_ASYNC
     CP_WAIT_ALL(); // only empty groups can remain, but leave none behind
 #endif
@@ -599,13 +1029,13 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                 float av[MT][2], bv[NT][2];
 #pragma unroll
                 for (int i = 0; i < MT; ++i) {
-                    av[i][0] = la[k * LDA + wm0 + i * 16 + g];
-                    av[i][1] = la[k * LDA + wm0 + i * 16 + g + 8];
+                    av[i][0] = la[k * LDA + wm0 + ROW(i, 0)];
+                    av[i][1] = la[k * LDA + wm0 + ROW(i, 1)];
                 }
 #pragma unroll
                 for (int j = 0; j < NT; ++j) {
-                    bv[j][0] = lb[k * LDB + wn0 + j * 8 + 2 * tq];
-                    bv[j][1] = lb[k * LDB + wn0 + j * 8 + 2 * tq + 1];
+                    bv[j][0] = lb[k * LDB + wn0 + COL(j, 2 * tq)];
+                    bv[j][1] = lb[k * LDB + wn0 + COL(j, 2 * tq + 1)];
                 }
 #pragma unroll
                 for (int i = 0; i < MT; ++i)
@@ -620,7 +1050,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     }
 
     // Epilogue: D(g + 8 (r >> 1), 2 tq + (r & 1)) of each m16n8 tile. A
-    // column's 8 rows g = 0..7 are one 32-byte sector. beta == 0 must not
+    // column's 8 rows g = 0..7 are one 32-byte sector (FRAGV = 1; with
+    // FRAGV = 4 they spread over four, merged in L2). beta == 0 must not
     // read C: NaN there may not come through.
     const int read_c = beta != 0.0f;
 #pragma unroll
@@ -629,8 +1060,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         for (int j = 0; j < NT; ++j)
 #pragma unroll
             for (int r = 0; r < 4; ++r) {
-                const int m = m_tile + wm0 + i * 16 + g + 8 * (r >> 1);
-                const int n = n_tile + wn0 + j * 8 + 2 * tq + (r & 1);
+                const int m = m_tile + wm0 + ROW(i, r >> 1);
+                const int n = n_tile + wn0 + COL(j, 2 * tq + (r & 1));
                 if (m < M && n < N) {
                     global float *const c = cg + c_off + n * c_ld + m;
                     const float v = alpha * acc[i][j][r];

@@ -36,22 +36,32 @@
 
 static const char *mode_name(int tf32) { return tf32 ? "cublas-tf32" : "cublas-fp32"; }
 
-static void gemm(cublasHandle_t h, int tf32, int n, const float *a, const float *b, float *c)
+/* A is m x k column-major, B is tc_probe's k x n with n contiguous (so
+ * transposed for cuBLAS), C is m x n column-major. */
+static void gemm(cublasHandle_t h, int tf32, int m, int n, int k, const float *a, const float *b, float *c)
 {
     const float one = 1.0f, zero = 0.0f;
     CUBLAS(cublasSetMathMode(h, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
-    CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, n, n, n, &one, a, n, b, n, &zero, c, n));
+    CUBLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, k, &one, a, m, b, n, &zero, c, m));
 }
 
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    int acc[8], nacc = 0, tim[8], ntim = 0;
+    int acc[8], nacc = 0, tim[8][3], ntim = 0;
     const char *as = argc > 1 ? argv[1] : "1024,4096", *ts = argc > 2 ? argv[2] : "4096,8192,2048";
     for (const char *s = as; s && *s && nacc < 8; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
         acc[nacc++] = atoi(s);
-    for (const char *s = ts; s && *s && ntim < 8; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL)
-        tim[ntim++] = atoi(s);
+    /* timing sizes: N (a cube) or MxNxK */
+    for (const char *s = ts; s && *s && ntim < 8; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+        int q[3];
+        const int got = sscanf(s, "%dx%dx%d", &q[0], &q[1], &q[2]);
+        if (got != 1 && got != 3)
+            continue;
+        for (int j = 0; j < 3; ++j)
+            tim[ntim][j] = got == 3 ? q[j] : q[0];
+        ++ntim;
+    }
     if (getenv("NVIDIA_TF32_OVERRIDE"))
         printf("NOTE NVIDIA_TF32_OVERRIDE=%s is set: it changes cuBLAS FP32\n", getenv("NVIDIA_TF32_OVERRIDE"));
     cudaDeviceProp prop;
@@ -80,7 +90,7 @@ int main(int argc, char **argv)
             CUDA(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
             CUDA(cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice));
             for (int tf32 = 0; tf32 < 2; ++tf32) {
-                gemm(h, tf32, n, da, db, dc);
+                gemm(h, tf32, n, n, n, da, db, dc);
                 CUDA(cudaMemcpy(c, dc, bytes, cudaMemcpyDeviceToHost));
                 const tcd_metrics g = tcd_measure(&sm, c, (size_t)n), f = tcd_measure(&sm, NULL, 0);
                 printf("ACCURACY %s %dx%dx%d %-7s: max|C-C64|/(|A||B|) %.2e  ||C-C64||/||C64|| %.2e  |  host FP32 "
@@ -100,16 +110,21 @@ int main(int argc, char **argv)
 
     /* Timing: kernel time by events, best of 10 after two warm-ups. */
     for (int i = 0; i < ntim; ++i) {
-        const int n = tim[i];
-        const size_t bytes = sizeof(float) * (size_t)n * n;
-        float *a = (float *)malloc(bytes), *da, *db, *dc;
-        CUDA(cudaMalloc(&da, bytes));
-        CUDA(cudaMalloc(&db, bytes));
-        CUDA(cudaMalloc(&dc, bytes));
-        tcd_fill(a, (size_t)n * n, 0, 11);
-        CUDA(cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice));
-        tcd_fill(a, (size_t)n * n, 0, 12);
-        CUDA(cudaMemcpy(db, a, bytes, cudaMemcpyHostToDevice));
+        const int m = tim[i][0], n = tim[i][1], k = tim[i][2];
+        const size_t ea = (size_t)m * k, eb = (size_t)k * n, ec = (size_t)m * n;
+        float *a = (float *)malloc(sizeof(float) * (ea > eb ? ea : eb)), *da, *db, *dc;
+        CUDA(cudaMalloc(&da, sizeof(float) * ea));
+        CUDA(cudaMalloc(&db, sizeof(float) * eb));
+        CUDA(cudaMalloc(&dc, sizeof(float) * ec));
+        tcd_fill(a, ea, 0, 11);
+        CUDA(cudaMemcpy(da, a, sizeof(float) * ea, cudaMemcpyHostToDevice));
+        tcd_fill(a, eb, 0, 12);
+        CUDA(cudaMemcpy(db, a, sizeof(float) * eb, cudaMemcpyHostToDevice));
+        char label[48];
+        if (m == n && n == k)
+            snprintf(label, sizeof label, "%5d^3", m);
+        else
+            snprintf(label, sizeof label, "%dx%dx%d", m, n, k);
         cudaEvent_t e0, e1;
         CUDA(cudaEventCreate(&e0));
         CUDA(cudaEventCreate(&e1));
@@ -117,7 +132,7 @@ int main(int argc, char **argv)
             float best = 1e30f, sum = 0.0f;
             for (int r = -2; r < 10; ++r) {
                 CUDA(cudaEventRecord(e0));
-                gemm(h, tf32, n, da, db, dc);
+                gemm(h, tf32, m, n, k, da, db, dc);
                 CUDA(cudaEventRecord(e1));
                 CUDA(cudaEventSynchronize(e1));
                 float ms = 0.0f;
@@ -127,8 +142,8 @@ int main(int argc, char **argv)
                     sum += ms;
                 }
             }
-            printf("TIME %s %5d^3: best %.3f ms, mean %.3f ms, %.1f TFLOPS\n", mode_name(tf32), n, best, sum / 10,
-                   2.0 * n * (double)n * n / (best * 1e-3) * 1e-12);
+            printf("TIME %s %s: best %.3f ms, mean %.3f ms, %.1f TFLOPS\n", mode_name(tf32), label, best, sum / 10,
+                   2.0 * m * (double)n * k / (best * 1e-3) * 1e-12);
         }
         CUDA(cudaFree(da));
         CUDA(cudaFree(db));

@@ -12,7 +12,7 @@
 # It builds the harness with gcc, runs the probes (mma.sync layout and
 # arithmetic, cvt, cp.async address variants), then each configuration of
 # configs.txt (correctness, accuracy at 1024^3 and 4096^3, kernel time at
-# 4096^3, 8192^3, 2048^3), each capped at TC_CONFIG_TIMEOUT seconds
+# 4096^3, 8192^3, 2048^3, 4096x4096x1024, 8192x1024x4096; TC_SIZES), each capped at TC_CONFIG_TIMEOUT seconds
 # (default 75), none started after TC_BUDGET seconds (default 240).
 # TC_CONFIGS names another configuration file.
 set -u
@@ -21,6 +21,8 @@ out=${OUT:-$PWD/tc-out}
 budget=${TC_BUDGET:-240}
 cap=${TC_CONFIG_TIMEOUT:-75}
 configs=${TC_CONFIGS:-$here/configs.txt}
+# kernel-time problems: N (a cube) or MxNxK, for the configurations and cuBLAS
+sizes=${TC_SIZES:-4096,8192,2048,4096x4096x1024,8192x1024x4096}
 start=$(date +%s)
 elapsed() { echo $(($(date +%s) - start)); }
 mkdir -p "$out/cfg" "$out/ptx"
@@ -72,7 +74,7 @@ if [ -n "${peer_pid:-}" ]; then
   wait "$peer_pid"
   if [ -x "$tmp/cublas_peer" ]; then
     echo "==== cuBLAS on the same operands ($(elapsed) s)"
-    timeout 60 "$tmp/cublas_peer" 1024,4096 4096,8192,2048 > "$out/cublas.log" 2>&1
+    timeout 60 "$tmp/cublas_peer" 1024,4096 "$sizes" > "$out/cublas.log" 2>&1
     grep -E '^(PEER|ACCURACY|TIME|NOTE|FATAL)' "$out/cublas.log"
   else
     echo "cuBLAS peer not built (see cublas-build.txt)"; tail -3 "$out/cublas-build.txt"
@@ -91,14 +93,17 @@ while read -r line; do
     printf '%s\tskipped (no cp.async variant works)\n' "$name" >> "$out/summary.tsv"; continue
   fi
   t0=$(date +%s)
-  timeout "$cap" "$tmp/tc_probe" run --kernel "$kernel" --config "$line" --smem-addr "${smem:-1}" --out "$out/ptx" \
+  timeout "$cap" "$tmp/tc_probe" run --kernel "$kernel" --config "$line" --smem-addr "${smem:-1}" --out "$out/ptx" --sizes "$sizes" \
     --summary "$out/summary.tsv" > "$log" 2>&1 < /dev/null
   rc=$?
   [ $rc -eq 124 ] && printf '%s\ttimeout (%s s)\n' "$name" "$cap" >> "$out/summary.tsv"
   regs=""
   if [ -x "$ptxas" ] && [ -f "$out/ptx/$name.ptx" ] && [ -n "$arch" ]; then
-    timeout 20 "$ptxas" -v -arch="$arch" "$out/ptx/$name.ptx" -o /dev/null > "$out/ptx/$name.ptxas.txt" 2>&1
+    timeout 20 "$ptxas" -v -arch="$arch" "$out/ptx/$name.ptx" -o "$tmp/$name.cubin" > "$out/ptx/$name.ptxas.txt" 2>&1
     regs=$(grep -Eo 'Used [0-9]+ registers|[0-9]+ bytes spill (stores|loads)' "$out/ptx/$name.ptxas.txt" | tr '\n' ' ')
+    # The SASS, for the instruction mix of NVIDIA's own code (NOTES.md).
+    [ -x "$cuda_bin/cuobjdump" ] && [ -f "$tmp/$name.cubin" ] &&
+      timeout 20 "$cuda_bin/cuobjdump" -sass "$tmp/$name.cubin" > "$out/ptx/$name.sass" 2>&1
   fi
   echo "-- $name: exit $rc, $(($(date +%s) - t0)) s ${regs:+| ptxas: $regs}"
   grep -E '^(CONFIG .*ILLEGAL|BUILD .*FAILED|FATAL)|  ptxas\|.*(Used|spill)|^CORRECT .*(FAIL|cases pass)|^ACCURACY .*4096x|^TIME |WRONG|  log\|' \

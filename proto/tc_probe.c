@@ -249,6 +249,10 @@ static int write_binary(cl_program p, const char *path)
     unsigned char *bins[1] = {bin};
     int rc = -1;
     if (clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+        /* NVIDIA's binary is PTX text with trailing NULs, which ptxas
+         * refuses ("Unexpected EOF"): leave them out. */
+        while (size > 0 && bin[size - 1] == 0)
+            --size;
         FILE *f = fopen(path, "wb");
         if (f) {
             rc = fwrite(bin, 1, size, f) == size ? 0 : -1;
@@ -512,12 +516,13 @@ static int probe_cpasync(const tc_device *d, const char *src, int v)
 
 enum {
     P_BM, P_BN, P_BK, P_WM, P_WN, P_STAGES, P_CP_ASYNC, P_SPLIT, P_PADA, P_PADB, P_PRODUCTS, P_PROMOTE, P_GUARD,
-    P_GUARD_EMIN, P_GUARD_EMAX, /* only with GUARD = 2 */
+    P_LOOP, P_FRAGV, P_CHUNK, P_GUARD_EMIN, P_GUARD_EMAX, /* only with GUARD = 2 */
     NP
 };
 static const char *const pname[NP] = {"BM",      "BN",       "BK",      "WM",    "WN",         "STAGES",
                                       "CP_ASYNC", "SPLIT",   "PADA",    "PADB",  "PRODUCTS",   "PROMOTE",
-                                      "GUARD",   "GUARD_EMIN", "GUARD_EMAX"};
+                                      "GUARD",   "LOOP",       "FRAGV",      "CHUNK",
+                                      "GUARD_EMIN", "GUARD_EMAX"};
 #define UNSET (-100000)
 enum { D_WARPS_M, D_WARPS_N, D_THREADS, D_MT, D_NT, D_KSTEPS, D_LDA, D_LDB, D_A_CHUNKS, D_B_CHUNKS, ND };
 static const char *const dname[ND] = {"WARPS_M", "WARPS_N", "THREADS", "MT",       "NT",
@@ -588,6 +593,16 @@ static const char *derive(config *c, const tc_device *d, int emulate)
         return "SPLIT and CP_ASYNC are 0 or 1, not both 1";
     if ((v[P_CP_ASYNC] && (v[P_STAGES] < 2 || v[P_STAGES] > 6)) || (!v[P_CP_ASYNC] && v[P_STAGES] != 2))
         return "STAGES is 2..6 with cp.async, 2 without";
+    if (v[P_LOOP] < 0 || v[P_LOOP] > 2)
+        return "LOOP is 0, 1 or 2";
+    if (v[P_FRAGV] != 1 && v[P_FRAGV] != 2 && v[P_FRAGV] != 4)
+        return "FRAGV is 1, 2 or 4";
+    if (v[P_CHUNK] && (v[P_CHUNK] != 1 || v[P_PRODUCTS] != 3 || v[P_PROMOTE] != 0))
+        return "CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0";
+    if (v[P_LOOP] == 0 && (v[P_FRAGV] != 1 || v[P_CHUNK]))
+        return "LOOP = 0 (round 1's loop) has FRAGV = 1 and CHUNK = 0";
+    if (v[P_FRAGV] > 1 && ((v[P_WM] / 16) % (v[P_FRAGV] / 2) || (v[P_WN] / 8) % v[P_FRAGV]))
+        return "FRAGV needs WM / 16 a multiple of FRAGV / 2 and WN / 8 a multiple of FRAGV";
     int *r = c->der;
     r[D_WARPS_M] = v[P_BM] / v[P_WM];
     r[D_WARPS_N] = v[P_BN] / v[P_WN];
@@ -608,7 +623,9 @@ static const char *derive(config *c, const tc_device *d, int emulate)
      * one k-step's fragments (hi and lo with PRODUCTS = 3), ~40 for the rest. */
     const int acc = r[D_MT] * r[D_NT] * 4 * (v[P_PROMOTE] ? 2 : 1);
     const int frag = (r[D_MT] * 4 + r[D_NT] * 2) * (v[P_PRODUCTS] == 3 ? 2 : 1);
-    c->regs_estimate = acc + frag + 40;
+    /* LOOP = 2 holds the next k-step's words too (raw: half of frag with SPLIT = 0). */
+    const int next = v[P_LOOP] == 2 ? (v[P_SPLIT] || v[P_PRODUCTS] == 1 ? frag : frag / 2) : 0;
+    c->regs_estimate = acc + frag + next + (v[P_CHUNK] ? 8 : 0) + 40;
     if (r[D_THREADS] > (int)d->max_wg) {
         snprintf(why, sizeof why, "THREADS = %d exceeds the device's work-group limit %zu", r[D_THREADS], d->max_wg);
         return why;
@@ -618,7 +635,9 @@ static const char *derive(config *c, const tc_device *d, int emulate)
                  (unsigned long long)d->local_mem);
         return why;
     }
-    if (!emulate && (c->regs_estimate > 255 || c->regs_estimate * r[D_THREADS] > 65536)) {
+    /* The estimate is rough (ptxas reuses fragment registers): refuse only
+     * what cannot fit by a wide margin; the build log has the real count. */
+    if (!emulate && (c->regs_estimate > 290 || c->regs_estimate * r[D_THREADS] > 65536 + 65536 / 8)) {
         snprintf(why, sizeof why, "about %d registers per work-item x %d work-items would spill", c->regs_estimate,
                  r[D_THREADS]);
         return why;
@@ -992,33 +1011,40 @@ static int phase_accuracy(const tc_device *d, cl_kernel kern, const config *c, c
 
 /* ----------------------------------------------------------------- timing */
 
-static double phase_timing(const tc_device *d, cl_kernel kern, const config *c, int size, int reps, int *wrong)
+static double phase_timing(const tc_device *d, cl_kernel kern, const config *c, int m, int n, int k, int reps,
+                           int *wrong)
 {
     *wrong = 0;
-    if (size % c->v[P_BM] || size % c->v[P_BN] || size % c->v[P_BK]) {
-        printf("TIME %s %d: skipped (not a multiple of the tiles)\n", c->name, size);
+    char label[48];
+    if (m == n && n == k)
+        snprintf(label, sizeof label, "%5d^3", m);
+    else
+        snprintf(label, sizeof label, "%dx%dx%d", m, n, k);
+    if (m % c->v[P_BM] || n % c->v[P_BN] || k % c->v[P_BK]) {
+        printf("TIME %s %s: skipped (not a multiple of the tiles)\n", c->name, label);
         return 0.0;
     }
-    const size_t bytes = sizeof(float) * (size_t)size * size;
-    if (bytes > d->max_alloc) {
-        printf("TIME %s %d: skipped (buffer larger than the device's max allocation)\n", c->name, size);
+    const size_t bytes = sizeof(float) * (size_t)m * n;
+    if (bytes > d->max_alloc || sizeof(float) * (size_t)m * k > d->max_alloc ||
+        sizeof(float) * (size_t)k * n > d->max_alloc) {
+        printf("TIME %s %s: skipped (buffer larger than the device's max allocation)\n", c->name, label);
         return 0.0;
     }
     operands o;
-    operands_alloc(&o, size, size, size, c, 0, 0);
-    tcd_fill(o.a, (size_t)size * size, 0, 11);
-    tcd_fill(o.b, (size_t)size * size, 0, 12);
+    operands_alloc(&o, m, n, k, c, 0, 0);
+    tcd_fill(o.a, (size_t)m * k, 0, 11);
+    tcd_fill(o.b, (size_t)k * n, 0, 12);
     operands_upload(d, &o);
     cl_mem mc = buffer(d, bytes, NULL);
     double best = INFINITY, sum = 0.0;
     int runs = 0;
     for (int r = -2; r < reps; ++r) {
         cl_event ev;
-        cl_int err = launch(d, kern, c, &o, o.kp, 1, 0, 1.0f, 0.0f, mc, 0, size, &ev);
+        cl_int err = launch(d, kern, c, &o, o.kp, 1, 0, 1.0f, 0.0f, mc, 0, m, &ev);
         if (err == CL_SUCCESS)
             err = clWaitForEvents(1, &ev);
         if (err != CL_SUCCESS) {
-            printf("TIME %s %d: FAILED to run (%d)\n", c->name, size, err);
+            printf("TIME %s %s: FAILED to run (%d)\n", c->name, label, err);
             best = INFINITY;
             break;
         }
@@ -1039,15 +1065,15 @@ static double phase_timing(const tc_device *d, cl_kernel kern, const config *c, 
         float *cc = xmalloc(bytes);
         CHECK(clEnqueueReadBuffer(d->queue, mc, CL_TRUE, 0, bytes, cc, 0, NULL, NULL));
         tcd_sample sm;
-        if (tcd_sample_make(&sm, o.a, o.b, size, size, size, 16, 16, 99))
+        if (tcd_sample_make(&sm, o.a, o.b, m, n, k, 16, 16, 99))
             die("out of host memory");
-        const tcd_metrics g = tcd_measure(&sm, cc, (size_t)size);
+        const tcd_metrics g = tcd_measure(&sm, cc, (size_t)m);
         const double limit = c->v[P_PRODUCTS] == 3 ? 1e-5 : 1e-2;
         *wrong = g.nonfinite > 0 || g.max_elem > limit;
         tcd_sample_free(&sm);
         free(cc);
-        tflops = 2.0 * size * (double)size * size / best * 1e-12;
-        printf("TIME %s %5d^3: best %.3f ms, mean %.3f ms, %.1f TFLOPS%s\n", c->name, size, best * 1e3,
+        tflops = 2.0 * m * (double)n * k / best * 1e-12;
+        printf("TIME %s %s: best %.3f ms, mean %.3f ms, %.1f TFLOPS%s\n", c->name, label, best * 1e3,
                sum / runs * 1e3, tflops, *wrong ? "  -- RESULT WRONG" : "");
     }
     fflush(stdout);
@@ -1057,18 +1083,6 @@ static double phase_timing(const tc_device *d, cl_kernel kern, const config *c, 
 }
 
 /* -------------------------------------------------------------------- main */
-
-static int parse_list(const char *s, int *out, int max)
-{
-    int n = 0;
-    while (s && *s && n < max) {
-        out[n++] = atoi(s);
-        s = strchr(s, ',');
-        if (s)
-            ++s;
-    }
-    return n;
-}
 
 static void usage(void)
 {
@@ -1279,12 +1293,29 @@ int main(int argc, char **argv)
         acc_failed = phase_accuracy(&d, kern, &c, (const int (*)[3])sz, ns, &ar);
     }
     double tf[8] = {0};
-    int sizes[8], nsz = 0, wrong_any = 0;
+    int tsz[8][3], nsz = 0, wrong_any = 0;
+    char tname[8][40];
     if (strstr(phases, "timing")) {
-        nsz = parse_list(sizes_s, sizes, 8);
+        /* N (a cube) or MxNxK, comma-separated */
+        for (const char *s = sizes_s; s && *s && nsz < 8;) {
+            int q[3];
+            const int got = sscanf(s, "%dx%dx%d", &q[0], &q[1], &q[2]);
+            if (got == 3 || got == 1) {
+                for (int j = 0; j < 3; ++j)
+                    tsz[nsz][j] = got == 3 ? q[j] : q[0];
+                if (got == 3)
+                    snprintf(tname[nsz], sizeof tname[nsz], "%dx%dx%d", q[0], q[1], q[2]);
+                else
+                    snprintf(tname[nsz], sizeof tname[nsz], "%d", q[0]);
+                ++nsz;
+            }
+            s = strchr(s, ',');
+            if (s)
+                ++s;
+        }
         for (int i = 0; i < nsz; ++i) {
             int wrong;
-            tf[i] = phase_timing(&d, kern, &c, sizes[i], reps, &wrong);
+            tf[i] = phase_timing(&d, kern, &c, tsz[i][0], tsz[i][1], tsz[i][2], reps, &wrong);
             wrong_any |= wrong;
         }
     }
@@ -1293,7 +1324,7 @@ int main(int argc, char **argv)
                 failed_cases < 0 ? 0 : cases - failed_cases, cases, ar.max_elem[0], ar.normwise[0], ar.max_elem[1],
                 ar.normwise[1]);
         for (int i = 0; i < nsz; ++i)
-            fprintf(sf, "\t%d:%.1f", sizes[i], tf[i]);
+            fprintf(sf, "\t%s:%.1f", tname[i], tf[i]);
         fprintf(sf, "%s\n", wrong_any ? "\tWRONG" : "");
         fclose(sf);
     }
