@@ -63,8 +63,14 @@
 // are summed in a fresh temporary and added to the accumulator in FP32,
 // which keeps promotion's accuracy without a second accumulator set.
 //
+// Round 3: CHUNK = 2 sums each tile's products of a whole k-tile in the
+// temporary (half the FADDs), holding A's split fragments and streaming B
+// one n8 column at a time; CHUNK = 3 is the same order per k-step.
+// KPAIR = 1 (1xTF32) stores k rows in interleaved pairs so that fragments
+// load straight into mma's register order (no moves).
+//
 // Parameters (-D, no defaults): BM BN BK WM WN STAGES CP_ASYNC SPLIT PADA
-// PADB PRODUCTS PROMOTE GUARD LOOP FRAGV CHUNK, and with GUARD = 2
+// PADB PRODUCTS PROMOTE GUARD LOOP FRAGV CHUNK KPAIR, and with GUARD = 2
 // GUARD_EMIN GUARD_EMAX.
 // Derived sizes (-D, computed by the host):
 //   WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS = 32 * WARPS_M * WARPS_N,
@@ -123,6 +129,9 @@
 #endif
 #ifndef CHUNK
 #error "gemm_tc needs -DCHUNK"
+#endif
+#ifndef KPAIR
+#error "gemm_tc needs -DKPAIR"
 #endif
 #ifndef WARPS_M
 #error "gemm_tc needs -DWARPS_M"
@@ -197,8 +206,15 @@
 #if FRAGV > 1 && (MT % (FRAGV / 2) || NT % FRAGV)
 #error "gemm_tc: FRAGV needs MT a multiple of FRAGV / 2 and NT a multiple of FRAGV"
 #endif
-#if CHUNK != 0 && (CHUNK != 1 || PRODUCTS != 3 || PROMOTE != 0)
-#error "gemm_tc: CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0"
+#if CHUNK < 0 || CHUNK > 3 || (CHUNK && (PRODUCTS != 3 || PROMOTE != 0))
+#error "gemm_tc: CHUNK is 0..3; CHUNK > 0 needs PRODUCTS = 3 and PROMOTE = 0"
+#endif
+#if CHUNK >= 2 && (LOOP != 1 || FRAGV != 1 || KPAIR)
+#error "gemm_tc: CHUNK = 2 or 3 needs LOOP = 1, FRAGV = 1 and KPAIR = 0"
+#endif
+#if KPAIR < 0 || KPAIR > 1 || (KPAIR && (PRODUCTS != 1 || CP_ASYNC || LOOP == 0 || FRAGV != 1 || NT % 2 || \
+                                         A_CHUNKS % 2 || B_CHUNKS % 2))
+#error "gemm_tc: KPAIR = 1 needs PRODUCTS = 1, register staging, LOOP >= 1, FRAGV = 1, NT, A_CHUNKS, B_CHUNKS even"
 #endif
 #if LOOP == 0 && (FRAGV != 1 || CHUNK)
 #error "gemm_tc: LOOP = 0 (round 1's loop) has FRAGV = 1 and CHUNK = 0"
@@ -213,6 +229,12 @@
 #define PLANES 2
 #else
 #define PLANES 1
+#endif
+// k-steps per temporary with CHUNK = 2 (the k-tile) or 3 (one k-step).
+#if CHUNK == 2
+#define CSTEPS KSTEPS
+#else
+#define CSTEPS 1
 #endif
 #define A_PLANE (BK * LDA) // floats of one k-tile of A in local memory
 #define B_PLANE (BK * LDB)
@@ -437,6 +459,23 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
         (w)[3] = as_uint(x_.s3);                          \
     } while (0)
 #endif
+#define FRAG_VLOAD4(p, w)                                 \
+    do {                                                  \
+        const float4 x_ = *(const local float4 *)(p);     \
+        (w)[0] = as_uint(x_.s0);                          \
+        (w)[1] = as_uint(x_.s1);                          \
+        (w)[2] = as_uint(x_.s2);                          \
+        (w)[3] = as_uint(x_.s3);                          \
+    } while (0)
+// KPAIR: the offset (0 or 4) of the quad holding columns 4c, 4c + 1 of a
+// 4-column group c (the other quad is at the other offset).
+#define KP_SWAP(c) ((((c) >> 2) & 1) * 4)
+// KPAIR's staging: rounded to TF32 with SPLIT = 1, raw with SPLIT = 0.
+#if SPLIT
+#define KP_ROUND(v) tf32_round4(v)
+#else
+#define KP_ROUND(v) (v)
+#endif
 #if PRODUCTS == 3 && SPLIT
 #define FRAG_VECTOR(base, plane, o, w, wl)         \
     do {                                           \
@@ -477,7 +516,13 @@ void mma_emulated(float *d, const uint *a, const uint *b, local uint *w, const i
 // FRAGV c + j % FRAGV within a group of FRAGV tiles. A quarter-warp's
 // 128-bit loads (half-warp's 64-bit) then cover 32 banks once with
 // LDA, LDB = 8 or 24 (mod 32), as the 32-bit loads do.
-#if FRAGV == 1
+#if KPAIR
+// KPAIR = 1: fragment row h of tile i is row 2 g + h of the tile, and tile
+// columns pair up (j even and odd share 16 columns, interleaved); see the
+// layout where the fragments are loaded.
+#define ROW(i, h) ((i) * 16 + 2 * g + (h))
+#define COL(j, c) (((j) / 2) * 16 + 2 * (c) + ((j) & 1))
+#elif FRAGV == 1
 #define ROW(i, h) ((i) * 16 + 8 * (h) + g)
 #define COL(j, c) ((j) * 8 + (c))
 #else
@@ -520,6 +565,33 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     // This work-item's float4s of each k-tile: source offsets (float4s, from
     // the tile's first row) and local offsets (floats, from the slot).
     int a_src[A_CHUNKS], a_dst[A_CHUNKS], b_src[B_CHUNKS], b_dst[B_CHUNKS];
+#if KPAIR
+    // KPAIR = 1: a work-item stages float4 pairs, the same 4 columns of k
+    // rows 2p and 2p + 1 (chunks 2i and 2i + 1), which go to local memory
+    // as two interleaved quads (the layout is described where the
+    // fragments are loaded): columns 4c, 4c + 1 at a_kp[i], 4c + 2, 4c + 3
+    // at a_kp[i] ^ 4. The two swap places every 4 columns (KP_SWAP), so a
+    // quarter-warp's first 128-bit stores cover the 32 banks once.
+    int a_kp[A_CHUNKS / 2], b_kp[B_CHUNKS / 2];
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS / 2; ++i) {
+        const int c = lid + i * THREADS, p = c / (BM / 4), col = c % (BM / 4);
+        a_src[2 * i] = 2 * p * a_ld + col;
+        a_src[2 * i + 1] = (2 * p + 1) * a_ld + col;
+        a_dst[2 * i] = 2 * p * LDA + col * 4;
+        a_dst[2 * i + 1] = (2 * p + 1) * LDA + col * 4;
+        a_kp[i] = p * 2 * LDA + col * 8 + KP_SWAP(col);
+    }
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS / 2; ++i) {
+        const int c = lid + i * THREADS, p = c / (BN / 4), col = c % (BN / 4);
+        b_src[2 * i] = 2 * p * b_ld + col;
+        b_src[2 * i + 1] = (2 * p + 1) * b_ld + col;
+        b_dst[2 * i] = 2 * p * LDB + col * 4;
+        b_dst[2 * i + 1] = (2 * p + 1) * LDB + col * 4;
+        b_kp[i] = p * 2 * LDB + col * 8 + KP_SWAP(col);
+    }
+#else
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i) {
         const int c = lid + i * THREADS, row = c / (BM / 4), col = c % (BM / 4);
@@ -532,11 +604,23 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         b_src[i] = row * b_ld + col;
         b_dst[i] = row * LDB + col * 4;
     }
+#endif
     // Fragment offsets (PTX ISA m16n8k8 .tf32): A(m = g, k = tq) and
     // B(k = tq, n = g) of the warp's first tile, from a slot's start. With
     // LDA and LDB = 8 (mod 32), the 32 lanes hit 32 different banks.
+#if KPAIR
+    // Lane g's quad of tile i lies in 4-column group c = (wm0 + 16 i) / 4 +
+    // g / 2, half g & 1, swapped by KP_SWAP(c): kp_a[i & 1], kp_b[q & 1].
+    int kp_a[2], kp_b[2];
+#pragma unroll
+    for (int p = 0; p < 2; ++p) {
+        kp_a[p] = tq * 2 * LDA + 2 * wm0 + 8 * (g >> 1) + (KP_SWAP(wm0 / 4 + 4 * p) ^ (4 * (g & 1)));
+        kp_b[p] = tq * 2 * LDB + 2 * wn0 + 8 * (g >> 1) + (KP_SWAP(wn0 / 4 + 4 * p) ^ (4 * (g & 1)));
+    }
+#else
     const int a_frag = tq * LDA + wm0 + (FRAGV == 1 ? g : FRAGV * g);
     const int b_frag = tq * LDB + wn0 + (FRAGV == 1 ? g : FRAGV * g);
+#endif
 
     float acc[MT][NT][4];
 #pragma unroll
@@ -812,6 +896,27 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                 if (lt < num_k_tiles) {
                     local float *const sa = SLOT_A(lt);
                     local float *const sb = SLOT_B(lt);
+#if KPAIR
+                    // Rows k = 2p (x) and 2p + 1 (y): A's quads are
+                    // (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1, y1),
+                    // (x2, y2, x3, y3) (see the fragment loads).
+#pragma unroll
+                    for (int i = 0; i < A_CHUNKS / 2; ++i) {
+                        STAGE_GUARD(areg[2 * i]);
+                        STAGE_GUARD(areg[2 * i + 1]);
+                        const float4 x = KP_ROUND(areg[2 * i]), y = KP_ROUND(areg[2 * i + 1]);
+                        *(local float4 *)(sa + a_kp[i]) = (float4)(x.s01, y.s01);
+                        *(local float4 *)(sa + (a_kp[i] ^ 4)) = (float4)(x.s23, y.s23);
+                    }
+#pragma unroll
+                    for (int i = 0; i < B_CHUNKS / 2; ++i) {
+                        STAGE_GUARD(breg[2 * i]);
+                        STAGE_GUARD(breg[2 * i + 1]);
+                        const float4 x = KP_ROUND(breg[2 * i]), y = KP_ROUND(breg[2 * i + 1]);
+                        *(local float4 *)(sb + b_kp[i]) = (float4)(x.s0, y.s0, x.s1, y.s1);
+                        *(local float4 *)(sb + (b_kp[i] ^ 4)) = (float4)(x.s2, y.s2, x.s3, y.s3);
+                    }
+#else
 #pragma unroll
                     for (int i = 0; i < A_CHUNKS; ++i) {
                         STAGE_GUARD(areg[i]);
@@ -822,6 +927,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                         STAGE_GUARD(breg[i]);
                         STORE_CHUNK(sb, B_PLANE, b_dst[i], breg[i]);
                     }
+#endif
                 }
                 barrier(CLK_LOCAL_MEM_FENCE);
                 if (lt + 1 < num_k_tiles) {
@@ -836,10 +942,102 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                 }
 #endif
             }
+#if CHUNK >= 2
+            // CHUNK = 2 or 3 (LOOP = 1, once per k-tile, at s = 0): A's
+            // fragments of CSTEPS k-steps are split and held; B streams one
+            // n8 column at a time (its words split as they arrive), and each
+            // column's MT tiles sum their 3 CSTEPS products in fresh
+            // temporaries that are added to acc in FP32. CHUNK = 2: one
+            // temporary per k-tile (CSTEPS = KSTEPS: half the FADDs of
+            // CHUNK = 1 with BK = 16); CHUNK = 3: per k-step, as CHUNK = 1.
+            // Live: acc, A's hi and lo (8 MT CSTEPS words), one column's
+            // B (4 CSTEPS) and 4 MT temporaries: 128 + 64 + 8 + 16 for a
+            // 64x64 warp tile with BK = 16, against CHUNK = 1's all-B split.
+            if (s == 0) {
+                const local float *const ta = SLOT_A(lt);
+                const local float *const tb = SLOT_B(lt);
+#pragma unroll
+                for (int s0 = 0; s0 < KSTEPS; s0 += CSTEPS) {
+                    uint ahi[CSTEPS][MT][4], alo[CSTEPS][MT][4];
+#pragma unroll
+                    for (int c = 0; c < CSTEPS; ++c)
+#pragma unroll
+                        for (int i = 0; i < MT; ++i)
+#pragma unroll
+                            for (int r = 0; r < 4; ++r) {
+                                const int o = a_frag + ((s0 + c) * 8 + 4 * (r >> 1)) * LDA + i * 16 + 8 * (r & 1);
+                                uint w, wl = 0;
+                                FRAG_WORD(ta, A_PLANE, o, w, wl);
+                                SPLIT_WORD(w, wl, ahi[c][i][r], alo[c][i][r]);
+                            }
+#pragma unroll
+                    for (int j = 0; j < NT; ++j) {
+                        uint bhi[CSTEPS][2], blo[CSTEPS][2];
+#pragma unroll
+                        for (int c = 0; c < CSTEPS; ++c)
+#pragma unroll
+                            for (int r = 0; r < 2; ++r) {
+                                const int o = b_frag + ((s0 + c) * 8 + 4 * r) * LDB + j * 8;
+                                uint w, wl = 0;
+                                FRAG_WORD(tb, B_PLANE, o, w, wl);
+                                SPLIT_WORD(w, wl, bhi[c][r], blo[c][r]);
+                            }
+                        float t4[MT][4];
+#pragma unroll
+                        for (int i = 0; i < MT; ++i)
+#pragma unroll
+                            for (int r = 0; r < 4; ++r)
+                                t4[i][r] = 0.0f;
+#pragma unroll
+                        for (int c = 0; c < CSTEPS; ++c) {
+#pragma unroll
+                            for (int i = 0; i < MT; ++i)
+                                MMA(t4[i], alo[c][i], bhi[c]);
+#pragma unroll
+                            for (int i = 0; i < MT; ++i)
+                                MMA(t4[i], ahi[c][i], blo[c]);
+#pragma unroll
+                            for (int i = 0; i < MT; ++i)
+                                MMA(t4[i], ahi[c][i], bhi[c]);
+                        }
+#pragma unroll
+                        for (int i = 0; i < MT; ++i)
+#pragma unroll
+                            for (int r = 0; r < 4; ++r)
+                                acc[i][j][r] += t4[i][r];
+                    }
+                }
+            }
+#else
             if (lt < num_k_tiles) {
                 const local float *const ta = SLOT_A(lt);
                 const local float *const tb = SLOT_B(lt);
-#if FRAGV == 1
+#if KPAIR
+                // KPAIR = 1 (1xTF32): the k8 step's k are relabelled (fragment
+                // k t and t + 4 are k 2t and 2t + 1; A and B agree, which is all
+                // the MMA needs) and so are A's rows (g, g + 8 -> 2g, 2g + 1) and
+                // B's columns (lane g's columns of tiles 2q and 2q + 1 are 2g and
+                // 2g + 1 of a 16-column group). k rows are stored in pairs
+                // (rows 2p, 2p + 1 in one local row of 2 LDA floats):
+                // A(m, k) at (k / 2) 2 LDA + 4 (m / 2) + 2 (k & 1) + (m & 1),
+                // B(k, n) at (k / 2) 2 LDB + 2 n + (k & 1). A lane's a0..a3 and
+                // its b0, b1 of two tiles are then 4 adjacent words in mma's
+                // register order: one 128-bit load each, no moves; a
+                // quarter-warp's loads (t * 2 LD + 4 g) hit 32 banks once with
+                // 2 LD = 8 (mod 32).
+#pragma unroll
+                for (int i = 0; i < MT; ++i)
+                    FRAG_VLOAD4(ta + kp_a[i & 1] + ls * 8 * LDA + i * 32, LA_[i]);
+#pragma unroll
+                for (int q = 0; q < NT / 2; ++q) {
+                    uint w[4];
+                    FRAG_VLOAD4(tb + kp_b[q & 1] + ls * 8 * LDB + q * 32, w);
+                    LB_[2 * q][0] = w[0];
+                    LB_[2 * q][1] = w[1];
+                    LB_[2 * q + 1][0] = w[2];
+                    LB_[2 * q + 1][1] = w[3];
+                }
+#elif FRAGV == 1
 #pragma unroll
                 for (int i = 0; i < MT; ++i)
 #pragma unroll
@@ -968,6 +1166,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                     FRAG_LO(fbl[0][j][r] = fbl[1][j][r]);
                 }
 #endif
+#endif // CHUNK >= 2
         }
 #if PROMOTE
         // Fold the run of PROMOTE k-tiles into acc, rounding to nearest.

@@ -36,12 +36,12 @@ if [ "${FULL:-0}" = 1 ]; then
   done < <(lines "$here/configs.txt" | head -3)
 fi
 echo "== flushing tensor cores, GUARD = 2 on [2^-51, 2^63]: must pass"
-run "ftz-g2 BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=2 GUARD=2 LOOP=0 FRAGV=1 CHUNK=0 GUARD_EMIN=-51 GUARD_EMAX=63" \
+run "ftz-g2 BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=2 GUARD=2 LOOP=0 FRAGV=1 CHUNK=0 KPAIR=0 GUARD_EMIN=-51 GUARD_EMAX=63" \
   --ftz --phases correct || fail=1
-run "ftz-g2-chunk BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=0 GUARD=2 LOOP=2 FRAGV=4 CHUNK=1 GUARD_EMIN=-51 GUARD_EMAX=63" \
+run "ftz-g2-chunk BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=0 GUARD=2 LOOP=2 FRAGV=4 CHUNK=1 KPAIR=0 GUARD_EMIN=-51 GUARD_EMAX=63" \
   --ftz --phases correct || fail=1
 echo "== flushing tensor cores, GUARD = 1: tiny-2^-115 and subnormal-lo-terms are expected to FAIL"
-run "ftz-g1 BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=2 GUARD=1 LOOP=0 FRAGV=1 CHUNK=0" \
+run "ftz-g1 BM=64 BN=64 BK=16 WM=32 WN=32 STAGES=3 CP_ASYNC=1 SPLIT=0 PADA=8 PADB=8 PRODUCTS=3 PROMOTE=2 GUARD=1 LOOP=0 FRAGV=1 CHUNK=0 KPAIR=0" \
   --ftz --phases correct
 rm -rf "$tmp"
 echo "emulation: $([ $fail = 0 ] && echo ALL PASS || echo FAILURES)"

@@ -516,12 +516,12 @@ static int probe_cpasync(const tc_device *d, const char *src, int v)
 
 enum {
     P_BM, P_BN, P_BK, P_WM, P_WN, P_STAGES, P_CP_ASYNC, P_SPLIT, P_PADA, P_PADB, P_PRODUCTS, P_PROMOTE, P_GUARD,
-    P_LOOP, P_FRAGV, P_CHUNK, P_GUARD_EMIN, P_GUARD_EMAX, /* only with GUARD = 2 */
+    P_LOOP, P_FRAGV, P_CHUNK, P_KPAIR, P_GUARD_EMIN, P_GUARD_EMAX, /* only with GUARD = 2 */
     NP
 };
 static const char *const pname[NP] = {"BM",      "BN",       "BK",      "WM",    "WN",         "STAGES",
                                       "CP_ASYNC", "SPLIT",   "PADA",    "PADB",  "PRODUCTS",   "PROMOTE",
-                                      "GUARD",   "LOOP",       "FRAGV",      "CHUNK",
+                                      "GUARD",   "LOOP",       "FRAGV",      "CHUNK",      "KPAIR",
                                       "GUARD_EMIN", "GUARD_EMAX"};
 #define UNSET (-100000)
 enum { D_WARPS_M, D_WARPS_N, D_THREADS, D_MT, D_NT, D_KSTEPS, D_LDA, D_LDB, D_A_CHUNKS, D_B_CHUNKS, ND };
@@ -597,8 +597,13 @@ static const char *derive(config *c, const tc_device *d, int emulate)
         return "LOOP is 0, 1 or 2";
     if (v[P_FRAGV] != 1 && v[P_FRAGV] != 2 && v[P_FRAGV] != 4)
         return "FRAGV is 1, 2 or 4";
-    if (v[P_CHUNK] && (v[P_CHUNK] != 1 || v[P_PRODUCTS] != 3 || v[P_PROMOTE] != 0))
-        return "CHUNK = 1 needs PRODUCTS = 3 and PROMOTE = 0";
+    if (v[P_CHUNK] < 0 || v[P_CHUNK] > 3 || (v[P_CHUNK] && (v[P_PRODUCTS] != 3 || v[P_PROMOTE] != 0)))
+        return "CHUNK is 0..3; CHUNK > 0 needs PRODUCTS = 3 and PROMOTE = 0";
+    if (v[P_CHUNK] >= 2 && (v[P_LOOP] != 1 || v[P_FRAGV] != 1 || v[P_KPAIR]))
+        return "CHUNK = 2 or 3 needs LOOP = 1, FRAGV = 1 and KPAIR = 0";
+    if (v[P_KPAIR] < 0 || v[P_KPAIR] > 1 ||
+        (v[P_KPAIR] && (v[P_PRODUCTS] != 1 || v[P_CP_ASYNC] || v[P_LOOP] == 0 || v[P_FRAGV] != 1 || (v[P_WN] / 8) % 2)))
+        return "KPAIR = 1 needs PRODUCTS = 1, register staging, LOOP >= 1, FRAGV = 1 and WN / 8 even";
     if (v[P_LOOP] == 0 && (v[P_FRAGV] != 1 || v[P_CHUNK]))
         return "LOOP = 0 (round 1's loop) has FRAGV = 1 and CHUNK = 0";
     if (v[P_FRAGV] > 1 && ((v[P_WM] / 16) % (v[P_FRAGV] / 2) || (v[P_WN] / 8) % v[P_FRAGV]))
@@ -616,6 +621,8 @@ static const char *derive(config *c, const tc_device *d, int emulate)
         return "BM * BK and BN * BK must be multiples of 4 * THREADS (whole float4s per work-item)";
     r[D_A_CHUNKS] = v[P_BM] * v[P_BK] / (4 * r[D_THREADS]);
     r[D_B_CHUNKS] = v[P_BN] * v[P_BK] / (4 * r[D_THREADS]);
+    if (v[P_KPAIR] && (r[D_A_CHUNKS] % 2 || r[D_B_CHUNKS] % 2))
+        return "KPAIR = 1 needs an even number of float4s of A and of B per work-item";
     const int planes = v[P_SPLIT] && v[P_PRODUCTS] == 3 ? 2 : 1;
     c->local_bytes = 4u * (size_t)v[P_STAGES] * planes * v[P_BK] * (r[D_LDA] + r[D_LDB]) + 4 +
                      (emulate ? 24u * (size_t)r[D_THREADS] : 0);
