@@ -13,7 +13,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 configs=${1:-$here/configs-emu.txt}
 kernel=$here/gemm_tc.cl
-[ -f "$kernel" ] || kernel=$here/../kernels/gemm_tc.cl
+[ -f "$kernel" ] || kernel=$here/../../kernels/gemm_tc.cl
 tmp=$(mktemp -d)
 gcc -std=c11 -O2 -Wall -Wextra -o "$tmp/tc_probe" "$here/tc_probe.c" -lOpenCL -lm || exit 1
 fail=0

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The first GPU run of the tensor-core SGEMM prototype (kernels/gemm_tc.cl),
-# in one command, under 6 minutes. From the repository root, after
-# `source .device/env.sh`:
-#     bash .proto/run-gpu.sh [FOLDER]
+# One GPU run of the tensor-core SGEMM kernel's development harness
+# (kernels/gemm_tc.cl outside the library), in one command, in a few
+# minutes. From the repository root, after `source .device/env.sh`:
+#     bash bench/tc-probe/run-gpu.sh [FOLDER]
 # FOLDER (default: this script's folder) holds gemm_tc.cl (else
-# FOLDER/../kernels/gemm_tc.cl is used), tc_probe.c, tc_probes.cl,
+# kernels/gemm_tc.cl of the checkout is used), tc_probe.c, tc_probes.cl,
 # tc_data.h, configs.txt and cublas_peer.cu. Everything goes to $OUT
 # (default ./tc-out): nvidia-smi, clinfo, the probes, cuBLAS on the same
 # operands, one log per configuration, the PTX of each with `ptxas -v`,
@@ -31,7 +31,7 @@ tmp=$(mktemp -d)
 exec > >(tee -a "$out/run.log") 2>&1
 
 kernel=$here/gemm_tc.cl
-[ -f "$kernel" ] || kernel=$here/../kernels/gemm_tc.cl
+[ -f "$kernel" ] || kernel=$here/../../kernels/gemm_tc.cl
 for f in "$kernel" "$here/tc_probe.c" "$here/tc_probes.cl" "$here/tc_data.h" "$configs"; do
   [ -f "$f" ] || { echo "FATAL missing $f"; exit 1; }
 done
