@@ -9,7 +9,8 @@
 #   bench/gpu.sh gemm               the GPU preset's gemm problems only
 #   bench/gpu.sh host               host-pointer calls (issue 16): SGEMM 1024..16384 and SGEMV
 #                                   4096..16384 beside OpenBLAS and NVBLAS, oclblas-hostcheck at
-#                                   4096, 16384 (verbose log) and 50000^3
+#                                   4096, 16384 and 50000^3 (HOST_HUGE=0: not 50000^3), each
+#                                   with its verbose log (host-*-log.txt, hostcheck-log.txt)
 #   bench/gpu.sh multi              issue 17: bench/results/multi-gpu/run.sh on every GPU (1, 2, 4...)
 #   bench/gpu.sh modes              the math modes (issue 14): gemm_tc's tests (accuracy gate), then
 #                                   accurate and tf32 against cuBLAS FP32 and TF32, and strict at 4096
@@ -90,21 +91,30 @@ while [ $# -gt 0 ]; do
       # Column-major, as Fortran sgemm_ callers have it. OpenBLAS is a peer
       # up to 4096; past it only the reference (one call: 16384^3 takes it
       # about a minute).
-      "$b" --routine gemm --sizes 1024,2048,4096 --layout col --host --peers openblas,nvblas --quiet \
-        --csv "$out/host-gemm.csv" --json "$out/host-gemm.json" > "$out/host.txt" 2>&1
-      "$b" --routine gemm --sizes 8192,16384 --layout col --host --peers nvblas --reps 3 --quiet \
-        --csv "$out/host-gemm-large.csv" --json "$out/host-gemm-large.json" >> "$out/host.txt" 2>&1
-      "$b" --routine gemv --sizes 4096,8192,16384 --layout col --trans NN,TN --host --peers openblas --quiet \
-        --csv "$out/host-gemv.csv" --json "$out/host-gemv.json" >> "$out/host.txt" 2>&1
+      # stdout: the tables; stderr: the library's verbose log (rates, choices, where each call's time went).
+      OCLBLAS_VERBOSE=1 "$b" --routine gemm --sizes 1024,2048,4096 --layout col --host --peers openblas,nvblas --quiet \
+        --csv "$out/host-gemm.csv" --json "$out/host-gemm.json" > "$out/host.txt" 2> "$out/host-gemm-log.txt"
+      OCLBLAS_VERBOSE=1 "$b" --routine gemm --sizes 8192,16384 --layout col --host --peers nvblas --reps 3 --quiet \
+        --csv "$out/host-gemm-large.csv" --json "$out/host-gemm-large.json" >> "$out/host.txt" \
+        2> "$out/host-gemm-large-log.txt"
+      OCLBLAS_VERBOSE=1 "$b" --routine gemv --sizes 4096,8192,16384 --layout col --trans NN,TN --host --peers openblas \
+        --quiet --csv "$out/host-gemv.csv" --json "$out/host-gemv.json" >> "$out/host.txt" 2> "$out/host-gemv-log.txt"
       cat "$out/host.txt"
+      for f in "$out"/host-*-log.txt; do
+        echo "-- $(basename "$f")"
+        grep -E "host BLAS|rates of|cost model" "$f" | sort | uniq -c | sort -rn | head -12
+        grep -E "kernels busy" "$f" | tail -3
+      done
       stamp "oclblas-hostcheck 4096, 16384 (verbose log in hostcheck-log.txt)"
       OCLBLAS_VERBOSE=1 "$hc" --sizes 4096,16384 --reps 3 --json "$out/hostcheck.json" > "$out/hostcheck.txt" \
         2> "$out/hostcheck-log.txt"
       cat "$out/hostcheck.txt"
-      grep -E "rates|tiles of|GB to the device" "$out/hostcheck-log.txt" | head -12
-      stamp "oclblas-hostcheck 50000^3 (30 GB of host memory)"
-      "$hc" --sizes 50000 --reps 1 --samples 128 --json "$out/hostcheck-50000.json" > "$out/hostcheck-50000.txt" 2>&1
-      cat "$out/hostcheck-50000.txt"
+      grep -E "rates|tiles of|kernels busy|TFLOPS\)" "$out/hostcheck-log.txt" | tail -16
+      if [ "${HOST_HUGE:-1}" != 0 ]; then
+        stamp "oclblas-hostcheck 50000^3 (30 GB of host memory)"
+        "$hc" --sizes 50000 --reps 1 --samples 128 --json "$out/hostcheck-50000.json" > "$out/hostcheck-50000.txt" 2>&1
+        cat "$out/hostcheck-50000.txt"
+      fi
       ;;
     multi)
       stamp "issue 17: host-pointer SGEMM on 1, 2, 4... GPUs"

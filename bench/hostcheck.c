@@ -9,8 +9,17 @@
  * last call (oclblas_host_report_get): bytes moved each way, each device's
  * tiles and its kernels' busy time (profiling events), its idle fraction
  * (1 - busy / wall time of the call), devices that failed and tiles the
- * host computed. Operands are filled by all host threads from a seed per
- * block, so a run reproduces. Output: a table, and JSON (--json).
+ * host computed. A device's busy time is the union, on its kernel queue,
+ * of each chunk's interval from the moment it could run (the chunk before
+ * it ended and its panels' uploads ended, or its first command's START if
+ * later) to its last kernel's END, all on the device's clock: a time the
+ * device computed or was stamped as computing, never a wait for its
+ * inputs, and never more than the call. Operands are filled by all host
+ * threads from a seed per block, so a run reproduces. Like a drop-in
+ * user's program, it is linked against OpenBLAS (as oclblas-bench, it is
+ * built only where OpenBLAS is found), which computes what goes to the host: small
+ * calls, the tiles of a device that failed. Output: a table, and JSON
+ * (--json).
  * Exit status: 0 all checked right, 1 a wrong element or a failed call,
  * 2 a bad option.
  */
@@ -18,6 +27,7 @@
 #include "oclblas.h"
 #include "verify.h"
 
+#include <cblas.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -226,6 +236,7 @@ int main(int argc, char **argv)
     printf("oclblas-hostcheck %s: OCLBLAS_DEVICE=%s (first: %s)%s%s; %s-major, alpha 1, beta %g, %zu samples\n",
            oclblas_version(), spec ? spec : "(default)", name, fault ? ", OCLBLAS_FAULT=" : "", fault ? fault : "",
            row ? "row" : "column", (double)beta, samples);
+    printf("host BLAS in this process: %s, %d threads\n", openblas_get_config(), openblas_get_num_threads());
     printf("%-20s %5s %10s %8s %9s %10s %10s %6s %6s  %s\n", "problem", "calls", "median ms", "TFLOPS", "check",
            "GB to dev", "GB back", "failed", "host", "per device: tiles, busy ms, idle %");
     FILE *jf = json ? fopen(json, "w") : NULL;
@@ -346,6 +357,8 @@ int main(int argc, char **argv)
         fprintf(jf, "\n  ]\n}\n");
         fclose(jf);
     }
-    printf("idle %% = 1 - (the device's kernel time by profiling events) / (the call's wall time), last call\n");
+    printf("idle %% = 1 - busy / (the call's wall time), last call; busy = the union on the device's kernel queue of "
+           "each chunk's interval from max(its first command's START, the previous chunk's END, its uploads' END) to "
+           "its last kernel's END (OpenCL profiling, the device's clock)\n");
     return failures;
 }

@@ -40,7 +40,7 @@
  * SGEMM 0.28 -> 0.15 ms, 128^3 0.11 -> 0.07 ms). From about 1 MiB the copy,
  * one thread at host memory speed, is no faster than the driver's path, so
  * larger operands go straight from and to the caller's memory. */
-#define PIN_BYTES ((size_t)1 << 20)
+#define PIN_BYTES OCLBLAS__PIN_BYTES
 
 typedef struct {
     cl_mem buf[3];
@@ -464,19 +464,22 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
                      tiling.resident ? "resident" : "streamed", because[0] ? because : "OCLBLAS_HOST_CALLS=device");
         st = oclblas__pipeline_sgemm(hds, ndev, &tiling, cta, ctb, cm, cn, k, alpha, ca, clda, cb, cldb, beta, c, ldc,
                                      &rep);
-        /* Each device's share of the work over its kernels' time: the rate the model uses next. */
-        for (int i = 0; st == OCLBLAS_SUCCESS && i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)
-            oclblas__hostdev_observe(hds[i], 2.0 * work * (double)rep.device[i].tiles / (double)rep.tiles,
-                                     rep.device[i].busy_s);
         if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-            double busy = 0;
-            for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i)
-                busy += rep.device[i].busy_s;
-            oclblas__log("sgemm %zux%zux%zu %c%c: %.3f ms, %.3g GB to the device%s and %.3g GB back, kernels busy %.0f%% "
-                         "of the call, %lu of %lu tiles on the host",
-                         m, n, k, ta_c, tb_c, (now() - t0) * 1e3, rep.bytes_to_device * 1e-9, ndev == 1 ? "" : "s",
-                         rep.bytes_from_device * 1e-9, 100.0 * busy / (ndev * (now() - t0)), rep.tiles_on_host,
-                         rep.tiles);
+            /* Each device's kernels against the call: idle = 1 - busy / wall (pipeline.c says how busy is measured). */
+            const double secs = now() - t0;
+            char per[OCLBLAS_REPORT_DEVICES * 64] = "";
+            for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i) {
+                const size_t used = strlen(per);
+                snprintf(per + used, sizeof per - used, "%s%d: %.0f%% busy, %.1f TFLOPS in its kernels", i ? "; " : "",
+                         i, 100.0 * rep.device[i].busy_s / secs,
+                         rep.device[i].busy_s > 0
+                             ? 2e-12 * work * (double)rep.device[i].tiles / (double)rep.tiles / rep.device[i].busy_s
+                             : 0.0);
+            }
+            oclblas__log("sgemm %zux%zux%zu %c%c: %.3f ms (%.2f TFLOPS), %.3g GB to the device%s and %.3g GB back, %lu "
+                         "of %lu tiles on the host; devices %s",
+                         m, n, k, ta_c, tb_c, secs * 1e3, 2e-12 * work / secs, rep.bytes_to_device * 1e-9,
+                         ndev == 1 ? "" : "s", rep.bytes_from_device * 1e-9, rep.tiles_on_host, rep.tiles, per);
         }
     }
     rep.model_host_s = est.host_s;

@@ -2,9 +2,9 @@
  * The devices as the host-pointer path uses them, one state per device of
  * the set (OCLBLAS_DEVICE), made at first need and kept for the process:
  *   - lanes: a call at a time each (up to four calls on a device at once),
- *     with three queues of their own (uploads, kernels with profiling,
- *     read-backs: on a GPU each drives its own engine, so that they run
- *     side by side), pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped
+ *     with three queues of their own (uploads, kernels, read-backs: on a
+ *     GPU each drives its own engine, so that they run side by side; each
+ *     with profiling, for the report's busy times), pinned staging buffers (CL_MEM_ALLOC_HOST_PTR, mapped
  *     once and kept: transfers from them run by DMA, and a call that
  *     reuses them pays neither the allocation nor the pinning), and device
  *     buffers kept from earlier calls (up to a quarter of the budget);
@@ -14,15 +14,19 @@
  *     the device is asked, and kept buffers of idle lanes make room first;
  *   - the measured rates of the cost model (cost.c), each measured once, at
  *     the first call that needs it: a command's round trip, transfers each
- *     way (16 MiB from and to pinned memory), the host threads' copies from
- *     pageable memory, SGEMM on device buffers (1024^3 and 2048^3 on a
- *     GPU or accelerator, 256^3 and 512^3 on a CPU, the lower rate kept,
- *     and 64^3 for the fixed cost of a launch), SGEMV (4096^2 on a GPU,
- *     else 2048^2); and the host BLAS's rates (SGEMM 256^3 and 8^3, SGEMV
- *     4096 x 2048). A pipelined call that kept the device busy long enough
- *     to tell replaces the SGEMM rate by what its kernels did
- *     (oclblas__hostdev_observe), so a rate that the small measurement
- *     got wrong does not mislead the model twice;
+ *     way (16 MiB from and to pinned memory, and to the device from
+ *     pageable memory, the path of large operands of the untiled SGEMV),
+ *     the host threads' copies from pageable memory, SGEMM on device
+ *     buffers (1024^3 and 2048^3 on a GPU or accelerator, 256^3 and 512^3
+ *     on a CPU, the lower rate kept, and 64^3 for the fixed cost of a
+ *     launch), SGEMV (4096^2 on a GPU, else 2048^2); and the host BLAS's
+ *     rates (SGEMM 256^3 and 512^3, the higher kept, and 8^3; SGEMV 4096 x
+ *     2048). The products are timed on the device's clock: a few calls
+ *     back to back, from the end of the first to the end of the last
+ *     (profiling events), so that a host busy with other threads (a BLAS's
+ *     spinning workers) does not make the device look slow; wall time only
+ *     where the device gives no timestamps. A pipelined call's kernels do
+ *     not change these rates: its busy time is reported, not fed back;
  *   - OCLBLAS_FAULT=D:T[,D:T...]: device D of the set fails in every
  *     pipelined call once it has delivered T tiles, as if its driver had
  *     reported an error when the next tile starts (the tiles it has in
@@ -126,7 +130,7 @@ static void devs_init(void)
         /* Optimistic until measured: a decision that goes to the host
          * even so needs no measurement at all. */
         hd->rates = (oclblas__dev_rates){0, INFINITY, INFINITY, INFINITY, INFINITY, 0, INFINITY,
-                                         set[i].info->unified_memory};
+                                         set[i].info->unified_memory, INFINITY};
     }
     ndevs = count;
 }
@@ -171,9 +175,10 @@ oclblas__lane *oclblas__lane_take(oclblas__hostdev *hd, oclblas_status *st)
         cl_int err = CL_SUCCESS;
         const cl_context ctx = hd->d->context;
         const cl_device_id dev = hd->d->device;
-        l->up = clCreateCommandQueue(ctx, dev, 0, &err);
+        /* Profiling on all three: the report's busy times (pipeline.c). */
+        l->up = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
         if (err == CL_SUCCESS)
-            l->down = clCreateCommandQueue(ctx, dev, 0, &err);
+            l->down = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
         if (err == CL_SUCCESS)
             l->comp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
         if (err != CL_SUCCESS) {
@@ -392,7 +397,7 @@ static oclblas_status measure_transfers(oclblas__lane *l, oclblas__dev_rates *r)
         memset(pageable, 0, CAL_BYTES);
         memset(l->up_ptr[0], 0, CAL_BYTES);
     }
-    double best_rt = INFINITY, best_up = INFINITY, best_down = INFINITY, best_copy = INFINITY;
+    double best_rt = INFINITY, best_up = INFINITY, best_down = INFINITY, best_copy = INFINITY, best_pageable = INFINITY;
     const size_t elems = CAL_BYTES / sizeof(float);
     for (int rep = 0; rep < 5 && st == OCLBLAS_SUCCESS; ++rep) {
         double t0 = now();
@@ -418,12 +423,18 @@ static oclblas_status measure_transfers(oclblas__lane *l, oclblas__dev_rates *r)
         const double t3 = now();
         if (t3 - t2 < best_copy)
             best_copy = t3 - t2;
+        if (st == OCLBLAS_SUCCESS)
+            st = (oclblas_status)clEnqueueWriteBuffer(l->up, dev, CL_TRUE, 0, CAL_BYTES, pageable, 0, NULL, NULL);
+        const double t4 = now();
+        if (t4 - t3 < best_pageable)
+            best_pageable = t4 - t3;
     }
     if (st == OCLBLAS_SUCCESS) {
         r->latency_s = best_rt;
         r->h2d_bps = CAL_BYTES / best_up;
         r->d2h_bps = CAL_BYTES / best_down;
         r->copy_bps = CAL_BYTES / best_copy;
+        r->pageable_h2d_bps = CAL_BYTES / best_pageable;
     }
     if (dev)
         oclblas__lane_buffer_put(l, dev, got);
@@ -431,9 +442,21 @@ static oclblas_status measure_transfers(oclblas__lane *l, oclblas__dev_rates *r)
     return st;
 }
 
-/* Seconds of the best of reps calls of SGEMM (gemv 0) or SGEMV on zeroed
- * device buffers, after one that builds the kernels. */
-static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, int reps, double *best)
+static double end_of(cl_event e)
+{
+    cl_ulong t = 0;
+    if (!e || clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL) != CL_SUCCESS)
+        return 0.0;
+    return (double)t * 1e-9;
+}
+
+/* Seconds of one call of SGEMM (gemv 0) or SGEMV on zeroed device
+ * buffers, in a stream of reps + 1 calls after one that builds the
+ * kernels: from the end of the stream's first call to the end of its
+ * last, on the device's clock, over reps (by wall time where the device
+ * has no timestamps). *on_device says which. */
+static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, int reps, double *per_call,
+                                int *on_device)
 {
     const oclblas__devctx *cx;
     oclblas_status st = oclblas__devctx_get(l->hd->d->info, &cx);
@@ -447,22 +470,47 @@ static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, 
             st = (oclblas_status)clEnqueueFillBuffer(l->comp, buf[i], &zero, sizeof zero, 0, counts[i] * sizeof(float),
                                                      0, NULL, NULL);
     }
-    *best = INFINITY;
-    for (int rep = 0; rep <= reps && st == OCLBLAS_SUCCESS; ++rep) {
-        const double t0 = now();
+    cl_event first = NULL, last = NULL;
+    double t0 = 0.0;
+    *per_call = INFINITY;
+    *on_device = 0;
+    for (int rep = -1; rep <= reps && st == OCLBLAS_SUCCESS; ++rep) {
+        cl_event ev = NULL;
         if (gemv)
             st = oclblas__sgemv_run(cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, s, k, 1.0f, buf[0], 0, s, buf[1], 0, 1,
-                                    0.0f, buf[2], 0, 1, l->comp, NULL);
+                                    0.0f, buf[2], 0, 1, l->comp, rep >= 0 ? &ev : NULL);
         else
             st = oclblas__sgemm_run(cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, k, 1.0f, buf[0],
-                                    0, s, buf[1], 0, k, 0.0f, buf[2], 0, s, l->comp, NULL);
-        if (st == OCLBLAS_SUCCESS)
+                                    0, s, buf[1], 0, k, 0.0f, buf[2], 0, s, l->comp, rep >= 0 ? &ev : NULL);
+        if (st == OCLBLAS_SUCCESS && rep == -1) {
+            /* The kernels are built and the buffers in place: the stream starts now. */
             st = (oclblas_status)clFinish(l->comp);
-        const double t = now() - t0;
-        if (rep > 0 && t < *best)
-            *best = t;
+            t0 = now();
+        }
+        if (rep == 0)
+            first = ev;
+        else if (ev) {
+            if (last)
+                clReleaseEvent(last);
+            last = ev;
+        }
+    }
+    if (st == OCLBLAS_SUCCESS)
+        st = (oclblas_status)clFinish(l->comp);
+    if (st == OCLBLAS_SUCCESS) {
+        const double e0 = end_of(first), e1 = end_of(last);
+        if (e0 > 0 && e1 > e0) {
+            *per_call = (e1 - e0) / reps;
+            *on_device = 1;
+        } else {
+            *per_call = (now() - t0) / (reps + 1);
+        }
     }
     clFinish(l->comp);
+    if (first)
+        clReleaseEvent(first);
+    if (last)
+        clReleaseEvent(last);
     for (int i = 0; i < 3; ++i)
         if (buf[i])
             oclblas__lane_buffer_put(l, buf[i], got[i]);
@@ -491,9 +539,10 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
     if (l && todo_t) {
         st = measure_transfers(l, &r);
         if (st == OCLBLAS_SUCCESS)
-            oclblas__log("rates of %s: round trip %.1f us, to the device %.2f GB/s, from it %.2f GB/s, host copies "
-                         "%.2f GB/s (measured)",
-                         name, r.latency_s * 1e6, r.h2d_bps * 1e-9, r.d2h_bps * 1e-9, r.copy_bps * 1e-9);
+            oclblas__log("rates of %s: round trip %.1f us, to the device %.2f GB/s, from it %.2f GB/s (pinned memory), "
+                         "to the device from pageable memory %.2f GB/s, host copies %.2f GB/s (measured)",
+                         name, r.latency_s * 1e6, r.h2d_bps * 1e-9, r.d2h_bps * 1e-9, r.pageable_h2d_bps * 1e-9,
+                         r.copy_bps * 1e-9);
         else
             oclblas__log("rates of %s: transfers not measured (%s)", name, oclblas_status_string(st));
     }
@@ -503,18 +552,21 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
          * caches); the model should not promise what large tiles miss. */
         const size_t s = gpu ? 1024 : 256;
         double t1, t2, t_small;
-        st = time_call(l, 0, s, s, 2, &t1);
+        int dev1 = 0, dev2 = 0, dev3 = 0;
+        st = time_call(l, 0, s, s, 4, &t1, &dev1);
         if (st == OCLBLAS_SUCCESS)
-            st = time_call(l, 0, 2 * s, 2 * s, 1, &t2);
+            st = time_call(l, 0, 2 * s, 2 * s, 2, &t2, &dev2);
         if (st == OCLBLAS_SUCCESS)
-            st = time_call(l, 0, 64, 64, 3, &t_small);
+            st = time_call(l, 0, 64, 64, 8, &t_small, &dev3);
         if (st == OCLBLAS_SUCCESS) {
             r.gemm_call_s = t_small;
             const double f1 = 2.0 * (double)s * s * s / (t1 > t_small ? t1 - t_small : t1);
             const double f2 = 16.0 * (double)s * s * s / (t2 > t_small ? t2 - t_small : t2);
             r.gemm_flops = f1 < f2 ? f1 : f2;
-            oclblas__log("rates of %s: SGEMM %zu^3 %.1f GFLOPS, %zu^3 %.1f GFLOPS, a launch %.1f us (measured)", name,
-                         s, f1 * 1e-9, 2 * s, f2 * 1e-9, r.gemm_call_s * 1e6);
+            oclblas__log("rates of %s: SGEMM %zu^3 %.1f GFLOPS, %zu^3 %.1f GFLOPS, a launch %.1f us (measured by the %s "
+                         "clock)",
+                         name, s, f1 * 1e-9, 2 * s, f2 * 1e-9, r.gemm_call_s * 1e6,
+                         dev1 && dev2 && dev3 ? "device's" : "host's");
         } else {
             oclblas__log("rates of %s: SGEMM not measured (%s)", name, oclblas_status_string(st));
         }
@@ -522,10 +574,12 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
     if (l && todo_v) {
         const size_t s = gpu ? 4096 : 2048;
         double t;
-        st = time_call(l, 1, s, s, 2, &t);
+        int on_dev = 0;
+        st = time_call(l, 1, s, s, 3, &t, &on_dev);
         if (st == OCLBLAS_SUCCESS) {
             r.gemv_bps = 4.0 * (double)s * (double)s / t;
-            oclblas__log("rates of %s: SGEMV %zu^2 %.2f GB/s (measured)", name, s, r.gemv_bps * 1e-9);
+            oclblas__log("rates of %s: SGEMV %zu^2 %.2f GB/s (measured by the %s clock)", name, s, r.gemv_bps * 1e-9,
+                         on_dev ? "device's" : "host's");
         } else {
             oclblas__log("rates of %s: SGEMV not measured (%s)", name, oclblas_status_string(st));
         }
@@ -561,16 +615,23 @@ oclblas__host_rates oclblas__host_rates_get(int need_gemv)
 {
     oclblas__mutex_lock(&host_lock);
     if (!host_gemm_measured) {
-        const size_t s = 256;
+        /* Two sizes, the higher rate kept: a threaded BLAS may spend more
+         * waking its threads than computing 256^3 (OpenBLAS on the H100
+         * machine's 16 cores: 4 GFLOPS there, 150 at 1024^3), and the
+         * model should not send the device what the host does faster. */
+        const size_t s = 512;
         float *a = calloc(3 * s * s, sizeof(float));
         if (a) {
             const double t_small = time_host_gemm(8, 4, a, a + s * s, a + 2 * s * s);
-            const double t = time_host_gemm(s, 2, a, a + s * s, a + 2 * s * s);
+            const double t1 = time_host_gemm(s / 2, 2, a, a + s * s, a + 2 * s * s);
+            const double t2 = time_host_gemm(s, 2, a, a + s * s, a + 2 * s * s);
+            const double f1 = 2.0 * (double)s * s * s / 8 / t1, f2 = 2.0 * (double)s * s * s / t2;
             host_rates.call_s = t_small;
-            host_rates.gemm_flops = 2.0 * (double)s * s * s / t;
+            host_rates.gemm_flops = f1 > f2 ? f1 : f2;
             free(a);
-            oclblas__log("host BLAS rates (%s): SGEMM %zu^3 %.1f GFLOPS, a tiny call %.1f us (measured)",
-                         oclblas__sysblas_name(1), s, host_rates.gemm_flops * 1e-9, host_rates.call_s * 1e6);
+            oclblas__log("host BLAS rates (%s): SGEMM %zu^3 %.1f GFLOPS, %zu^3 %.1f GFLOPS, a tiny call %.1f us "
+                         "(measured)",
+                         oclblas__sysblas_name(1), s / 2, f1 * 1e-9, s, f2 * 1e-9, host_rates.call_s * 1e6);
         } else {
             host_rates.gemm_flops = 1e9; /* a modest core, for want of memory to measure it */
         }
@@ -601,20 +662,4 @@ oclblas__host_rates oclblas__host_rates_get(int need_gemv)
     const oclblas__host_rates r = host_rates;
     oclblas__mutex_unlock(&host_lock);
     return r;
-}
-
-/* Below this much kernel time a call tells little about the device's rate. */
-#define OBSERVE_MIN_S 0.02
-
-void oclblas__hostdev_observe(oclblas__hostdev *hd, double flops, double busy_s)
-{
-    if (busy_s < OBSERVE_MIN_S || flops <= 0)
-        return;
-    oclblas__mutex_lock(&hd->cal_lock);
-    if (hd->gemm_measured) {
-        hd->rates.gemm_flops = flops / busy_s;
-        oclblas__log("rates of %s: SGEMM %.1f GFLOPS in the last call's kernels (%.0f ms): the model's rate from now",
-                     hd->d->info->name, hd->rates.gemm_flops * 1e-9, busy_s * 1e3);
-    }
-    oclblas__mutex_unlock(&hd->cal_lock);
 }

@@ -64,7 +64,12 @@ typedef struct {
     double gemm_call_s;   /* one small SGEMM on device buffers (the fixed cost of a launch) */
     double gemv_bps;      /* SGEMV on device buffers, bytes of A per second */
     int zero_copy;        /* the device works on host memory in place */
+    double pageable_h2d_bps; /* transfers to the device straight from pageable (malloc'ed) memory */
 } oclblas__dev_rates;
+
+/* Operands up to this size cross through a pinned staging buffer in the
+ * untiled copying path (host.c), larger ones straight from the caller's memory. */
+#define OCLBLAS__PIN_BYTES ((size_t)1 << 20)
 
 /* What the host BLAS does, measured once at first need. */
 typedef struct {
@@ -125,6 +130,22 @@ int oclblas__choose_gemm(const oclblas__host_rates *h, const oclblas__dev_rates 
  * always slower than the host reading it once). Returns 1 for the device. */
 int oclblas__choose_gemv(const oclblas__host_rates *h, const oclblas__dev_rates *d, size_t rows, size_t cols,
                          oclblas__estimate *e);
+
+/* The time a device's in-order queue was busy, from its commands' profiling
+ * timestamps (seconds on the device's clock) given in queue order. */
+typedef struct {
+    double busy_s;          /* the union of the commands' intervals */
+    double first, last;     /* the earliest start and the latest end counted (0: none) */
+    double prev_end;        /* the end of the last command given */
+    unsigned long commands; /* commands with a known end */
+    unsigned long clamped;  /* of those, stamped as started before their queue or inputs allowed */
+} oclblas__busy;
+
+/* One command, in its queue's order: it ran from no earlier than its START
+ * (start, <= 0 unknown), the end of the command before it on the queue,
+ * and ready (the latest end of what it waited for on other queues, 0
+ * none), to its END (end, <= 0 unknown: not counted). */
+void oclblas__busy_add(oclblas__busy *b, double start, double end, double ready);
 
 /* ---- the devices of the host path (device.c, hostdev.c) ---------------- */
 
@@ -201,9 +222,6 @@ void oclblas__lane_buffer_free(oclblas__lane *l, cl_mem mem, size_t bytes);
 /* The device's rates: transfers always, SGEMM or SGEMV when asked, each
  * measured once; failure leaves the optimistic defaults and a log line. */
 oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv);
-/* What a pipelined call's kernels did on the device: flops in busy_s of
- * kernel time; a long enough call replaces the measured SGEMM rate. */
-void oclblas__hostdev_observe(oclblas__hostdev *hd, double flops, double busy_s);
 /* The host BLAS's rates (need_gemv: SGEMV's too), measured once. */
 oclblas__host_rates oclblas__host_rates_get(int need_gemv);
 

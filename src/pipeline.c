@@ -34,6 +34,16 @@
  * none is left the host BLAS computes them. Only when no tile at all was
  * delivered (C untouched) does the call fail, with the first device's
  * error.
+ *
+ * Each device's busy time, in the report, is measured on its clock from
+ * the profiling events of its queues (oclblas__busy_add, cost.c): on the
+ * kernel queue each chunk counts from the latest of its first command's
+ * START, the END of the chunk before it and the END of its panels'
+ * uploads, to its last kernel's END, so a chunk stamped as started while
+ * it waited (NVIDIA's driver does) counts only its own run. The upload and
+ * read-back queues are counted the same way, and the driving thread's time
+ * (copies in and out, enqueueing, waiting) is kept too, for the verbose
+ * log: where a call's time went.
  */
 #include "hostpath.h"
 
@@ -78,12 +88,19 @@ typedef struct {
     unsigned long tick;
 } panel;
 
+/* One chunk's commands on the kernel queue, for its busy time: the
+ * barrier that opens it, its last kernel, and the uploads it waited for. */
+typedef struct {
+    cl_event open, last;
+    cl_event inputs[3];
+} chunk_events;
+
 typedef struct {
     size_t t;
     int slot;
     cl_event read;
-    cl_event *prof; /* (barrier, last kernel) per chunk */
-    size_t nprof;
+    chunk_events *chunks;
+    size_t nchunks;
 } flight;
 
 typedef struct {
@@ -101,7 +118,13 @@ typedef struct {
     flight fly[MAX_DEPTH]; /* oldest first */
     size_t nfly;
     unsigned long delivered;
-    double busy_s, bytes_in, bytes_out;
+    double bytes_in, bytes_out;
+    /* The device's queues, busy (profiling, the device's clock): uploads, kernels, read-backs. */
+    oclblas__busy up, comp, down;
+    /* The driving thread's time (host clock): copying into pinned slots
+     * (with the host threads), out of them into C, in OpenCL enqueue
+     * calls, and waiting (for a pinned slot to be free, for a read-back). */
+    double pack_s, unpack_s, enqueue_s, wait_s;
     oclblas_status error;
 } driver;
 
@@ -211,6 +234,21 @@ static void give_back(job *j, int d, const size_t *tiles, size_t count, oclblas_
 
 /* ---- transfers ----------------------------------------------------------- */
 
+/* A profiling timestamp of e in seconds, or 0 when there is none. */
+static double stamp(cl_event e, cl_profiling_info what)
+{
+    cl_ulong t = 0;
+    if (!e || clGetEventProfilingInfo(e, what, sizeof t, &t, NULL) != CL_SUCCESS)
+        return 0.0;
+    return (double)t * 1e-9;
+}
+
+/* A finished transfer of the upload queue, in the queue's order. */
+static void upload_done(driver *r, cl_event e)
+{
+    oclblas__busy_add(&r->up, stamp(e, CL_PROFILING_COMMAND_START), stamp(e, CL_PROFILING_COMMAND_END), 0.0);
+}
+
 /* An event that completed, or its error. */
 static oclblas_status wait_ok(cl_event e)
 {
@@ -237,23 +275,32 @@ static oclblas_status upload(driver *r, const float *src, size_t ld, size_t rows
         l->up_next = (s + 1) % OCLBLAS__UP_SLOTS;
         if (l->up_busy[s]) {
             /* The slot's previous piece must have crossed before it is refilled. */
+            const double t0 = now();
             const oclblas_status st = wait_ok(l->up_busy[s]);
+            r->wait_s += now() - t0;
+            if (st == OCLBLAS_SUCCESS)
+                upload_done(r, l->up_busy[s]);
             release_event(&l->up_busy[s]);
             if (st != OCLBLAS_SUCCESS) {
                 release_event(&last);
                 return st;
             }
         }
+        const double t0 = now();
         oclblas__pack(src, ld, rows, e0, e1, l->up_ptr[s]);
+        const double t1 = now();
         cl_event ev;
         const cl_int err = clEnqueueWriteBuffer(l->up, mem, CL_FALSE, e0 * sizeof(float), (e1 - e0) * sizeof(float),
                                                 l->up_ptr[s], after && e0 == 0 ? 1 : 0, after && e0 == 0 ? &after : NULL,
                                                 &ev);
+        if (err == CL_SUCCESS)
+            clFlush(l->up);
+        r->pack_s += t1 - t0;
+        r->enqueue_s += now() - t1;
         if (err != CL_SUCCESS) {
             release_event(&last);
             return (oclblas_status)err;
         }
-        clFlush(l->up);
         l->up_busy[s] = ev;
         release_event(&last);
         clRetainEvent(ev);
@@ -395,8 +442,8 @@ static oclblas_status tile_start(driver *r, flight *f)
         return (oclblas_status)CL_OUT_OF_RESOURCES;
     if (j->beta != 0.0f)
         st = upload(r, j->c + j0 * j->ldc + i0, j->ldc, mi, nj, cbuf, NULL, &c_ready);
-    f->prof = calloc(2 * j->t.chunks, sizeof *f->prof);
-    if (!f->prof && st == OCLBLAS_SUCCESS)
+    f->chunks = calloc(j->t.chunks, sizeof *f->chunks);
+    if (!f->chunks && st == OCLBLAS_SUCCESS)
         st = OCLBLAS_OUT_OF_HOST_MEMORY;
     for (size_t kc = 0; kc < j->t.chunks && st == OCLBLAS_SUCCESS; ++kc) {
         panel *pa, *pb;
@@ -413,22 +460,30 @@ static oclblas_status tile_start(driver *r, flight *f)
             break;
         cl_event wait[3] = {pa->ready, pb->ready, c_ready};
         const cl_uint nw = kc == 0 && c_ready ? 3 : 2;
-        cl_event bev = NULL;
-        st = (oclblas_status)clEnqueueBarrierWithWaitList(l->comp, nw, wait, &bev);
-        if (st != OCLBLAS_SUCCESS)
+        chunk_events *ce = &f->chunks[f->nchunks++];
+        for (cl_uint w = 0; w < nw; ++w)
+            if (wait[w]) {
+                clRetainEvent(wait[w]);
+                ce->inputs[w] = wait[w];
+            }
+        const double t0 = now();
+        st = (oclblas_status)clEnqueueBarrierWithWaitList(l->comp, nw, wait, &ce->open);
+        if (st != OCLBLAS_SUCCESS) {
+            r->enqueue_s += now() - t0;
             break;
+        }
         const size_t p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->k - p0);
         release_event(&kev);
         st = oclblas__sgemm_run(r->cx, OCLBLAS_COL_MAJOR, j->ta ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS,
                                 j->tb ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, mi, nj, kk, j->alpha, pa->mem, 0, pa->ld,
                                 pb->mem, 0, pb->ld, kc == 0 ? j->beta : 1.0f, cbuf, 0, mi, l->comp, &kev);
-        f->prof[f->nprof++] = bev;
+        if (st == OCLBLAS_SUCCESS)
+            clFlush(l->comp); /* later uploads may wait for this kernel (a panel's buffer reused) */
+        r->enqueue_s += now() - t0;
         if (st != OCLBLAS_SUCCESS)
             break;
-        /* Later uploads may wait for this kernel (a panel's buffer reused). */
-        clFlush(l->comp);
         clRetainEvent(kev);
-        f->prof[f->nprof++] = kev;
+        ce->last = kev;
         release_event(&pa->last_use);
         release_event(&pb->last_use);
         clRetainEvent(kev);
@@ -437,29 +492,56 @@ static oclblas_status tile_start(driver *r, flight *f)
         pb->last_use = kev;
     }
     release_event(&c_ready);
-    if (st == OCLBLAS_SUCCESS)
+    if (st == OCLBLAS_SUCCESS) {
+        const double t0 = now();
         st = (oclblas_status)clEnqueueReadBuffer(l->down, cbuf, CL_FALSE, 0, mi * nj * sizeof(float),
                                                  l->down_ptr[f->slot], 1, &kev, &f->read);
+        r->enqueue_s += now() - t0;
+    }
     release_event(&kev);
     return st;
 }
 
-static double profile(cl_event e, cl_profiling_info what)
-{
-    cl_ulong t = 0;
-    if (!e || clGetEventProfilingInfo(e, what, sizeof t, &t, NULL) != CL_SUCCESS || t == 0)
-        return -1.0;
-    return (double)t * 1e-9;
-}
-
 static void flight_free(flight *f)
 {
-    for (size_t i = 0; i < f->nprof; ++i)
-        release_event(&f->prof[i]);
-    free(f->prof);
-    f->prof = NULL;
-    f->nprof = 0;
+    for (size_t i = 0; i < f->nchunks; ++i) {
+        chunk_events *ce = &f->chunks[i];
+        release_event(&ce->open);
+        release_event(&ce->last);
+        for (int w = 0; w < 3; ++w)
+            release_event(&ce->inputs[w]);
+    }
+    free(f->chunks);
+    f->chunks = NULL;
+    f->nchunks = 0;
     release_event(&f->read);
+}
+
+/* The busy time of a delivered tile's commands on the kernel and
+ * read-back queues (oclblas__busy_add: each chunk from when its queue
+ * was free and its panels there, or from its first command's START if
+ * later, to its last kernel's END). A chunk's first command is its
+ * barrier; its last kernel's START stands in where the barrier has none
+ * (the earlier of the two: with a split k the last kernel is the sum). */
+static void tile_busy(driver *r, const flight *f)
+{
+    double last_end = 0.0;
+    for (size_t i = 0; i < f->nchunks; ++i) {
+        const chunk_events *ce = &f->chunks[i];
+        double start = stamp(ce->open, CL_PROFILING_COMMAND_START);
+        const double kstart = stamp(ce->last, CL_PROFILING_COMMAND_START);
+        if (kstart > 0 && (start <= 0 || kstart < start))
+            start = kstart;
+        double ready = 0.0;
+        for (int w = 0; w < 3; ++w) {
+            const double e = stamp(ce->inputs[w], CL_PROFILING_COMMAND_END);
+            ready = e > ready ? e : ready;
+        }
+        last_end = stamp(ce->last, CL_PROFILING_COMMAND_END);
+        oclblas__busy_add(&r->comp, start, last_end, ready);
+    }
+    oclblas__busy_add(&r->down, stamp(f->read, CL_PROFILING_COMMAND_START), stamp(f->read, CL_PROFILING_COMMAND_END),
+                      last_end);
 }
 
 /* The oldest tile in flight into the caller's C, once its read-back has
@@ -475,7 +557,9 @@ static int complete(driver *r, int block)
         if (status > CL_COMPLETE)
             return 0;
     }
+    const double t0 = now();
     const oclblas_status st = faulted(r) ? (oclblas_status)CL_OUT_OF_RESOURCES : wait_ok(f->read);
+    r->wait_s += now() - t0;
     if (st != OCLBLAS_SUCCESS) {
         r->error = st;
         return -1;
@@ -485,16 +569,10 @@ static int complete(driver *r, int block)
     tile_at(j, f->t, &ti, &tj);
     const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
     const size_t mi = min_size(j->t.tm, j->m - i0), nj = min_size(j->t.tn, j->n - j0);
-    /* The kernels' time: each chunk's from its barrier (inputs there, queue free) to its end. */
-    for (size_t i = 0; i + 1 < f->nprof; i += 2) {
-        double b = profile(f->prof[i], CL_PROFILING_COMMAND_END);
-        const double e = profile(f->prof[i + 1], CL_PROFILING_COMMAND_END);
-        if (b <= 0) /* a driver that does not time barriers: from the product's last kernel */
-            b = profile(f->prof[i + 1], CL_PROFILING_COMMAND_START);
-        if (b > 0 && e > b)
-            r->busy_s += e - b;
-    }
+    tile_busy(r, f);
+    const double t1 = now();
     oclblas__unpack(r->lane->down_ptr[f->slot], 0, mi * nj, j->c + j0 * j->ldc + i0, j->ldc, mi);
+    r->unpack_s += now() - t1;
     r->bytes_out += (double)(mi * nj) * sizeof(float);
     deliver(j, f->t);
     ++r->delivered;
@@ -556,8 +634,13 @@ static void driver_cleanup(driver *r)
     }
     free(r->panels);
     r->panels = NULL;
-    for (int s = 0; s < OCLBLAS__UP_SLOTS; ++s)
+    /* The uploads still counted in the ring, oldest first (the queue's order). */
+    for (int i = 0; i < OCLBLAS__UP_SLOTS; ++i) {
+        const int s = (l->up_next + i) % OCLBLAS__UP_SLOTS;
+        if (l->up_busy[s] && r->error == OCLBLAS_SUCCESS)
+            upload_done(r, l->up_busy[s]);
         release_event(&l->up_busy[s]);
+    }
     for (size_t s = 0; s < MAX_DEPTH; ++s)
         if (r->cbuf[s]) {
             if (r->error == OCLBLAS_SUCCESS)
@@ -638,6 +721,28 @@ static void *drive(void *arg)
 }
 
 /* ---- the call -------------------------------------------------------------- */
+
+/* A device's kernel time in a call of `seconds`: the busy union of its
+ * kernel queue, at most the call (the device's clock and the host's may
+ * differ by a little). */
+static double device_busy(const driver *r, double seconds)
+{
+    return r->comp.busy_s < seconds ? r->comp.busy_s : seconds;
+}
+
+/* Where a device's call went, for OCLBLAS_VERBOSE: each queue's busy time
+ * and the driving thread's. */
+static void log_device(const driver *r, double seconds)
+{
+    const double s = seconds > 0 ? seconds : 1.0, pct = 100.0 / s;
+    oclblas__log("device %d (%s): %lu tiles in %.3f ms: kernels busy %.1f ms (%.0f%%, %lu chunks, %lu stamped as "
+                 "started before their queue or inputs allowed), bus to it %.1f ms (%.0f%%), back %.1f ms (%.0f%%); "
+                 "the driving thread: copies in %.1f ms, out %.1f ms, enqueueing %.1f ms, waiting %.1f ms",
+                 r->hd->index, r->hd->d->info->name, r->delivered, seconds * 1e3, r->comp.busy_s * 1e3,
+                 r->comp.busy_s * pct, r->comp.commands, r->comp.clamped, r->up.busy_s * 1e3, r->up.busy_s * pct,
+                 r->down.busy_s * 1e3, r->down.busy_s * pct, r->pack_s * 1e3, r->unpack_s * 1e3, r->enqueue_s * 1e3,
+                 r->wait_s * 1e3);
+}
 
 static void host_tile(job *j, size_t t, const char **served)
 {
@@ -754,10 +859,13 @@ oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, co
             report->bytes_from_device += drv[d].bytes_out;
             if (d < OCLBLAS_REPORT_DEVICES) {
                 report->device[d].tiles = drv[d].delivered;
-                report->device[d].busy_s = drv[d].busy_s;
+                report->device[d].busy_s = device_busy(&drv[d], report->seconds);
             }
         }
     }
+    if (oclblas__verbose())
+        for (int d = 0; d < ndev; ++d)
+            log_device(&drv[d], now() - t0);
     pthread_mutex_destroy(&j.lock);
     pthread_cond_destroy(&j.changed);
     free(j.state);

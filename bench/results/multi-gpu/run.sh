@@ -18,13 +18,14 @@
 #
 # The devices are named to the library by their OpenCL indices
 # (OCLBLAS_DEVICE=P:D,P:D,...), counts 1, 2, 4, 8 up to what the machine
-# has. Idle fraction of a device = 1 - (its kernels' time by OpenCL
-# profiling events: from the barrier that releases each chunk's product,
-# once its panels are on the device, to the product's end) / (the call's
-# wall time), for the last timed call. The failure run sets
-# OCLBLAS_FAULT=D:2 (device D, the last one, fails after delivering two
-# tiles; the tiles it had in flight are lost with it): the result must be
-# complete and right, the report naming one failed device.
+# has. Idle fraction of a device = 1 - (its busy time) / (the call's wall
+# time), for the last timed call; busy = the union on its kernel queue of
+# each chunk's interval from max(its first command's START, the previous
+# chunk's END, its uploads' END) to its last kernel's END (OpenCL
+# profiling, the device's clock; README.md beside this script). The
+# failure run sets OCLBLAS_FAULT=D:2 (device D, the last one, fails after
+# delivering two tiles; the tiles it had in flight are lost with it): the
+# result must be complete and right, the report naming one failed device.
 set -uo pipefail
 out=${1:?usage: run.sh OUT [SIZES]}
 sizes=${2:-16384,32768}
