@@ -160,6 +160,11 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_
     s->geo.global[0] = ceil_div(a->m, (size_t)v[GF_MWG]) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->n, (size_t)v[GF_NWG]) * s->geo.local[1];
     s->geo.global[2] = ceil_div(a->k, a->k_slice);
+    oclblas__gemm_tile_args(a, vwm, vwn, s);
+}
+
+void oclblas__gemm_tile_args(const oclblas__gemm_fast_args *a, size_t vwa, size_t vwb, oclblas__step *s)
+{
     oclblas__step_int(s, (int)a->m);
     oclblas__step_int(s, (int)a->n);
     oclblas__step_int(s, (int)a->k);
@@ -167,13 +172,13 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_
     oclblas__step_int(s, (int)a->c_slice);
     oclblas__step_float(s, a->alpha);
     oclblas__step_float(s, a->beta);
-    /* The kernel indexes A and B in vectors. */
+    /* The kernels index A and B in vectors. */
     oclblas__step_buf(s, a->a);
-    oclblas__step_int(s, (int)(a->a_off / vwm));
-    oclblas__step_int(s, (int)(a->a_ld / vwm));
+    oclblas__step_int(s, (int)(a->a_off / vwa));
+    oclblas__step_int(s, (int)(a->a_ld / vwa));
     oclblas__step_buf(s, a->b);
-    oclblas__step_int(s, (int)(a->b_off / vwn));
-    oclblas__step_int(s, (int)(a->b_ld / vwn));
+    oclblas__step_int(s, (int)(a->b_off / vwb));
+    oclblas__step_int(s, (int)(a->b_ld / vwb));
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);

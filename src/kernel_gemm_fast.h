@@ -26,5 +26,8 @@ typedef struct {
 } oclblas__gemm_fast_args;
 
 void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_args *a, oclblas__step *out);
+/* The argument list that gemm_fast and gemm_tc share, appended to s: A and
+ * B's offsets and leading dimensions in vectors of vwa and vwb floats. */
+void oclblas__gemm_tile_args(const oclblas__gemm_fast_args *a, size_t vwa, size_t vwb, oclblas__step *s);
 
 #endif

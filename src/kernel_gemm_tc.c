@@ -314,22 +314,7 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__gemm_tc_args
     s->geo.global[0] = ceil_div(a->m, (size_t)v[TC_BM]) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->n, (size_t)v[TC_BN]);
     s->geo.global[2] = ceil_div(a->k, a->k_slice);
-    oclblas__step_int(s, (int)a->m);
-    oclblas__step_int(s, (int)a->n);
-    oclblas__step_int(s, (int)a->k);
-    oclblas__step_int(s, (int)a->k_slice);
-    oclblas__step_int(s, (int)a->c_slice);
-    oclblas__step_float(s, a->alpha);
-    oclblas__step_float(s, a->beta);
-    oclblas__step_buf(s, a->a);
-    oclblas__step_int(s, (int)(a->a_off / vw));
-    oclblas__step_int(s, (int)(a->a_ld / vw));
-    oclblas__step_buf(s, a->b);
-    oclblas__step_int(s, (int)(a->b_off / vw));
-    oclblas__step_int(s, (int)(a->b_ld / vw));
-    oclblas__step_buf(s, a->c);
-    oclblas__step_int(s, (int)a->c_off);
-    oclblas__step_int(s, (int)a->c_ld);
+    oclblas__gemm_tile_args(a, vw, vw, s);
 }
 
 /* ---- what oclblas-tune times ------------------------------------------- */
