@@ -225,14 +225,73 @@ typedef struct {
 } oclblas__default_device;
 const oclblas__default_device *oclblas__default(void);
 
+/* ---- classes of shapes (shapes.c) ---------------------------------------- */
+
+/* The size of the problem a parameter set is picked for: the column-major
+ * problem the kernels compute (a row-major call's m and n swapped); a gemv
+ * is rows x cols x 1. */
+typedef struct {
+    size_t m, n, k;
+} oclblas__shape;
+
+/* What a condition of a class may look at. */
+typedef enum {
+    OCLBLAS__Q_M, OCLBLAS__Q_N, OCLBLAS__Q_K,
+    OCLBLAS__Q_MIN_MN, OCLBLAS__Q_MAX_MN, /* min(m,n), max(m,n) */
+    OCLBLAS__Q_MIN_MNK, OCLBLAS__Q_MAX_MNK, /* min(m,n,k), max(m,n,k) */
+    OCLBLAS__Q_MN, OCLBLAS__Q_MNK,        /* m*n, m*n*k */
+    OCLBLAS__Q_K_PER_MN,                  /* k/max(m,n) */
+    OCLBLAS__Q_COUNT
+} oclblas__quantity;
+typedef enum { OCLBLAS__OP_LE, OCLBLAS__OP_LT, OCLBLAS__OP_GE, OCLBLAS__OP_GT } oclblas__op;
+
+#define OCLBLAS__MAX_CONDITIONS 6
+#define OCLBLAS__MAX_CLASSES 8
+#define OCLBLAS__CLASS_NAME 32
+typedef struct {
+    unsigned char quantity, op; /* oclblas__quantity, oclblas__op */
+    double value;
+} oclblas__condition;
+
+/* A class: a name and conditions that must all hold (none: every shape). */
+typedef struct {
+    char name[OCLBLAS__CLASS_NAME];
+    int num_conditions;
+    oclblas__condition cond[OCLBLAS__MAX_CONDITIONS];
+} oclblas__shape_class;
+
+/* Parses a rule, conditions such as "min(m,n) <= 64, k >= 1024" joined by
+ * commas or "and" ("": every shape), into c's conditions (not its name);
+ * 0 and why for an unknown quantity or operator, a value that is not a
+ * number of 0 or more, more than OCLBLAS__MAX_CONDITIONS, or conditions on
+ * one quantity that no shape meets. */
+int oclblas__class_parse(const char *rule, oclblas__shape_class *c, char *why, size_t len);
+/* The rule in the same syntax ("" for every shape). */
+void oclblas__class_format(const oclblas__shape_class *c, char *buf, size_t len);
+int oclblas__class_matches(const oclblas__shape_class *c, const oclblas__shape *s);
+/* Letters, digits, '-', '_' and '.', 1 to 31 of them. */
+int oclblas__class_name_valid(const char *name);
+
 /* ---- database (database.c, dbparse.c, generated database_builtin.c) ---- */
+
+/* A class of an entry: its rule, and for each kernel it covers the
+ * parameters it names (all of them, or some: the others come from the set
+ * for every shape that serves the device). */
+typedef struct {
+    oclblas__shape_class cls;
+    unsigned has;                     /* bit per oclblas__kernel_id */
+    unsigned given[OCLBLAS__K_COUNT]; /* bit per parameter named */
+    int values[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS];
+} oclblas__db_class;
 
 typedef struct {
     char vendor[32], type[16], arch[64], name[256]; /* "" matches anything */
     char tool[64], driver[128], date[32], sizes[128];
     char origin[256]; /* file it came from */
-    unsigned has;     /* bit per oclblas__kernel_id */
+    unsigned has;     /* bit per oclblas__kernel_id: a set for every shape */
     int values[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS];
+    int num_classes; /* tried in order, before the sets for every shape */
+    oclblas__db_class classes[OCLBLAS__MAX_CLASSES];
 } oclblas__db_entry;
 
 extern const oclblas__db_entry oclblas__db_builtin[];
@@ -319,14 +378,23 @@ size_t oclblas__contexts_held(cl_context only);
  * loading a database or setting an override makes the next call resolve a
  * new one, and a call keeps the snapshot it started with. A copy with other
  * parameters is a valid context too (the tuner times candidates so). */
+/* A set for a class of shapes, resolved for a device. */
+typedef struct {
+    oclblas__shape_class cls;
+    oclblas__params params;
+} oclblas__class_set;
+
 typedef struct {
     const oclblas__device_info *dev;
     unsigned generation; /* of the database and overrides it was resolved from */
     int pinned;          /* set by oclblas__devctx_pin: in force whatever the generation */
-    oclblas__params params[OCLBLAS__K_COUNT];
+    oclblas__params params[OCLBLAS__K_COUNT]; /* the set for every shape (of no class below) */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];
+    /* Sets for classes of shapes, tried in order before params[]. */
+    int num_classes[OCLBLAS__K_COUNT];
+    oclblas__class_set classes[OCLBLAS__K_COUNT][OCLBLAS__MAX_CLASSES];
 } oclblas__devctx;
 
 /* The current context of a device: two atomic reads when nothing changed. */
@@ -340,17 +408,18 @@ oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas_
  * legal on the device. */
 oclblas_status oclblas__devctx_pin(const oclblas__device_info *dev, const oclblas__devctx *cx);
 
-/* The size of the problem a parameter set is picked for. */
-typedef struct {
-    size_t m, n, k;
-} oclblas__shape;
-
-/* The parameters in force for a kernel on a problem of this shape: the one
- * place where a plan reads parameters, so that several sets per kernel (one
- * per class of shapes) can come in here. NULL (with *st) when the device
- * has no legal set for the kernel. */
+/* The parameters in force for a kernel on a problem of this shape (shapes.c):
+ * the set of the first of the kernel's classes whose rule the shape meets,
+ * else the set for every shape (shape NULL: that one). The one place where
+ * a plan reads parameters. NULL (with *st) when the device has no legal set
+ * for the kernel. */
 const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
                                               oclblas_status *st);
+/* The name of the class whose set serves the shape, NULL for the set for every shape. */
+const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape);
+/* Makes p the kernel's set for every shape and drops its class sets: a
+ * candidate of the tuner is in force for every problem. */
+void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p);
 
 /* ---- plans (plan.c): what a call enqueues, as a value ------------------ */
 
@@ -403,6 +472,7 @@ typedef struct {
     int num_steps;
     oclblas__step step[OCLBLAS__MAX_STEPS];
     int main; /* the step of the kernel the plan is for: its program is taken first */
+    char cls[OCLBLAS__CLASS_NAME]; /* the class of shapes whose set the main kernel runs with ("": the set for every shape) */
     size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
     /* What was decided, for the log and the tests. */
     struct {

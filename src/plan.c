@@ -33,16 +33,14 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
 
-/* One set per kernel today; a rule that picks a set by the shape comes in here. */
-const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
-                                              oclblas_status *st)
-{
-    (void)shape;
-    *st = cx->status[kernel];
-    return *st == OCLBLAS_SUCCESS ? &cx->params[kernel] : NULL;
-}
-
 static oclblas__step *add_step(oclblas__plan *plan) { return &plan->step[plan->num_steps++]; }
+
+/* For the log: the class of shapes whose set the plan's main kernel runs with. */
+static void class_of(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape, oclblas__plan *out)
+{
+    const char *name = oclblas__devctx_class(cx, kernel, shape);
+    oclblas__strlcpy(out->cls, name ? name : "", sizeof out->cls);
+}
 
 /* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld = |inc|). */
 static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape *shape, size_t rows, size_t cols,
@@ -118,6 +116,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
         return OCLBLAS_SIZE_TOO_LARGE;
 
     out->kind = OCLBLAS__PLAN_GEMV;
+    class_of(cx, table, &shape, out);
     out->gemv.groups = groups;
     out->gemv.splits = splits;
     out->gemv.chunk = chunk;
@@ -206,6 +205,7 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
+    class_of(cx, OCLBLAS__K_GEMM_FAST, shape, out);
     out->fast.mp = mp;
     out->fast.np = np;
     out->fast.kp = kp;
@@ -306,6 +306,7 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     if (!dp)
         return st;
     out->kind = OCLBLAS__PLAN_DIRECT;
+    class_of(cx, OCLBLAS__K_GEMM_DIRECT, &shape, out);
     const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
@@ -344,6 +345,10 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
     size_t used = 0;
     if (len)
         buf[0] = '\0';
+    /* The class of shapes whose parameters the kernel runs with, if not the set for every shape. */
+    char cls[OCLBLAS__CLASS_NAME + 16] = "";
+    if (plan->cls[0])
+        snprintf(cls, sizeof cls, " [class %s]", plan->cls);
     if (gemm)
         put(buf, len, &used, "sgemm %zux%zux%zu %c%c: ", call->m, call->n, call->k, trans_letter(call->trans_a),
             trans_letter(call->trans_b));
@@ -357,11 +362,11 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         put(buf, len, &used, "%s = beta * %s (scale_matrix)", gemm ? "C" : "y", gemm ? "C" : "y");
         break;
     case OCLBLAS__PLAN_DIRECT:
-        put(buf, len, &used, "%s", oclblas__kernels[plan->step[0].kernel]->name);
+        put(buf, len, &used, "%s%s", oclblas__kernels[plan->step[0].kernel]->name, cls);
         break;
     case OCLBLAS__PLAN_GEMV:
-        put(buf, len, &used, "%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
-            plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
+        put(buf, len, &used, "%s%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
+            cls, plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
             plan->gemv.vec ? ", vector loads" : "");
         break;
     case OCLBLAS__PLAN_FAST: {
@@ -370,8 +375,8 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int b_ip = row ? plan->fast.a_in_place : plan->fast.b_in_place;
         const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
-        put(buf, len, &used, "%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
-            oclblas__kernels[plan->step[plan->main].kernel]->name, row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
+        put(buf, len, &used, "%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
+            oclblas__kernels[plan->step[plan->main].kernel]->name, cls, row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_tr), operand_way(b_ip, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         break;
     }

@@ -508,6 +508,118 @@ static void test_describe(void **state)
                               "1 slice of k; row-major");
 }
 
+/* ---- classes of shapes ------------------------------------------------------ */
+
+/* Adds a class set to the test context: the kernel's set for every shape
+ * with the named values changed. */
+static void add_class(int kernel, const char *name, const char *rule, const char *text)
+{
+    oclblas__class_set *c = &cx.classes[kernel][cx.num_classes[kernel]++];
+    memset(c, 0, sizeof *c);
+    oclblas__strlcpy(c->cls.name, name, sizeof c->cls.name);
+    char why[200] = "";
+    if (!oclblas__class_parse(rule, &c->cls, why, sizeof why))
+        fail_msg("%s: %s", rule, why);
+    c->params = cx.params[kernel];
+    assert_int_equal(oclblas__params_parse(kernel, text, &c->params, NULL), OCLBLAS_SUCCESS);
+    assert_true(oclblas__params_legal(kernel, &c->params, &dev.lim, NULL));
+}
+
+/* The first class whose rule the column-major shape meets gives the set;
+ * a shape of no class gets the set for every shape. */
+static void test_classes_pick_sets(void **state)
+{
+    (void)state;
+    /* Tiles of 64 x 16 where n is small, 16 x 64 where m is, and a split of k
+     * aimed higher where k is much larger than m and n. */
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-n", "n <= 64", "NWG=16,NDIMC=4,NDIMB=4,VWN=4");
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-m", "m <= 64", "MWG=16,MDIMC=4,MDIMA=4,VWM=4");
+    add_class(OCLBLAS__K_ROUTINE, "deep", "k/max(m,n) >= 8", "GEMM_SPLIT_K=8");
+
+    oclblas__gemm_problem p = gemm(0, 1, 4096, 32, 4096); /* n 32: the narrow-n tile, 64 x 16 */
+    oclblas__plan plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-n");
+    assert_int_equal(plan.fast.np, 32);
+    assert_int_equal(plan.step[plan.main].params.v[GF_NWG], 16);
+    assert_int_equal(plan.step[plan.main].geo.global[1], 2 * 4); /* 32 / 16 tiles of 4 work-items */
+    p = gemm(0, 1, 32, 4096, 4096); /* m 32: the narrow-m tile */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-m");
+    assert_int_equal(plan.fast.mp, 32);
+    assert_int_equal(plan.fast.np, 4096);
+    p = gemm(0, 1, 32, 48, 4096); /* both: the first class in the list wins */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-n");
+    p = gemm(0, 1, 1024, 1024, 1024); /* no class: the set for every shape */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "");
+    assert_int_equal(plan.fast.np, 1024);
+    assert_int_equal(plan.step[plan.main].params.v[GF_NWG], 64);
+
+    /* The routine values of a class decide the split: 256 x 256 x 65536 is
+     * 16 tiles of C; 4 work-groups per compute unit want 33 slices, the
+     * deep class's 8 want 66, of which 64 are allowed. */
+    p = gemm(0, 1, 256, 256, 65536);
+    assert_int_equal(plan_of(&p).fast.slices, 64);
+    p = gemm(0, 1, 256, 256, 2047); /* k/max(m,n) < 8: the set for every shape */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 8); /* 33 wanted, 2048 / 256 allowed */
+    cx.num_classes[OCLBLAS__K_ROUTINE] = 0;
+    p = gemm(0, 1, 256, 256, 65536);
+    assert_int_equal(plan_of(&p).fast.slices, 33);
+    add_class(OCLBLAS__K_ROUTINE, "deep", "k/max(m,n) >= 8", "GEMM_SPLIT_K=8");
+
+    /* The parameters a plan reads are those of the class, through the one accessor. */
+    const oclblas__shape narrow = {4096, 32, 4096}, square = {512, 512, 512};
+    oclblas_status st;
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &narrow, &st),
+                     &cx.classes[OCLBLAS__K_GEMM_FAST][0].params);
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &square, &st), &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, NULL, &st), &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_null(oclblas__devctx_class(&cx, OCLBLAS__K_HELPERS, &narrow)); /* no classes of its own */
+    /* A kernel the device cannot run has no set, classes or not. */
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_INVALID_PARAMS;
+    assert_null(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &narrow, &st));
+    assert_int_equal(st, OCLBLAS_INVALID_PARAMS);
+    assert_null(oclblas__devctx_class(&cx, OCLBLAS__K_GEMM_FAST, &narrow));
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_SUCCESS;
+
+    /* A candidate of the tuner is in force for every shape: its classes go. */
+    oclblas__devctx copy = cx;
+    oclblas__devctx_set(&copy, OCLBLAS__K_GEMM_FAST, &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_int_equal(copy.num_classes[OCLBLAS__K_GEMM_FAST], 0);
+    assert_int_equal(copy.num_classes[OCLBLAS__K_ROUTINE], 1);
+}
+
+/* A gemv is rows x cols x 1 to the rules; the log names the class. */
+static void test_classes_gemv_and_log(void **state)
+{
+    (void)state;
+    add_class(OCLBLAS__K_GEMV_N, "short", "m <= 256", "WGS=32,WPT=1,VW=8");
+    oclblas__gemv_problem g = gemv(0, 200, 100000);
+    oclblas__plan plan = gemv_plan_of(&g);
+    assert_string_equal(plan.cls, "short");
+    assert_int_equal(plan.step[0].geo.local[0], 32);
+    g = gemv(1, 200, 100000); /* gemv_t has no class: its own set */
+    assert_string_equal(gemv_plan_of(&g).cls, "");
+    g = gemv(0, 300, 100000);
+    assert_string_equal(gemv_plan_of(&g).cls, "");
+
+    /* A row-major call's m is the column-major n: the caller's 32 x 4096 is the rule's n = 32. */
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-n", "n <= 64", "NWG=16,NDIMC=4,NDIMB=4,VWN=4");
+    oclblas__gemm_problem p = gemm(0, 0, 4096, 32, 4096);
+    plan = plan_of(&p);
+    const oclblas__call call = {"sgemm", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 32, 4096, 4096};
+    char text[300];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "sgemm 32x4096x4096 NN: gemm_fast [class narrow-n] on 32x4096x4096"));
+    oclblas__call gcall = {"sgemv", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 200, 1000, 0};
+    g = gemv(0, 200, 1000);
+    plan = gemv_plan_of(&g);
+    oclblas__plan_describe(&gcall, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "gemv_n [class short], "));
+}
+
 /* ---- descriptors ---------------------------------------------------------- */
 
 static void test_derived_sizes(void **state)
@@ -577,6 +689,7 @@ int main(void)
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
+        cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_gemv_and_log, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
