@@ -485,7 +485,7 @@ typedef struct {
         int trans;
         size_t rows, cols;
         size_t groups, splits, chunk; /* work-groups along the output, splits of the reduction, and each one's length */
-        int vec;                      /* vector loads */
+        int vec;                      /* 1 aligned vector loads, 2 unaligned ones (vloadn), 0 none */
     } gemv;
 } oclblas__plan;
 

@@ -1,25 +1,35 @@
 /*
  * gemv_n's descriptor (kernels/gemv_n.cl, y = A x along the contiguous
  * direction of A): its parameters (work-group size WGS, vectors per
- * work-item WPT, vector width VW, unroll UNR), their rules, the rows a
- * work-group covers (derived, passed as -D), its launch geometry, and what
- * oclblas-tune times it on: the library's whole plan, reduction included.
+ * work-item WPT, vector width VW, unroll UNR, interleaved or consecutive
+ * vectors STRM), their rules, the rows a work-group covers (derived, passed
+ * as -D), its launch geometry, and what oclblas-tune times it on: the
+ * library's whole plan, reduction included. The candidates span both
+ * kinds of device: small work-groups of consecutive vectors for CPUs
+ * (whose OpenCL runs a work-group's items one after the other), large
+ * interleaved ones for GPUs.
  */
 #include "kernel_gemv_n.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[GN_COUNT] = {
-    [GN_WGS] = {"WGS", 1, 1024, 5, {32, 64, 128, 256, 512}},
-    [GN_WPT] = {"WPT", 1, 16, 4, {1, 2, 4, 8}},
-    [GN_VW] = {"VW", 1, 8, 4, {1, 2, 4, 8}},
+    [GN_WGS] = {"WGS", 1, 1024, 8, {4, 8, 16, 32, 64, 128, 256, 512}},
+    [GN_WPT] = {"WPT", 1, 16, 5, {1, 2, 4, 8, 16}},
+    [GN_VW] = {"VW", 1, 16, 5, {1, 2, 4, 8, 16}},
     [GN_UNR] = {"UNR", 1, 32, 4, {1, 2, 4, 8}},
+    [GN_STRM] = {"STRM", 0, 1, 2, {0, 1}},
 };
 
 static const char *vw(const int *v, const oclblas__limits *l)
 {
     const int w = v[GN_VW];
-    return w == 1 || w == 2 || w == 4 || w == 8 ? NULL : "VW must be 1, 2, 4 or 8";
+    return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 ? NULL : "VW must be 1, 2, 4, 8 or 16";
+}
+/* The accumulators live in registers. */
+static const char *registers(const int *v, const oclblas__limits *l)
+{
+    return v[GN_WPT] * v[GN_VW] > 128 ? "WPT * VW must be at most 128" : NULL;
 }
 static const char *dev_wgs(const int *v, const oclblas__limits *l)
 {
@@ -32,6 +42,7 @@ static const char *dev_dims(const int *v, const oclblas__limits *l)
 
 static const oclblas__rule rules[] = {
     {OCLBLAS__P(GN_VW), 0, vw},
+    {OCLBLAS__P(GN_WPT) | OCLBLAS__P(GN_VW), 0, registers},
     {OCLBLAS__P(GN_WGS), 1, dev_wgs},
     {OCLBLAS__P(GN_WGS), 1, dev_dims},
 };

@@ -8,13 +8,15 @@
 
 #include "internal.h"
 
-enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_COUNT };
+enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
 
 /* y = alpha op(A) x + beta y for a column-major A (rows x cols); gemv_n
  * and gemv_t take the same arguments. The reduction (columns for gemv_n,
  * rows for gemv_t) is cut into pieces of `chunk`, one per split; with more
  * than one split each writes its partial sums into `partial` (split s at
- * s * len(y)) for gemv_reduce. vec: whole vectors of VW may be loaded. */
+ * s * len(y)) for gemv_reduce. vec: how A (and for gemv_t x) is read: 1 in
+ * aligned vectors of VW, 2 in vectors anywhere (vloadn), 0 element by
+ * element (gemv_t with a strided x). */
 typedef struct {
     size_t rows, cols;
     float alpha, beta;

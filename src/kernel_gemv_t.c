@@ -4,23 +4,29 @@
  * size WGS, work-items per column TPC, vector width VW, unroll UNR), their
  * rules, the columns a work-group covers (derived, passed as -D), its launch
  * geometry, and what oclblas-tune times it on: the library's whole plan,
- * reduction included.
+ * reduction included. TPC goes down to 1, a CPU's choice (a work-item
+ * streams its column, nothing to reduce).
  */
 #include "kernel_gemv_t.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[GT_COUNT] = {
-    [GT_WGS] = {"WGS", 1, 1024, 5, {32, 64, 128, 256, 512}},
-    [GT_TPC] = {"TPC", 1, 1024, 6, {4, 8, 16, 32, 64, 128}},
-    [GT_VW] = {"VW", 1, 8, 4, {1, 2, 4, 8}},
+    [GT_WGS] = {"WGS", 1, 1024, 6, {16, 32, 64, 128, 256, 512}},
+    [GT_TPC] = {"TPC", 1, 1024, 8, {1, 2, 4, 8, 16, 32, 64, 128}},
+    [GT_VW] = {"VW", 1, 16, 5, {1, 2, 4, 8, 16}},
     [GT_UNR] = {"UNR", 1, 32, 4, {1, 2, 4, 8}},
 };
 
 static const char *vw(const int *v, const oclblas__limits *l)
 {
     const int w = v[GT_VW];
-    return w == 1 || w == 2 || w == 4 || w == 8 ? NULL : "VW must be 1, 2, 4 or 8";
+    return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 ? NULL : "VW must be 1, 2, 4, 8 or 16";
+}
+/* UNR sums of VW, and as many loaded vectors of A and x, live in registers. */
+static const char *registers(const int *v, const oclblas__limits *l)
+{
+    return v[GT_UNR] * v[GT_VW] > 64 ? "UNR * VW must be at most 64" : NULL;
 }
 /* The work-items of one column reduce through a tree: a power of two. */
 static const char *tpc(const int *v, const oclblas__limits *l)
@@ -48,6 +54,7 @@ static const char *dev_local(const int *v, const oclblas__limits *l)
 static const oclblas__rule rules[] = {
     {OCLBLAS__P(GT_VW), 0, vw},
     {OCLBLAS__P(GT_TPC), 0, tpc},
+    {OCLBLAS__P(GT_UNR) | OCLBLAS__P(GT_VW), 0, registers},
     {OCLBLAS__P(GT_WGS) | OCLBLAS__P(GT_TPC), 0, wgs},
     {OCLBLAS__P(GT_WGS), 1, dev_wgs},
     {OCLBLAS__P(GT_WGS), 1, dev_dims},

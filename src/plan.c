@@ -98,7 +98,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(cols, splits);
         splits = ceil_div(cols, chunk);
-        vec = lda % vw == 0 && p->a.align >= vw * sizeof(float);
+        vec = lda % vw == 0 && p->a.align >= vw * sizeof(float) ? 1 : 2;
     } else {
         /* Columns are the parallel direction; rows may be split, in multiples of TPC * VW. */
         const size_t tpc = (size_t)gp->v[GT_TPC];
@@ -109,8 +109,9 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(ceil_div(rows, splits), tpc * vw) * tpc * vw;
         splits = ceil_div(rows, chunk);
-        vec = p->x.inc == 1 && lda % vw == 0 && p->a.align >= vw * sizeof(float) &&
-              p->x.align >= vw * sizeof(float);
+        vec = p->x.inc != 1 ? 0
+              : lda % vw == 0 && p->a.align >= vw * sizeof(float) && p->x.align >= vw * sizeof(float) ? 1
+                                                                                                  : 2;
     }
     if (splits * len_y > INT_MAX || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;
@@ -367,7 +368,7 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
     case OCLBLAS__PLAN_GEMV:
         put(buf, len, &used, "%s%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
             cls, plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
-            plan->gemv.vec ? ", vector loads" : "");
+            plan->gemv.vec == 1 ? ", vector loads" : plan->gemv.vec == 2 ? ", unaligned vector loads" : "");
         break;
     case OCLBLAS__PLAN_FAST: {
         /* The plan is column-major: a row-major call's A is its B, its m the plan's n. */

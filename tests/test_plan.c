@@ -53,7 +53,7 @@ static int setup(void **state)
                               "STRM=1,STRN=1,SA=1,SB=1");
     set(OCLBLAS__K_GEMM_DIRECT, "WGD=32,KWGD=16,MDIMCD=8,NDIMCD=8,KWID=2,PADA=1,PADB=1");
     set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
-    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4");
+    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4");
     return 0;
@@ -426,7 +426,7 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.groups, 98);
     assert_int_equal(plan.gemv.splits, 6);
     assert_int_equal(plan.gemv.chunk, 16667);
-    assert_true(plan.gemv.vec);
+    assert_int_equal(plan.gemv.vec, 1);
     assert_int_equal(plan.num_steps, 2);
     assert_int_equal(plan.step[0].geo.global[0], 98 * 128);
     assert_int_equal(plan.step[0].geo.global[1], 6);
@@ -451,10 +451,12 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.num_steps, 1);
     assert_false(plan.step[0].after_scratch);
     assert_int_equal(plan.scratch[2], 0);
-    /* lda not a multiple of VW: scalar loads. */
+    assert_int_equal(plan.gemv.vec, 1);
+    /* lda not a multiple of VW: vectors loaded from anywhere (vloadn). */
     p.a.ld = 600001;
     plan = gemv_plan_of(&p);
-    assert_false(plan.gemv.vec);
+    assert_int_equal(plan.gemv.vec, 2);
+    assert_int_equal(arg_i(&plan.step[0], 15), 2);
 
     /* gemv_t: 128 / 16 = 8 columns a work-group; the rows split in multiples of 16 * 4. */
     p = gemv(1, 100000, 100); /* 13 groups: 41 splits wanted, at most 100000 / 512 */
@@ -464,13 +466,13 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.chunk % 64, 0);
     assert_int_equal(plan.gemv.chunk, 2496);
     assert_int_equal(plan.gemv.splits, 41);
-    assert_true(plan.gemv.vec);
-    /* Vector loads need a contiguous, aligned x too. */
+    assert_int_equal(plan.gemv.vec, 1);
+    /* Vector loads need a contiguous x; aligned ones an aligned x too. */
     p.x.inc = 2;
-    assert_false(gemv_plan_of(&p).gemv.vec);
+    assert_int_equal(gemv_plan_of(&p).gemv.vec, 0);
     p.x.inc = 1;
     p.x.align = 8;
-    assert_false(gemv_plan_of(&p).gemv.vec);
+    assert_int_equal(gemv_plan_of(&p).gemv.vec, 2);
 }
 
 static void test_gemv_scale(void **state)
