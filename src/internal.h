@@ -52,6 +52,10 @@ typedef struct {
     int min, max;             /* legal range; the rules add the rest */
     int num_candidates;       /* the tuner's search values */
     int candidates[OCLBLAS__MAX_CANDIDATES];
+    /* 'm', 'n' or 'k': a tile's side along that dimension of the problem;
+     * tuning a class of shapes, the tuner leaves out values beyond the
+     * class's problems (a 128-wide tile for m = 32). 0: none. */
+    char along;
 } oclblas__param_def;
 
 /* What a device allows and offers: the device-dependent half of legality. */
@@ -553,6 +557,15 @@ struct oclblas__tuning {
     /* The plan the tuner times: cand as this kernel's parameters, cx for the others. */
     oclblas_status (*plan)(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
                            oclblas__plan *out);
+    /* 1: a set is tuned for each class of shapes of the kernel's form (the
+     * tuner's --class), beside the set for every shape. */
+    int per_class;
+    /* The plan timed for a class: the library's whole plan for the class's
+     * problem as it is (no prepare), cand in force for every shape, timed
+     * end to end; for the GEMM form column-major NN (A m x k, B k x n).
+     * NULL: plan (whole_plan kernels, which need nothing else). */
+    oclblas_status (*class_plan)(const oclblas__devctx *cx, const oclblas__params *cand,
+                                 const oclblas__tune_problem *p, oclblas__plan *out);
 };
 
 /* ---- routines (gemm.c, gemv.c): the device-buffer API after its checks -- */

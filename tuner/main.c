@@ -65,6 +65,8 @@ typedef struct {
     tune_size sizes[OCLBLAS__K_COUNT][8];
     int num_sizes[OCLBLAS__K_COUNT];
     size_t gemv_long, gemv_short, gemv_square;
+    tune_class classes[OCLBLAS__MAX_CLASSES]; /* tuned beside the sets for every shape, in this order */
+    int num_classes, no_classes;
     char command[2048];
 } options;
 
@@ -129,6 +131,16 @@ static void usage(FILE *f)
 "                           Time counts compilation and measurement, as recorded in the\n"
 "                           journal, so a resumed run continues the same budget.\n"
 "Measurement:\n"
+"Classes of shapes (a set for each, tried in order before the set for every shape):\n"
+"      --class NAME:RULE:SIZES\n"
+"                           a class: NAME (letters, digits, - _ .), RULE the conditions its\n"
+"                           problems meet, e.g. \"n <= 128, k >= 2\" (see the README's Database;\n"
+"                           a gemv is k = 1 to a rule), SIZES its problems: MxNxK products\n"
+"                           (column-major NN) tune gemm_fast and the split of k for it, MxN\n"
+"                           gemvs tune gemv_n, gemv_t and GEMV_GROUPS_PER_CU. Repeatable, in\n"
+"                           order. Default: classes for one small side, long k, small\n"
+"                           products and gemvs (--list shows them), smaller on a CPU\n"
+"      --no-classes         only the sets for every shape\n"
 "      --size K=MxNxK[,MxNxK...]\n"
 "                           problem sizes of kernel K (MxNxK for products, MxN for gemv\n"
 "                           kernels, ROWSxCOLS of an operand for copies; routine:\n"
@@ -229,6 +241,81 @@ static int parse_sizes(options *o, const char *arg)
     return 1;
 }
 
+/* One size of a list: MxNxK (a product) or MxN (a gemv, k = 0); 0 when it is neither. */
+static int parse_size(const char *text, tune_size *out, int *dims)
+{
+    char item[64];
+    if (strlen(text) >= sizeof item)
+        return 0;
+    oclblas__strlcpy(item, text, sizeof item);
+    long x[3] = {0, 0, 0};
+    int got = 0;
+    for (char *tok = item, *save = NULL, *t; (t = strtok_r(tok, "x", &save)) != NULL; tok = NULL) {
+        if (got == 3 || !tune_parse_long(t, 1, 1 << 20, &x[got]))
+            return 0;
+        ++got;
+    }
+    if (got < 2)
+        return 0;
+    *out = (tune_size){(size_t)x[0], (size_t)x[1], (size_t)x[2]};
+    *dims = got;
+    return 1;
+}
+
+/* --class NAME:RULE:SIZES */
+static int parse_class(options *o, const char *arg)
+{
+    if (o->num_classes == OCLBLAS__MAX_CLASSES)
+        return bad_option("at most " OCLBLAS__STR(OCLBLAS__MAX_CLASSES) " classes (--class %s)", arg);
+    const char *c1 = strchr(arg, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2)
+        return bad_option("--class needs NAME:RULE:SIZES, got \"%s\"", arg);
+    tune_class *c = &o->classes[o->num_classes];
+    memset(c, 0, sizeof *c);
+    if ((size_t)(c1 - arg) >= sizeof c->cls.name)
+        return bad_option("--class: the name is too long in \"%s\"", arg);
+    memcpy(c->cls.name, arg, (size_t)(c1 - arg));
+    c->cls.name[c1 - arg] = '\0';
+    if (!oclblas__class_name_valid(c->cls.name))
+        return bad_option("--class: a name is letters, digits, '-', '_' and '.', not \"%s\"", c->cls.name);
+    for (int i = 0; i < o->num_classes; ++i)
+        if (strcmp(o->classes[i].cls.name, c->cls.name) == 0)
+            return bad_option("--class: the class %s is named twice", c->cls.name);
+    char rule[512], why[200];
+    if ((size_t)(c2 - c1 - 1) >= sizeof rule)
+        return bad_option("--class: the rule is too long in \"%s\"", arg);
+    memcpy(rule, c1 + 1, (size_t)(c2 - c1 - 1));
+    rule[c2 - c1 - 1] = '\0';
+    if (!oclblas__class_parse(rule, &c->cls, why, sizeof why)) {
+        fprintf(stderr, "oclblas-tune: --class %s: %s\n", c->cls.name, why);
+        return bad_option("(in \"%s\")", arg);
+    }
+    for (const char *p = c2 + 1; *p;) {
+        const size_t l = strcspn(p, ",");
+        char item[64];
+        int dims;
+        if (l == 0 || l >= sizeof item || c->num_sizes == TUNE_MAX_CLASS_SIZES)
+            return bad_option("--class: bad list of sizes in \"%s\" (MxNxK or MxN, at most 8)", arg);
+        memcpy(item, p, l);
+        item[l] = '\0';
+        if (!parse_size(item, &c->sizes[c->num_sizes], &dims))
+            return bad_option("--class: bad size in \"%s\" (MxNxK for products, MxN for gemvs)", arg);
+        /* Its own problems must be in it: a class tuned on problems it does not serve tunes nothing it uses. */
+        const tune_size *z = &c->sizes[c->num_sizes];
+        const oclblas__shape sh = {z->m, z->n, dims == 3 ? z->k : 1};
+        if (!oclblas__class_matches(&c->cls, &sh))
+            return bad_option("--class: the size %s does not meet the class's rule (a gemv is k = 1 to it)", item);
+        ++c->num_sizes;
+        p += l;
+        if (*p)
+            ++p;
+    }
+    if (!c->num_sizes)
+        return bad_option("--class: no sizes in \"%s\"", arg);
+    ++o->num_classes;
+    return 1;
+}
+
 static int parse_budget(options *o, const char *arg, int time)
 {
     int k;
@@ -266,7 +353,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"size", 1, 0, 9},           {"runs", 1, 0, 10},          {"screen", 1, 0, 11},
         {"jobs", 1, 0, 'J'},         {"cache-dir", 1, 0, 12},     {"list", 0, 0, 13},
         {"quiet", 0, 0, 'q'},        {"help", 0, 0, 'h'},         {"version", 0, 0, 'V'},
-        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {0, 0, 0, 0}};
+        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {"class", 1, 0, 16},
+        {"no-classes", 0, 0, 17}, {0, 0, 0, 0}};
     int batch = 0, swarm = 0, any_kernel = 0;
     long n;
     double x;
@@ -392,6 +480,11 @@ static int parse_options(int argc, char **argv, options *o)
             else
                 return bad_option("--build needs threads, processes or auto, got \"%s\"", optarg);
             break;
+        case 16:
+            if (!parse_class(o, optarg))
+                return 0;
+            break;
+        case 17: o->no_classes = 1; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); exit(0);
         case 'V': printf("oclblas-tune %s\n", TUNE_VERSION); exit(0);
@@ -408,6 +501,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->strategy.swarm = swarm ? swarm : (o->jobs > 8 ? o->jobs : 8);
     if (o->strategy.kind == TUNE_RANDOM && o->strategy.fraction > 0 && o->strategy.count != 100)
         return bad_option("give --fraction or --count, not both%s", "");
+    if (o->no_classes && o->num_classes)
+        return bad_option("give --class or --no-classes, not both%s", "");
     return 1;
 }
 
@@ -432,6 +527,40 @@ static void default_sizes(options *o, const tune_device *d)
         o->gemv_short = gpu ? 512 : 256;
         o->gemv_square = gpu ? 4096 : 1024;
     }
+}
+
+/* The classes tuned when none are given. Column-major, as the rules see
+ * the problems (a row-major call's m is the rule's n): one small side
+ * (where a wide tile wastes most of itself and the tiles of C are few),
+ * each side for itself; k much larger than m and n (the split of k);
+ * products smaller than about 1024^3 on a GPU, 512^3 on a CPU; gemvs below
+ * 4096^2 on a GPU, 2048^2 on a CPU (a CPU's caches hold them). Products
+ * say k >= 2 and gemvs k <= 1 (a gemv is k = 1 to a rule), so that the
+ * routine values of the one never serve the other. */
+static void default_classes(options *o, const tune_device *d)
+{
+    if (o->num_classes || o->no_classes)
+        return;
+    const int gpu = strcmp(d->info->type, "CPU") != 0;
+    static const char *const gpu_classes[] = {
+        "narrow-m:m <= 128, k >= 2:32x4096x4096,64x16384x1024,128x4096x4096",
+        "narrow-n:n <= 128, k >= 2:4096x32x4096,16384x64x1024,4096x128x4096",
+        "deep:k/max(m,n) >= 8, k >= 2:1024x1024x16384,256x256x65536",
+        "small:m*n*k <= 1.1e9, k >= 2:512x512x512,1024x1024x1024",
+        "gemv-small:k <= 1, m*n <= 2.6e7:4096x4096,2048x8192",
+    };
+    static const char *const cpu_classes[] = {
+        "narrow-m:m <= 64, k >= 2:64x2048x1024",
+        "narrow-n:n <= 64, k >= 2:2048x64x1024",
+        "deep:k/max(m,n) >= 8, k >= 2:256x256x8192",
+        "small:m*n*k <= 1.4e8, k >= 2:256x256x256,512x512x512",
+        "gemv-small:k <= 1, m*n <= 4.2e6:1024x1024,2048x2048",
+    };
+    const char *const *list = gpu ? gpu_classes : cpu_classes;
+    const int n = gpu ? (int)(sizeof gpu_classes / sizeof *gpu_classes) : (int)(sizeof cpu_classes / sizeof *cpu_classes);
+    for (int i = 0; i < n; ++i)
+        if (!parse_class(o, list[i]))
+            abort(); /* the defaults are the program's own */
 }
 
 static void default_output(const tune_device *d, char *buf, size_t len)
@@ -597,13 +726,21 @@ typedef struct {
     tune_record best_rec, seed_rec;
     int seed_measured;
     long measured, replayed, failed;
-    double clock;
+    double clock;     /* with the kernel's classes' searches (tune_kernel) */
+    double own_clock; /* this search's alone */
     tune_stop stop;
     char problem[256];
 } kernel_result;
 
+/* One search: a kernel's set for every shape (cls NULL) or for a class,
+ * on its problems. seeds: the configurations measured first, the first of
+ * them where the database stands today for these problems (reported as
+ * "the database's"); those outside the space go to their nearest legal
+ * configuration in it. */
+#define MAX_SEEDS (OCLBLAS__MAX_CLASSES + 2)
 static int search_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j, int kernel,
-                         double time_budget, long config_budget, kernel_result *res)
+                         const tune_class *cls, const tune_size *sizes, int num_sizes, const oclblas__params *seeds,
+                         int num_seeds, double time_budget, long config_budget, kernel_result *res)
 {
     memset(res, 0, sizeof *res);
     const char *kname = oclblas__kernels[kernel]->name;
@@ -618,23 +755,49 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
             fprintf(stderr, "oclblas-tune: %s\n", err);
             return 0;
         }
-    /* Where the database stands today: the first configuration measured. */
-    oclblas__params seed;
-    uint64_t seed_code = 0;
-    int have_seed = 0;
-    seed = d->cx.params[kernel];
-    if (d->cx.status[kernel] == OCLBLAS_SUCCESS && o->seed_db)
-        have_seed = tune_space_nearest(&space, &seed, &seed_code);
-    if (have_seed)
-        tune_space_params(&space, seed_code, &seed);
+    /* A class's tiles no wider than its problems: the rest is padding. */
+    for (int i = 0; cls && i < space.num_params; ++i) {
+        const char along = oclblas__kernels[kernel]->params[i].along;
+        size_t most = 0;
+        for (int z = 0; z < num_sizes && along; ++z) {
+            const size_t v = along == 'm' ? sizes[z].m : along == 'n' ? sizes[z].n : sizes[z].k;
+            most = v > most ? v : most;
+        }
+        size_t cap = 1;
+        while (cap < most)
+            cap *= 2;
+        if (along && !tune_space_cap(&space, i, cap > (size_t)1 << 30 ? 1 << 30 : (int)cap, err, sizeof err)) {
+            fprintf(stderr, "oclblas-tune: %s\n", err);
+            return 0;
+        }
+    }
+    /* Where the database stands today, and the other starting points. */
+    oclblas__params seed = {{-1}};
+    uint64_t seed_codes[MAX_SEEDS];
+    int num_codes = 0, have_seed = 0;
+    for (int i = 0; i < num_seeds && o->seed_db; ++i) {
+        uint64_t code;
+        if (!tune_space_nearest(&space, &seeds[i], &code))
+            continue;
+        int dup = 0;
+        for (int c = 0; c < num_codes; ++c)
+            dup |= seed_codes[c] == code;
+        if (dup)
+            continue;
+        if (i == 0) {
+            have_seed = 1;
+            tune_space_params(&space, code, &seed);
+        }
+        seed_codes[num_codes++] = code;
+    }
     tune_bench_opts bo = {o->runs, o->screen};
-    tune_bench *bench = tune_bench_new(d, kernel, o->sizes[kernel], o->num_sizes[kernel], &bo, err, sizeof err);
+    tune_bench *bench = tune_bench_new(d, kernel, sizes, num_sizes, &bo, cls, err, sizeof err);
     if (!bench) {
         fprintf(stderr, "oclblas-tune: %s\n", err);
         tune_space_free(&space);
         return 0;
     }
-    tune_strategy *st = tune_strategy_new(&space, &o->strategy, &seed_code, have_seed, err, sizeof err);
+    tune_strategy *st = tune_strategy_new(&space, &o->strategy, seed_codes, num_codes, err, sizeof err);
     if (!st) {
         fprintf(stderr, "oclblas-tune: %s: %s\n", kname, err);
         tune_bench_free(bench);
@@ -650,7 +813,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     kr.bench = bench;
     kr.journal = j;
     kr.kname = kname;
-    kr.seed = have_seed ? seed : (oclblas__params){{-1}};
+    kr.seed = seed;
     kr.tty = isatty(STDERR_FILENO);
     kr.start = tune_now();
     tune_bench_problem(bench, kr.problem, sizeof kr.problem);
@@ -665,7 +828,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
             snprintf(budget, sizeof budget, "%ld configurations", config_budget);
         fprintf(stderr, "%s: %s search, problem %s, budget %s, %llu combinations%s\n", kname,
                 tune_strategy_name(o->strategy.kind), kr.problem, budget, (unsigned long long)space.product,
-                have_seed ? ", starting from the database's" : "");
+                have_seed ? ", starting from the database's" : num_codes ? ", starting from the sets found so far" : "");
     }
     tune_budget b = {config_budget, time_budget};
     tune_outcome out;
@@ -681,7 +844,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     res->measured = kr.measured;
     res->replayed = kr.replayed;
     res->failed = kr.failed[1] + kr.failed[2] + kr.failed[3];
-    res->clock = out.clock;
+    res->clock = res->own_clock = out.clock;
     res->stop = out.stop;
     oclblas__strlcpy(res->problem, kr.problem, sizeof res->problem);
     if (!o->quiet) {
@@ -694,6 +857,87 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     tune_bench_free(bench);
     tune_space_free(&space);
     return 1;
+}
+
+/* Whether a class tunes a kernel: the kernel is tuned per class and the
+ * class has problems of its form. */
+static int class_tunes(const tune_class *c, int kernel)
+{
+    const oclblas__tuning *tu = tuning_of(kernel);
+    tune_size sizes[TUNE_MAX_CLASS_SIZES];
+    return tu && tu->per_class && (tu->form == OCLBLAS__FORM_GEMM || tu->form == OCLBLAS__FORM_GEMV) &&
+           tune_class_sizes(c, tu->form == OCLBLAS__FORM_GEMV, sizes) > 0;
+}
+
+/* A kernel's searches: its set for every shape, then a set for each class
+ * that tunes it, each class seeded with the set the database gives its
+ * first problem today (start), the set for every shape just found and the
+ * classes' sets found before it. The time budget is shared out evenly,
+ * time a search leaves unused passing on to the next; res->clock is the
+ * sum. */
+static int tune_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j, int kernel,
+                       const oclblas__devctx *start, double time_budget, long config_budget, kernel_result *res,
+                       kernel_result class_res[OCLBLAS__MAX_CLASSES])
+{
+    int searches = 1;
+    for (int c = 0; c < o->num_classes; ++c)
+        searches += class_tunes(&o->classes[c], kernel);
+    oclblas__params seeds[MAX_SEEDS];
+    int num_seeds = 0;
+    if (d->cx.status[kernel] == OCLBLAS_SUCCESS)
+        seeds[num_seeds++] = d->cx.params[kernel];
+    if (!search_kernel(o, d, workers, j, kernel, NULL, o->sizes[kernel], o->num_sizes[kernel], seeds, num_seeds,
+                       time_budget > 0 ? time_budget / searches : 0, config_budget, res))
+        return 0;
+    double left = time_budget - res->clock;
+    int done = 1;
+    for (int c = 0; c < o->num_classes && !interrupted; ++c) {
+        memset(&class_res[c], 0, sizeof class_res[c]);
+        const tune_class *cls = &o->classes[c];
+        if (!class_tunes(cls, kernel))
+            continue;
+        tune_size sizes[TUNE_MAX_CLASS_SIZES];
+        const int n = tune_class_sizes(cls, tuning_of(kernel)->form == OCLBLAS__FORM_GEMV, sizes);
+        num_seeds = 0;
+        oclblas_status st;
+        const oclblas__shape first = {sizes[0].m, sizes[0].n, sizes[0].k ? sizes[0].k : 1};
+        const oclblas__params *today = oclblas__devctx_params(start, kernel, &first, &st);
+        if (today)
+            seeds[num_seeds++] = *today;
+        if (res->found)
+            seeds[num_seeds++] = res->best;
+        for (int e = 0; e < c; ++e)
+            if (class_res[e].found && num_seeds < MAX_SEEDS)
+                seeds[num_seeds++] = class_res[e].best;
+        const double share = time_budget > 0 ? (left > 1 ? left : 1) / (searches - done) : 0;
+        if (!search_kernel(o, d, workers, j, kernel, cls, sizes, n, seeds, num_seeds, share, config_budget,
+                           &class_res[c]))
+            return 0;
+        left -= class_res[c].clock;
+        res->clock += class_res[c].clock;
+        ++done;
+        if (!class_res[c].found)
+            fprintf(stderr, "oclblas-tune: %s, class %s: no configuration built, ran and checked out; the class "
+                    "keeps the set for every shape\n", oclblas__kernels[kernel]->name, cls->cls.name);
+    }
+    return 1;
+}
+
+/* The classes' sets of a kernel found by this run go into the tuner's
+ * context (after its set for every shape) and the entry. */
+static void install_classes(const options *o, tune_device *d, int kernel, const kernel_result *class_res,
+                            tune_entry *entry)
+{
+    d->cx.num_classes[kernel] = 0;
+    for (int c = 0; c < o->num_classes; ++c) {
+        if (!class_res[c].found)
+            continue;
+        oclblas__class_set *cs = &d->cx.classes[kernel][d->cx.num_classes[kernel]++];
+        cs->cls = o->classes[c].cls;
+        cs->params = class_res[c].best;
+        entry->classes[c].given[kernel] = (1u << oclblas__kernels[kernel]->num_params) - 1;
+        entry->classes[c].params[kernel] = class_res[c].best;
+    }
 }
 
 /* ---- the check of the written entry ------------------------------------------------ */
@@ -770,23 +1014,39 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
     char note[200];
     int passed = 0, total = 0;
     struct {
-        const char *what;
+        char what[64];
         int ok;
-    } checks[6];
+    } checks[6 + 3 * OCLBLAS__MAX_CLASSES];
     if (small) {
-        checks[total].what = "direct";
+        snprintf(checks[total].what, sizeof checks[total].what, "direct");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, small + 2, small, small - 1, note, sizeof note);
     }
-    checks[total].what = "padded";
+    snprintf(checks[total].what, sizeof checks[total].what, "padded");
     checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, big, big - 5, big + 3, note, sizeof note);
-    checks[total].what = "in place";
+    snprintf(checks[total].what, sizeof checks[total].what, "in place");
     checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 1, (big + mwg - 1) / mwg * mwg, (big + nwg - 1) / nwg * nwg,
                                     (big + kwg - 1) / kwg * kwg, note, sizeof note);
-    checks[total].what = "gemv_n";
+    snprintf(checks[total].what, sizeof checks[total].what, "gemv_n");
     checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 0, gv[0].m, gv[0].n, 0, note, sizeof note);
-    checks[total].what = "gemv_t";
+    snprintf(checks[total].what, sizeof checks[total].what, "gemv_t");
     checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m,
                                     o->sizes[OCLBLAS__K_GEMV_T][0].n, 0, note, sizeof note);
+    /* Each class's first problems, through its sets. */
+    for (int c = 0; c < o->num_classes; ++c) {
+        const tune_class *cls = &o->classes[c];
+        tune_size sz[TUNE_MAX_CLASS_SIZES];
+        if (tune_class_sizes(cls, 0, sz)) {
+            snprintf(checks[total].what, sizeof checks[total].what, "class %s, %zux%zux%zu", cls->cls.name, sz[0].m,
+                     sz[0].n, sz[0].k);
+            checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, sz[0].m, sz[0].n, sz[0].k, note, sizeof note);
+        }
+        if (tune_class_sizes(cls, 1, sz))
+            for (int t = 0; t < 2; ++t) {
+                snprintf(checks[total].what, sizeof checks[total].what, "class %s, %zux%zu %c", cls->cls.name,
+                         sz[0].m, sz[0].n, t ? 'T' : 'N');
+                checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, t, sz[0].m, sz[0].n, 0, note, sizeof note);
+            }
+    }
     for (int i = 0; i < total; ++i) {
         passed += checks[i].ok;
         if (!checks[i].ok)
@@ -799,9 +1059,10 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
 }
 
 /* An earlier entry for the same device at the output path keeps the
- * kernels this run did not tune, so that kernels can be tuned in separate
- * runs into one file; what its "tuned" object says about them (sizes, when
- * this run has none of its own, and note) is carried over too. */
+ * kernels this run did not tune (their sets for every shape and for their
+ * classes), so that kernels can be tuned in separate runs into one file;
+ * what its "tuned" object says about them (sizes, when this run has none
+ * of its own, and note) is carried over too. */
 static void merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                            char *old_note, size_t old_note_len)
 {
@@ -823,10 +1084,38 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
         strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
         strcmp(old->type, d->info->type) == 0) {
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-            if (e->has[k] || !(old->has & (1u << k)))
+            /* A kernel this run tuned, for every shape or for a class, is this run's alone. */
+            int tuned = e->has[k];
+            for (int c = 0; c < e->num_classes; ++c)
+                tuned |= e->classes[c].given[k] != 0;
+            if (tuned || (!(old->has & (1u << k)) && !old->num_classes))
                 continue;
-            e->has[k] = 1;
-            memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+            int any = 0;
+            if (old->has & (1u << k)) {
+                e->has[k] = any = 1;
+                memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+            }
+            /* Its classes' sets too, into the class of the same name (a new one at the end). */
+            for (int oc = 0; oc < old->num_classes; ++oc) {
+                const oclblas__db_class *dc = &old->classes[oc];
+                if (!(dc->has & (1u << k)))
+                    continue;
+                int c = 0;
+                while (c < e->num_classes && strcmp(e->classes[c].cls.name, dc->cls.name) != 0)
+                    ++c;
+                if (c == e->num_classes) {
+                    if (c == OCLBLAS__MAX_CLASSES)
+                        continue;
+                    memset(&e->classes[c], 0, sizeof e->classes[c]);
+                    e->classes[c].cls = dc->cls;
+                    ++e->num_classes;
+                }
+                e->classes[c].given[k] = dc->given[k];
+                memcpy(e->classes[c].params[k].v, dc->values[k], sizeof e->classes[c].params[k].v);
+                any = 1;
+            }
+            if (!any)
+                continue;
             const size_t u = strlen(kept);
             snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k]->name);
         }
@@ -871,6 +1160,19 @@ static void list_spaces(const options *o, tune_device *d)
 {
     printf("device: %s (%s, %s %s), driver %s\n", d->info->name, d->info->type, d->info->vendor, d->info->arch,
            d->info->driver);
+    for (int c = 0; c < o->num_classes; ++c) {
+        char rule[256];
+        oclblas__class_format(&o->classes[c].cls, rule, sizeof rule);
+        printf("class %-11s %s:", o->classes[c].cls.name, rule);
+        for (int z = 0; z < o->classes[c].num_sizes; ++z) {
+            const tune_size *t = &o->classes[c].sizes[z];
+            if (t->k)
+                printf(" %zux%zux%zu", t->m, t->n, t->k);
+            else
+                printf(" %zux%zu", t->m, t->n);
+        }
+        putchar('\n');
+    }
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         if (!o->selected[k] || !tuning_of(k))
             continue;
@@ -965,6 +1267,7 @@ int main(int argc, char **argv)
     if (oclblas__default_choose(index) != OCLBLAS_SUCCESS)
         fprintf(stderr, "oclblas-tune: the library's default device is already in use; HOST_MAX may not be measured\n");
     default_sizes(&o, &d);
+    default_classes(&o, &d);
     tune_workers *workers = NULL;
     const int processes = o.build_mode == BUILD_PROCESSES ||
                           (o.build_mode == BUILD_AUTO && strcmp(d.info->vendor, "nvidia") == 0);
@@ -1021,8 +1324,13 @@ int main(int argc, char **argv)
 
     tune_entry entry;
     memset(&entry, 0, sizeof entry);
+    entry.num_classes = o.num_classes;
+    for (int c = 0; c < o.num_classes; ++c)
+        entry.classes[c].cls = o.classes[c].cls;
     kernel_result results[OCLBLAS__K_COUNT];
     memset(results, 0, sizeof results);
+    static kernel_result class_results[OCLBLAS__K_COUNT][OCLBLAS__MAX_CLASSES];
+    const oclblas__devctx start = d.cx; /* where the database stands: the classes' first seeds */
     int searched[OCLBLAS__K_COUNT] = {0};
     int status = 0;
     double pool = o.time_total > 0 ? o.time_total * (o.selected[OCLBLAS__K_ROUTINE] ? 1.0 - ROUTINE_RESERVE : 1.0) : 0;
@@ -1042,7 +1350,7 @@ int main(int argc, char **argv)
                 share = 1;
         }
         const long configs = o.configs_kernel[k] > 0 ? o.configs_kernel[k] : o.configs_all;
-        if (!search_kernel(&o, &d, workers, j, k, share, configs, &results[k])) {
+        if (!tune_kernel(&o, &d, workers, j, k, &start, share, configs, &results[k], class_results[k])) {
             status = EXIT_USAGE;
             break;
         }
@@ -1058,6 +1366,7 @@ int main(int argc, char **argv)
                     oclblas__kernels[k]->name);
             status = EXIT_PARTIAL;
         }
+        install_classes(&o, &d, k, class_results[k], &entry);
     }
     tune_workers_stop(workers); /* the rest builds a few programs only */
     if (status == EXIT_USAGE) {
@@ -1066,7 +1375,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    char routine_summary[1024] = "";
+    char routine_summary[2048] = "";
     if (o.selected[OCLBLAS__K_ROUTINE] && !interrupted) {
         tune_routine_opts ro;
         memset(&ro, 0, sizeof ro);
@@ -1075,6 +1384,8 @@ int main(int argc, char **argv)
         ro.gemv_long = o.gemv_long;
         ro.gemv_short = o.gemv_short;
         ro.gemv_square = o.gemv_square;
+        ro.classes = o.classes;
+        ro.num_classes = o.num_classes;
         tune_space rs;
         tune_space_init(&rs, OCLBLAS__K_ROUTINE, NULL, err, sizeof err);
         for (int v = 0; v < o.num_values; ++v)
@@ -1091,10 +1402,17 @@ int main(int argc, char **argv)
         }
         tune_space_free(&rs);
         int tuned[RT_COUNT];
-        if (tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err)) {
+        unsigned class_given[OCLBLAS__MAX_CLASSES];
+        oclblas__params class_values[OCLBLAS__MAX_CLASSES];
+        if (tune_routine(&d, &ro, j, tuned, class_given, class_values, routine_summary, sizeof routine_summary, err,
+                         sizeof err)) {
             entry.has[OCLBLAS__K_ROUTINE] = 1;
             memset(&entry.params[OCLBLAS__K_ROUTINE], 0, sizeof entry.params[0]);
             entry.params[OCLBLAS__K_ROUTINE] = d.cx.params[OCLBLAS__K_ROUTINE];
+            for (int c = 0; c < o.num_classes; ++c) {
+                entry.classes[c].given[OCLBLAS__K_ROUTINE] = class_given[c];
+                entry.classes[c].params[OCLBLAS__K_ROUTINE] = class_values[c];
+            }
             searched[OCLBLAS__K_ROUTINE] = 1;
         }
         if (!o.quiet)
@@ -1120,15 +1438,19 @@ int main(int argc, char **argv)
     char wall_text[32];
     tune_format_duration(wall, wall_text, sizeof wall_text);
     used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
-    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.note; ++k) {
-        const kernel_result *r = &results[k];
-        if (!searched[k] || !tuning_of(k))
+    for (int i = 0; i < OCLBLAS__K_COUNT * (1 + OCLBLAS__MAX_CLASSES) && used < sizeof entry.note; ++i) {
+        /* Each kernel's search for every shape, then its classes'. */
+        const int k = i / (1 + OCLBLAS__MAX_CLASSES), c = i % (1 + OCLBLAS__MAX_CLASSES) - 1;
+        const kernel_result *r = c < 0 ? &results[k] : &class_results[k][c];
+        if (!searched[k] || !tuning_of(k) || (c >= 0 && (c >= o.num_classes || r->measured + r->replayed == 0)))
             continue;
-        char tb[32];
-        tune_format_duration(r->clock, tb, sizeof tb);
+        char tb[32], what[64];
+        tune_format_duration(r->own_clock, tb, sizeof tb);
+        snprintf(what, sizeof what, "%s%s%s", oclblas__kernels[k]->name, c < 0 ? "" : " class ",
+                 c < 0 ? "" : o.classes[c].cls.name);
         int w = snprintf(entry.note + used, sizeof entry.note - used,
                          " %s: %s, %ld configurations (%ld measured, %ld failed) in %s, best %.1f %s", 
-                         oclblas__kernels[k]->name, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
+                         what, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
                          r->found ? r->best_rec.rate : 0.0, tune_unit(k));
         if (w > 0 && r->seed_measured && r->seed_rec.status == TUNE_OK && (size_t)w < sizeof entry.note - used)
             w += snprintf(entry.note + used + w, sizeof entry.note - used - (size_t)w, " (database's %.1f)",
@@ -1175,11 +1497,15 @@ int main(int argc, char **argv)
     }
 
     /* The summary, on stdout. */
-    printf("%-12s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
-    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        const kernel_result *r = &results[k];
-        if (!searched[k] || !tuning_of(k))
+    printf("%-24s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
+    for (int i = 0; i < OCLBLAS__K_COUNT * (1 + OCLBLAS__MAX_CLASSES); ++i) {
+        /* Each kernel's set for every shape, then its classes'. */
+        const int k = i / (1 + OCLBLAS__MAX_CLASSES), c = i % (1 + OCLBLAS__MAX_CLASSES) - 1;
+        const kernel_result *r = c < 0 ? &results[k] : &class_results[k][c];
+        if (!searched[k] || !tuning_of(k) || (c >= 0 && (c >= o.num_classes || r->measured + r->replayed == 0)))
             continue;
+        char what[64];
+        snprintf(what, sizeof what, "%s%s%s", oclblas__kernels[k]->name, c < 0 ? "" : " ", c < 0 ? "" : o.classes[c].cls.name);
         char best[32] = "-", base[32] = "-", text[512] = "(none)";
         if (r->found) {
             snprintf(best, sizeof best, "%.1f", r->best_rec.rate);
@@ -1188,13 +1514,26 @@ int main(int argc, char **argv)
         if (r->seed_measured && r->seed_rec.status == TUNE_OK)
             snprintf(base, sizeof base, "%.1f", r->seed_rec.rate);
         static const char *const stops[] = {"exhausted", "configs", "time", "interrupt", "stalled", "error"};
-        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k]->name, stops[r->stop], best,
-               base, r->measured + r->replayed, tune_unit(k), text);
+        printf("%-24s %-10s %12s %12s %8ld  %s %s\n", what, stops[r->stop], best, base, r->measured + r->replayed,
+               tune_unit(k), text);
     }
     if (searched[OCLBLAS__K_ROUTINE]) {
         char text[256];
         oclblas__params_format(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], text, sizeof text);
-        printf("%-12s %s\n", "routine", text);
+        printf("%-24s %s\n", "routine", text);
+        for (int c = 0; c < o.num_classes; ++c) {
+            const tune_entry_class *ec = &entry.classes[c];
+            if (!ec->given[OCLBLAS__K_ROUTINE])
+                continue;
+            size_t u = 0;
+            text[0] = '\0';
+            for (int v = 0; v < RT_COUNT && u < sizeof text; ++v)
+                if (ec->given[OCLBLAS__K_ROUTINE] & (1u << v))
+                    u += (size_t)snprintf(text + u, sizeof text - u, "%s%s=%d", u ? "," : "",
+                                          oclblas__kernels[OCLBLAS__K_ROUTINE]->params[v].name,
+                                          ec->params[OCLBLAS__K_ROUTINE].v[v]);
+            printf("routine %-16s %s\n", ec->cls.name, text);
+        }
     }
     fflush(stdout);
 

@@ -27,6 +27,9 @@
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
+ * Then, for each class of shapes of the run, GEMM_SPLIT_K on the class's
+ * products and GEMV_GROUPS_PER_CU on its gemvs (both directions), chosen
+ * the same way: the class's routine set names those values only.
  */
 #include "measure.h"
 
@@ -189,17 +192,26 @@ static oclblas_status check_host(problem *p, int *ok, char *note, size_t len)
     return st;
 }
 
-/* A hash of every kernel's current parameters: routine measurements depend on them. */
+/* A hash of every kernel's current parameters, its classes' too: routine
+ * measurements depend on them. */
 static void params_tag(tune_device *d, char *buf, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        char text[512];
         if (k == OCLBLAS__K_ROUTINE || d->cx.status[k] != OCLBLAS_SUCCESS)
             continue;
-        oclblas__params_format(k, &d->cx.params[k], text, sizeof text);
-        for (const char *s = text; *s; ++s)
-            h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+        for (int c = -1; c < d->cx.num_classes[k]; ++c) {
+            char text[700], rule[256] = "";
+            if (c >= 0)
+                oclblas__class_format(&d->cx.classes[k][c].cls, rule, sizeof rule);
+            oclblas__params_format(k, c < 0 ? &d->cx.params[k] : &d->cx.classes[k][c].params, text, sizeof text);
+            if (c >= 0) {
+                const size_t u = strlen(text);
+                snprintf(text + u, sizeof text - u, " when %s", rule);
+            }
+            for (const char *s = text; *s; ++s)
+                h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+        }
     }
     snprintf(buf, len, "%016llx", (unsigned long long)h);
 }
@@ -540,14 +552,63 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
                               why_len);
 }
 
-int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT], char *summary,
-                 size_t summary_len, char *err, size_t len)
+/* The routine values of one class: the split of k on its products, and
+ * GEMV_GROUPS_PER_CU on its gemvs (each in both directions), each chosen
+ * as the others are, with the kernels' sets (their classes' included) in
+ * force. */
+static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_journal *j, const tune_class *cls,
+                              unsigned *given, oclblas__params *values, char *summary, size_t summary_len)
+{
+    *given = 0;
+    *values = d->cx.params[OCLBLAS__K_ROUTINE];
+    for (int gemv = 0; gemv < 2; ++gemv) {
+        tune_size sizes[TUNE_MAX_CLASS_SIZES];
+        const int n = tune_class_sizes(cls, gemv, sizes);
+        const int index = gemv ? RT_GEMV_GROUPS_PER_CU : RT_GEMM_SPLIT_K;
+        if (!n || !o->tune[index])
+            continue;
+        shape shapes[2 * TUNE_MAX_CLASS_SIZES];
+        int ns = 0;
+        for (int i = 0; i < n; ++i) {
+            if (gemv) {
+                shapes[ns++] = (shape){1, 0, sizes[i].m, sizes[i].n, 0};
+                shapes[ns++] = (shape){1, 1, sizes[i].m, sizes[i].n, 0};
+            } else {
+                shapes[ns++] = (shape){0, 0, sizes[i].m, sizes[i].n, sizes[i].k};
+            }
+        }
+        const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
+        if (!o->quiet)
+            fprintf(stderr, "routine: %s for class %s\n", name, cls->cls.name);
+        char label[64], why[200];
+        snprintf(label, sizeof label, "%s", gemv ? "groups" : "split");
+        int v;
+        /* The split is measured on the indirect plan whatever the crossover, as for every shape. */
+        if (choose_over_shapes(d, o, j, index, label, shapes, ns, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, &v, why,
+                               sizeof why)) {
+            values->v[index] = v;
+            *given |= 1u << index;
+            const size_t u = strlen(summary);
+            snprintf(summary + u, summary_len - u, "  %s = %d for class %s (%s)\n", name, v, cls->cls.name, why);
+        } else {
+            const size_t u = strlen(summary);
+            snprintf(summary + u, summary_len - u, "  %s for class %s not measured: %s\n", name, cls->cls.name, why);
+        }
+    }
+}
+
+int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT],
+                 unsigned class_given[OCLBLAS__MAX_CLASSES], oclblas__params class_values[OCLBLAS__MAX_CLASSES],
+                 char *summary, size_t summary_len, char *err, size_t len)
 {
     (void)err;
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
     static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split};
     summary[0] = '\0';
+    /* The values for every shape are measured as such: no class of the
+     * routine's decides a measured problem meanwhile. */
+    d->cx.num_classes[OCLBLAS__K_ROUTINE] = 0;
     for (int i = 0; i < RT_COUNT; ++i) {
         tuned[i] = 0;
         if (!o->tune[i])
@@ -565,6 +626,18 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
         } else {
             append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i], why);
         }
+    }
+    /* Then each class's, on top of the values for every shape; each goes
+     * into the context once measured (a class of the routine decides only
+     * its own problems). */
+    for (int c = 0; c < o->num_classes && c < OCLBLAS__MAX_CLASSES; ++c)
+        tune_class_values(d, o, j, &o->classes[c], &class_given[c], &class_values[c], summary, summary_len);
+    for (int c = 0; c < o->num_classes && c < OCLBLAS__MAX_CLASSES; ++c) {
+        if (!class_given[c])
+            continue;
+        oclblas__class_set *cs = &d->cx.classes[OCLBLAS__K_ROUTINE][d->cx.num_classes[OCLBLAS__K_ROUTINE]++];
+        cs->cls = o->classes[c].cls;
+        cs->params = class_values[c];
     }
     return 1;
 }
