@@ -7,7 +7,14 @@
 #   bench/gpu.sh first              the first SGEMM 4096 of a process, cold and warm cache
 #   bench/gpu.sh routine NAME       re-tune only the routine values of database/nvidia/NAME.json
 #   bench/gpu.sh gemm               the GPU preset's gemm problems only
-# Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first.
+#   bench/gpu.sh classes NAME SECONDS
+#                                   oclblas-tune with its default classes of shapes, starting from
+#                                   the shipped entry -> OUT/NAME.json (NAME auto: h100 or h200 by
+#                                   the GPU's name); the steps after it use the new entry
+#   bench/gpu.sh shapes LABEL       the shapes preset (every class, both layouts, all transposes),
+#                                   cuBLAS as the peer -> OUT/shapes-LABEL.{txt,csv,json}
+# Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first, or for the
+# classes of shapes: bench/gpu.sh test shapes shipped classes auto 225 shapes tuned.
 # On the lent NVIDIA machines: source .device/env.sh first (see README).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -76,6 +83,34 @@ while [ $# -gt 0 ]; do
       "$b" --routine gemm --sizes 4096 --trans NT,TN,TT --layout row --quiet \
         --csv "$out/bench-trans.csv" --json "$out/bench-trans.json" >> "$out/bench.txt" 2>&1
       cat "$out/bench.txt"
+      ;;
+    classes)
+      name=$1 secs=$2
+      shift 2
+      if [ "$name" = auto ]; then
+        case "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" in
+          *H200*) name=h200 ;;
+          *H100*) name=h100 ;;
+          *) name=gpu ;;
+        esac
+      fi
+      stamp "tune $name with classes for $secs s"
+      start=$(date +%s)
+      # Default classes and sizes (oclblas-tune --list prints them); the seeds are the shipped entry's.
+      "$build/tuner/oclblas-tune" -d gpu -s annealing -t "$secs" \
+        -o "$out/$name.json" -j "$out/$name.journal" > "$out/tune-$name.log" 2>&1
+      echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
+      sed -n '/^kernel  /,$p' "$out/tune-$name.log"
+      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      ;;
+    shapes)
+      label=$1
+      shift
+      stamp "shapes preset ($label)"
+      "$build/bench/oclblas-bench" --preset shapes --peers cublas --min-time 0.05 --quiet \
+        --csv "$out/shapes-$label.csv" --json "$out/shapes-$label.json" > "$out/shapes-$label.txt" 2>&1
+      echo "bench exit $?" >> "$out/shapes-$label.txt"
+      tail -3 "$out/shapes-$label.txt"
       ;;
     first)
       stamp "first call"

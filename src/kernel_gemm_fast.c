@@ -220,7 +220,8 @@ static oclblas_status class_plan(const oclblas__devctx *cx, const oclblas__param
 
 static const oclblas__tuning tuning = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.55,
-    .num_sizes = 1, .gpu = {{2048, 2048, 2048}}, .cpu = {{512, 512, 512}},
+    /* The set for every shape serves what the default classes leave: larger products. */
+    .num_sizes = 2, .gpu = {{2048, 2048, 2048}, {4096, 4096, 4096}}, .cpu = {{1024, 1024, 1024}, {2048, 2048, 2048}},
     .whole_plan = 0, .prepare = tune_prepare, .plan = tune_plan,
     .per_class = 1, .class_plan = class_plan,
 };

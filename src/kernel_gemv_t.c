@@ -99,7 +99,7 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
 
 static const oclblas__tuning tuning = {
     .form = OCLBLAS__FORM_GEMV, .trans_a = 1, .share = 0.1,
-    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{2048, 2048, 0}},
+    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{4096, 4096, 0}},
     .whole_plan = 1, .plan = tune_plan, .per_class = 1,
 };
 

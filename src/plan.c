@@ -18,7 +18,10 @@
  * work-groups to fill the device, splitting its reduction over several
  * work-groups (whose partial sums gemv_reduce adds) when its natural
  * parallelism is too small. The steps come from the descriptors' step
- * functions, which alone know arguments and geometry.
+ * functions, which alone know arguments and geometry. Every parameter,
+ * the routine values included, is read for the problem's column-major
+ * shape (oclblas__devctx_params): a class of shapes with its own sets (a
+ * narrow tile, its own split of k) serves the problems its rule takes.
  */
 #include "kernel_gemm_direct.h"
 #include "kernel_gemm_fast.h"
