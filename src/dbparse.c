@@ -80,35 +80,6 @@ static oclblas_status parse_set(const oclblas__json *kj, int k, int complete, co
     return OCLBLAS_SUCCESS;
 }
 
-/* Whether condition a implies b (same quantity; every value that meets a meets b). */
-static int implies(const oclblas__condition *a, const oclblas__condition *b)
-{
-    if (a->quantity != b->quantity)
-        return 0;
-    const int a_up = a->op == OCLBLAS__OP_LE || a->op == OCLBLAS__OP_LT;
-    const int b_up = b->op == OCLBLAS__OP_LE || b->op == OCLBLAS__OP_LT;
-    if (a_up != b_up)
-        return 0;
-    const int a_strict = a->op == OCLBLAS__OP_LT || a->op == OCLBLAS__OP_GT;
-    const int b_strict = b->op == OCLBLAS__OP_LT || b->op == OCLBLAS__OP_GT;
-    if (a->value == b->value)
-        return a_strict || !b_strict;
-    return a_up ? a->value < b->value : a->value > b->value;
-}
-
-/* Whether every shape of class later is taken by class earlier (tried first). */
-static int covers(const oclblas__shape_class *earlier, const oclblas__shape_class *later)
-{
-    for (int i = 0; i < earlier->num_conditions; ++i) {
-        int implied = 0;
-        for (int j = 0; j < later->num_conditions && !implied; ++j)
-            implied = implies(&later->cond[j], &earlier->cond[i]);
-        if (!implied)
-            return 0;
-    }
-    return 1;
-}
-
 /* "classes": [{"name": "...", "when": "RULE", "parameters": {...}}, ...], tried in order. */
 static oclblas_status parse_classes(const oclblas__json *arr, const char *origin, oclblas__db_entry *e, char *err,
                                     size_t err_len)
@@ -162,7 +133,7 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
         }
         /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
         for (int i = 0; i < e->num_classes; ++i)
-            if ((e->classes[i].has & dc->has) && covers(&e->classes[i].cls, &dc->cls)) {
+            if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
                 char what[100];
                 snprintf(what, sizeof what, "%s (class %s before it takes all its shapes)", dc->cls.name,
                          e->classes[i].cls.name);

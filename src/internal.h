@@ -273,6 +273,10 @@ int oclblas__class_parse(const char *rule, oclblas__shape_class *c, char *why, s
 /* The rule in the same syntax ("" for every shape). */
 void oclblas__class_format(const oclblas__shape_class *c, char *buf, size_t len);
 int oclblas__class_matches(const oclblas__shape_class *c, const oclblas__shape *s);
+/* Whether every shape that later's rule takes, earlier's takes too (each of
+ * earlier's conditions is implied by one of later's on the same quantity):
+ * tried first, earlier leaves later no shape. */
+int oclblas__class_covers(const oclblas__shape_class *earlier, const oclblas__shape_class *later);
 /* Letters, digits, '-', '_' and '.', 1 to 31 of them. */
 int oclblas__class_name_valid(const char *name);
 

@@ -10,6 +10,7 @@
  * class of shapes, the library's whole plan on the class's problems.
  */
 #include "kernel_gemm_fast.h"
+#include "kernel_routine.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -204,12 +205,18 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
 }
 
 /* For a class of shapes: the library's whole plan (pads, the split of k
- * and its sum included) on the class's problem, NN, cand for every shape. */
+ * and its sum included) on the class's problem, NN, cand for every shape;
+ * gemm_fast's plan even where the crossover would send the problem to
+ * gemm_direct (the class's own crossover is measured afterwards, with the
+ * tuned set). */
 static oclblas_status class_plan(const oclblas__devctx *cx, const oclblas__params *cand,
                                  const oclblas__tune_problem *p, oclblas__plan *out)
 {
     oclblas__devctx with = *cx;
     oclblas__devctx_set(&with, OCLBLAS__K_GEMM_FAST, cand);
+    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT] = 0;
+    for (int c = 0; c < with.num_classes[OCLBLAS__K_ROUTINE]; ++c)
+        with.classes[OCLBLAS__K_ROUTINE][c].params.v[RT_GEMM_MIN_INDIRECT] = 0;
     const oclblas__gemm_problem g = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS__MATH_STRICT};

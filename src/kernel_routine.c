@@ -17,6 +17,10 @@ static const oclblas__param_def params[RT_COUNT] = {
     /* gemm_fast splits k when the tiles of C give fewer work-groups than this
      * per compute unit; 0 never splits */
     [RT_GEMM_SPLIT_K] = {"GEMM_SPLIT_K", 0, 64, 6, {0, 1, 2, 4, 8, 16}},
+    /* the longest k of a slice of gemm_fast (longer k is split whatever the
+     * tiles of C: on a CPU, a work-group's panels of A and B then stay in
+     * its caches); 0 no limit */
+    [RT_GEMM_MAX_SLICE_K] = {"GEMM_MAX_SLICE_K", 0, 1 << 20, 5, {0, 256, 512, 1024, 2048}},
 };
 
 const oclblas__kernel_desc oclblas__desc_routine = {

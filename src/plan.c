@@ -154,22 +154,34 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
  * each into its own copy of C, which sum_slices then adds. The aim is
  * GEMM_SPLIT_K work-groups per compute unit, and there is no split unless
  * the tiles alone give at most half of that (the slices' extra memory
- * traffic would cost more than it gains). A slice keeps at least 256 of k
- * (or one KWG), there are at most 64, and their partial sums take at most
- * 256 MiB or an eighth of the largest allocation. */
-static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles, size_t mp, size_t np, size_t kp,
-                       size_t kwg, size_t *k_slice)
+ * traffic would cost more than it gains); such a slice keeps at least 256
+ * of k (or one KWG). Independently, no slice is longer than
+ * GEMM_MAX_SLICE_K (when not 0): a CPU runs a work-group's items one after
+ * the other, each over the whole k, so the work-group's panels of A and B
+ * must stay in its caches (2048^3 ran at a third of 2048 x 2048 x 512's
+ * rate on our 2-core machine). There are at most 64 slices, and their
+ * partial sums take at most 256 MiB or an eighth of the largest
+ * allocation. */
+static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, size_t tiles, size_t mp, size_t np,
+                       size_t kp, size_t kwg, size_t *k_slice)
 {
     *k_slice = kp;
-    const size_t want = (size_t)per_cu * dev->compute_units;
-    if (per_cu <= 0 || tiles >= want)
-        return 1;
+    const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
     const size_t bytes_cap =
         dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
-    size_t s = want / tiles; /* no split until the tiles fill at most half */
-    if (s > kt / min_kt)
-        s = kt / min_kt;
+    size_t s = 1;
+    if (want && tiles < want) {
+        s = want / tiles; /* no split until the tiles fill at most half */
+        if (s > kt / min_kt)
+            s = kt / min_kt;
+    }
+    if (max_k > 0 && kp > (size_t)max_k) {
+        const size_t per_max = (size_t)max_k / kwg ? (size_t)max_k / kwg : 1; /* k tiles a slice may have */
+        const size_t need = (kt + per_max - 1) / per_max;
+        if (need > s)
+            s = need;
+    }
     if (s > 64)
         s = 64;
     while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
@@ -206,7 +218,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
                            p->b.align >= vwn * sizeof(float);
     size_t k_slice;
     const size_t slices =
-        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
+        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp, np, kp,
+                 kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
     class_of(cx, OCLBLAS__K_GEMM_FAST, shape, out);

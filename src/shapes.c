@@ -191,6 +191,34 @@ void oclblas__class_format(const oclblas__shape_class *c, char *buf, size_t len)
     }
 }
 
+/* Whether condition a implies b (same quantity; every value that meets a meets b). */
+static int implies(const oclblas__condition *a, const oclblas__condition *b)
+{
+    if (a->quantity != b->quantity)
+        return 0;
+    const int a_up = a->op == OCLBLAS__OP_LE || a->op == OCLBLAS__OP_LT;
+    const int b_up = b->op == OCLBLAS__OP_LE || b->op == OCLBLAS__OP_LT;
+    if (a_up != b_up)
+        return 0;
+    const int a_strict = a->op == OCLBLAS__OP_LT || a->op == OCLBLAS__OP_GT;
+    const int b_strict = b->op == OCLBLAS__OP_LT || b->op == OCLBLAS__OP_GT;
+    if (a->value == b->value)
+        return a_strict || !b_strict;
+    return a_up ? a->value < b->value : a->value > b->value;
+}
+
+int oclblas__class_covers(const oclblas__shape_class *earlier, const oclblas__shape_class *later)
+{
+    for (int i = 0; i < earlier->num_conditions; ++i) {
+        int implied = 0;
+        for (int j = 0; j < later->num_conditions && !implied; ++j)
+            implied = implies(&later->cond[j], &earlier->cond[i]);
+        if (!implied)
+            return 0;
+    }
+    return 1;
+}
+
 int oclblas__class_name_valid(const char *name)
 {
     const size_t n = strlen(name);

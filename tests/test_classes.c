@@ -103,6 +103,19 @@ static void test_rules_refused(void **state)
     refused("n > 64, n < 64", "on n");
     refused("n > 64, n <= 64", "on n");
     assert_true(meets("n >= 64, n <= 64", 1, 64, 1));
+    /* Which class leaves a later one no shape (first match wins). */
+    oclblas__shape_class a = parsed("m <= 64"), b = parsed("m <= 32, k >= 3"), c = parsed("n <= 3"),
+                         every = parsed(""), lt = parsed("m < 64"), ge = parsed("k/max(m,n) >= 8"),
+                         ge2 = parsed("k/max(m,n) > 8, m <= 64");
+    assert_true(oclblas__class_covers(&a, &b));
+    assert_false(oclblas__class_covers(&b, &a));
+    assert_false(oclblas__class_covers(&a, &c));
+    assert_true(oclblas__class_covers(&every, &c));
+    assert_false(oclblas__class_covers(&c, &every));
+    assert_true(oclblas__class_covers(&a, &lt));
+    assert_false(oclblas__class_covers(&lt, &a));
+    assert_true(oclblas__class_covers(&ge, &ge2));
+    assert_false(oclblas__class_covers(&ge2, &ge));
     assert_int_equal(oclblas__class_name_valid("narrow-m_2.x"), 1);
     assert_int_equal(oclblas__class_name_valid(""), 0);
     assert_int_equal(oclblas__class_name_valid("has space"), 0);
@@ -308,7 +321,7 @@ static void test_resolution(void **state)
                               "{\"name\": \"vendor-class\", \"when\": \"k <= 64\", \"parameters\": "
                               "{\"gemm_fast\": {\"KWI\": 4}}}"));
     load("device.json", entry("dev-a", "\"routine\": {\"GEMM_MIN_INDIRECT\": 77, \"GEMV_GROUPS_PER_CU\": 3, "
-                                       "\"HOST_MAX\": 0, \"GEMM_SPLIT_K\": 2}",
+                                       "\"HOST_MAX\": 0, \"GEMM_SPLIT_K\": 2, \"GEMM_MAX_SLICE_K\": 0}",
                               "{\"name\": \"narrow-n\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": "
                               "{\"NWG\": 16, \"NDIMC\": 4, \"NDIMB\": 4, \"VWN\": 4}, \"routine\": {\"GEMM_SPLIT_K\": 8}}},"
                               "{\"name\": \"huge-tile\", \"when\": \"m >= 8192\", \"parameters\": {\"gemm_fast\": "

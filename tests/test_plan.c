@@ -55,7 +55,7 @@ static int setup(void **state)
     set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
     set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
-    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4");
+    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_MAX_SLICE_K=0");
     return 0;
 }
 
@@ -347,6 +347,24 @@ static void test_split_k(void **state)
     plan = plan_of(&p);
     assert_int_equal(plan.fast.slices, 1);
     routine(RT_GEMM_SPLIT_K, 4);
+    /* A longest slice: k cut whatever the tiles of C (1024 x 2048 is 512 tiles), into
+     * slices of at most 512 (a CPU's caches); with the split for parallelism, the larger count. */
+    routine(RT_GEMM_MAX_SLICE_K, 512);
+    p = gemm(0, 1, 1024, 2048, 2048);
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 4);
+    assert_int_equal(plan.fast.k_slice, 512);
+    p = gemm(0, 1, 1024, 2048, 2000); /* 125 tiles of k: 4 slices of 32 tiles, the last of 29 */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 4);
+    assert_int_equal(plan.fast.k_slice, 512);
+    p = gemm(0, 1, 1024, 2048, 512); /* short enough */
+    assert_int_equal(plan_of(&p).fast.slices, 1);
+    p = gemm(0, 1, 256, 256, 65536); /* the parallelism wants 33, the cache 128: at most 64 */
+    assert_int_equal(plan_of(&p).fast.slices, 64);
+    p = gemm(0, 1, 256, 256, 4096); /* the parallelism's 16 (256 of k each) beat the cache's 8 */
+    assert_int_equal(plan_of(&p).fast.slices, 16);
+    routine(RT_GEMM_MAX_SLICE_K, 0);
     /* With both operands padded the pads wait for the scratch set, not gemm_fast. */
     p = gemm(0, 0, 250, 250, 65536);
     plan = plan_of(&p);

@@ -312,6 +312,13 @@ static int parse_class(options *o, const char *arg)
     }
     if (!c->num_sizes)
         return bad_option("--class: no sizes in \"%s\"", arg);
+    /* First match wins: the entry would be refused with a class that an earlier one leaves no shape to. */
+    for (int i = 0; i < o->num_classes; ++i)
+        if (oclblas__class_covers(&o->classes[i].cls, &c->cls)) {
+            fprintf(stderr, "oclblas-tune: --class %s: class %s before it takes all its shapes\n", c->cls.name,
+                    o->classes[i].cls.name);
+            return bad_option("(in \"%s\")", arg);
+        }
     ++o->num_classes;
     return 1;
 }
@@ -869,28 +876,54 @@ static int class_tunes(const tune_class *c, int kernel)
            tune_class_sizes(c, tu->form == OCLBLAS__FORM_GEMV, sizes) > 0;
 }
 
+/* Sets that entries for other devices of the same architecture (the H100
+ * for the H200 and back) hold for the kernel, for every shape (cls NULL)
+ * or for the class of that name: good starting points found elsewhere. */
+static int sibling_seeds(const tune_device *d, int kernel, const char *cls, oclblas__params *out, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < oclblas__db_builtin_count && n < max && d->info->arch[0]; ++i) {
+        const oclblas__db_entry *e = &oclblas__db_builtin[i];
+        if (!e->name[0] || !oclblas__strcaseeq(e->arch, d->info->arch) || oclblas__strcaseeq(e->name, d->info->name))
+            continue;
+        const int *v = NULL;
+        if (!cls && (e->has & (1u << kernel)))
+            v = e->values[kernel];
+        for (int c = 0; cls && c < e->num_classes; ++c)
+            if (!strcmp(e->classes[c].cls.name, cls) &&
+                e->classes[c].given[kernel] == (1u << oclblas__kernels[kernel]->num_params) - 1)
+                v = e->classes[c].values[kernel];
+        if (v)
+            memcpy(out[n++].v, v, sizeof out[0].v);
+    }
+    return n;
+}
+
 /* A kernel's searches: its set for every shape, then a set for each class
  * that tunes it, each class seeded with the set the database gives its
  * first problem today (start), the set for every shape just found and the
- * classes' sets found before it. The time budget is shared out evenly,
- * time a search leaves unused passing on to the next; res->clock is the
- * sum. */
+ * classes' sets found before it; each search also with the sets of the
+ * same architecture's other devices. The time budget is shared out, the
+ * set for every shape (what every problem of no class runs with) counting
+ * twice, time a search leaves unused passing on to the next; res->clock
+ * is the sum. */
 static int tune_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j, int kernel,
                        const oclblas__devctx *start, double time_budget, long config_budget, kernel_result *res,
                        kernel_result class_res[OCLBLAS__MAX_CLASSES])
 {
-    int searches = 1;
+    int searches = 2;
     for (int c = 0; c < o->num_classes; ++c)
         searches += class_tunes(&o->classes[c], kernel);
     oclblas__params seeds[MAX_SEEDS];
     int num_seeds = 0;
     if (d->cx.status[kernel] == OCLBLAS_SUCCESS)
         seeds[num_seeds++] = d->cx.params[kernel];
+    num_seeds += sibling_seeds(d, kernel, NULL, seeds + num_seeds, MAX_SEEDS - num_seeds);
     if (!search_kernel(o, d, workers, j, kernel, NULL, o->sizes[kernel], o->num_sizes[kernel], seeds, num_seeds,
-                       time_budget > 0 ? time_budget / searches : 0, config_budget, res))
+                       time_budget > 0 ? 2 * time_budget / searches : 0, config_budget, res))
         return 0;
     double left = time_budget - res->clock;
-    int done = 1;
+    int done = 2;
     for (int c = 0; c < o->num_classes && !interrupted; ++c) {
         memset(&class_res[c], 0, sizeof class_res[c]);
         const tune_class *cls = &o->classes[c];
@@ -909,6 +942,7 @@ static int tune_kernel(const options *o, tune_device *d, tune_workers *workers, 
         for (int e = 0; e < c; ++e)
             if (class_res[e].found && num_seeds < MAX_SEEDS)
                 seeds[num_seeds++] = class_res[e].best;
+        num_seeds += sibling_seeds(d, kernel, cls->cls.name, seeds + num_seeds, MAX_SEEDS - num_seeds);
         const double share = time_budget > 0 ? (left > 1 ? left : 1) / (searches - done) : 0;
         if (!search_kernel(o, d, workers, j, kernel, cls, sizes, n, seeds, num_seeds, share, config_budget,
                            &class_res[c]))
