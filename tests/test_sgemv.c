@@ -117,6 +117,7 @@ static void test_cpu_shapes(void **state)
                 "GEMV_GROUPS_PER_CU=8");
     with_params("STRM=0 WPT=8 / TPC=2", "WGS=8,WPT=8,VW=4,UNR=2,STRM=0", "WGS=32,TPC=2,VW=4,UNR=4",
                 "GEMV_GROUPS_PER_CU=1");
+    with_params("STRM=0 WPT=32 VW=16 (512 rows a work-item)", "WGS=1,WPT=32,VW=16,UNR=2,STRM=0", NULL, NULL);
 }
 
 /* SGEMM with one row or one column of C goes through the gemv kernels. */
