@@ -20,6 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-out}
 mkdir -p "$out"
+out=$(cd "$out" && pwd) # absolute: the steps export paths into it
 build=${OCLBLAS_BUILD_DIR:-build-gpu}
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
       echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
       tail -25 "$out/tune-$name.log"
       # The library and the bench that follow use the new entry (it wins at its level).
-      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      export OCLBLAS_DATABASE=$out/$name.json
       ;;
     routine)
       name=$1
@@ -63,7 +64,7 @@ while [ $# -gt 0 ]; do
         > "$out/routine-$name.log" 2>&1
       echo "tune exit $?" | tee -a "$out/routine-$name.log"
       grep -A12 "^routine values" "$out/routine-$name.log"
-      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      export OCLBLAS_DATABASE=$out/$name.json
       ;;
     gemm)
       stamp "gemm sweep"
@@ -101,7 +102,7 @@ while [ $# -gt 0 ]; do
         -o "$out/$name.json" -j "$out/$name.journal" > "$out/tune-$name.log" 2>&1
       echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
       sed -n '/^kernel  /,$p' "$out/tune-$name.log"
-      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      export OCLBLAS_DATABASE=$out/$name.json
       ;;
     shapes)
       label=$1
