@@ -24,9 +24,9 @@
  *                       256 x 256 x 16384 and 128 x 8192 x 1024
  *                       (column-major NN; every side halved on a CPU),
  *                       the calls back to back as for GEMM_MIN_INDIRECT.
- *   GEMM_MAX_SLICE_K    each candidate on 4096^3 and 2048 x 2048 x 8192
- *                       (CPU: 1024^3 and 2048^3), through the indirect
- *                       plan, calls back to back.
+ *   GEMM_MAX_SLICE_K    each candidate on 2048^3, 4096^3 and 2048 x 2048 x
+ *                       8192 (CPU: 512^3, 1024^3 and 2048^3), through the
+ *                       indirect plan, calls back to back.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
@@ -675,11 +675,12 @@ static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_j
 static int tune_max_slice(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
                           size_t why_len)
 {
-    /* Long k with C large enough to fill the device: where only the length of a slice can matter. */
+    /* C large enough to fill the device, k from what a work-group's panels keep in cache to what they do
+     * not: a limit pays on the long ones and costs its slices' sums on the short ones. */
     const int cpu = strcmp(d->info->type, "CPU") == 0;
-    const shape gpu_shapes[2] = {{0, 0, 4096, 4096, 4096}, {0, 0, 2048, 2048, 8192}};
-    const shape cpu_shapes[2] = {{0, 0, 1024, 1024, 1024}, {0, 0, 2048, 2048, 2048}};
-    return choose_over_shapes(d, o, j, RT_GEMM_MAX_SLICE_K, "slice", cpu ? cpu_shapes : gpu_shapes, 2,
+    const shape gpu_shapes[3] = {{0, 0, 2048, 2048, 2048}, {0, 0, 4096, 4096, 4096}, {0, 0, 2048, 2048, 8192}};
+    const shape cpu_shapes[3] = {{0, 0, 512, 512, 512}, {0, 0, 1024, 1024, 1024}, {0, 0, 2048, 2048, 2048}};
+    return choose_over_shapes(d, o, j, RT_GEMM_MAX_SLICE_K, "slice", cpu ? cpu_shapes : gpu_shapes, 3,
                               RT_GEMM_MIN_INDIRECT, 0, -1, value, why, why_len);
 }
 
