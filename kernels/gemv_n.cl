@@ -7,8 +7,11 @@
 // group (STRM = 1: neighbouring work-items read neighbouring memory, as a
 // GPU's memory wants) or lie next to each other (STRM = 0: a work-item
 // reads WPT * VW consecutive floats of each column, whole cache lines, as a
-// CPU's memory wants). When the rows alone cannot fill the device (short and
-// wide A), the columns are split over the second dimension of the range:
+// CPU's memory wants). STRM = 2 turns the loops around for CPUs: a
+// work-item owns a panel of columns and all the rows, and walks down whole
+// columns, UNR side by side, keeping its sums in memory (see below). When
+// the rows alone cannot fill the device (short and wide A), or always with
+// STRM = 2, the columns are split over the second dimension of the range:
 // each split writes its partial sums and the helpers' gemv_reduce adds them
 // up.
 
@@ -41,7 +44,7 @@ typedef float16 realV;
 // Two halves: PoCL turns an unaligned vload16 into element loads (half the
 // speed of vload8 on our CPU); a GPU loads either element by element anyway.
 #define VLOAD(p) ((float16)(vload8(0, p), vload8(1, p)))
-#define VSTORE(v, p) vstore16(v, 0, p)
+#define VSTORE(v, p) (vstore8((v).lo, 0, p), vstore8((v).hi, 0, p + 8))
 #endif
 // A whole vector of A's column j from row r: aligned (vec = 1, a vector
 // load the compiler may assume aligned) or anywhere (vec = 2, vloadn).
@@ -60,12 +63,13 @@ inline realV tail(const global float *restrict col, const int r, const int M)
 }
 #define TAIL(j, r) tail(ag + a_off + (j) * a_ld, r, M)
 
-#if STRM
+#if STRM == 1
 #define ROW(w) (row0 + (w) * (WGS * VW))
 #else
 #define ROW(w) (row0 + (w) * VW)
 #endif
 
+#if STRM != 2
 // vec: 1 when A's offset and leading dimension are multiples of VW and its
 // start aligned to a vector, else 2. partial is used when the columns are
 // split (get_num_groups(1) > 1): partial[split * M + row].
@@ -80,7 +84,7 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
     const int j1 = min(N, j0 + cols_per_split);
-#if STRM
+#if STRM == 1
     const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * VW;
 #else
     const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * (WPT * VW);
@@ -177,3 +181,79 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
         }
     }
 }
+
+#else // STRM == 2
+
+// A panel: the work-item (WGS = WPT = 1) owns the columns [j0, j1) of its
+// split and every row. It walks them UNR columns at a time, each time down
+// all the rows in vectors (UNR streams of consecutive memory: what a CPU's
+// prefetchers and pages want), and adds into its sums kept in memory: the
+// split's partial sums, or y itself (the first step sets y = beta y +
+// alpha s, the next ones add alpha s).
+inline void panel_add(realV s, const int first, const int r, const int split_run, global float *part,
+                      global float *yg, const int y_off, const int incy, const float alpha, const float beta)
+{
+    if (split_run) {
+        global float *p = part + r;
+        const realV v = first ? s : VLOAD(p) + s;
+        VSTORE(v, p);
+    } else if (incy == 1) {
+        global float *p = yg + y_off + r;
+        // beta == 0 must not read y: NaN there may not come through.
+        const realV v = first ? (beta != 0.0f ? fma((realV)beta, VLOAD(p), (realV)alpha * s) : (realV)alpha * s)
+                              : fma((realV)alpha, s, VLOAD(p));
+        VSTORE(v, p);
+    } else {
+        float o[VW];
+        VSTORE(s, o);
+        for (int l = 0; l < VW; ++l) {
+            global float *q = yg + y_off + (r + l) * incy;
+            *q = first ? (beta != 0.0f ? fma(beta, *q, alpha * o[l]) : alpha * o[l]) : fma(alpha, o[l], *q);
+        }
+    }
+}
+
+__attribute__((reqd_work_group_size(WGS, 1, 1)))
+kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
+                   const global float *restrict ag, const int a_off, const int a_ld,
+                   const global float *restrict xg, const int x_off, const int incx,
+                   global float *yg, const int y_off, const int incy,
+                   const int cols_per_split, global float *partial, const int vec)
+{
+    const int split = get_group_id(1);
+    const int j0 = split * cols_per_split;
+    const int j1 = min(N, j0 + cols_per_split);
+    const int split_run = get_num_groups(1) > 1;
+    global float *part = partial + split * M;
+    for (int j = j0; j < j1; j += UNR) {
+        const int nu = min(UNR, j1 - j), first = j == j0;
+        float xv[UNR];
+        for (int u = 0; u < UNR; ++u)
+            xv[u] = u < nu ? xg[x_off + (j + u) * incx] : 0.0f;
+        int r = 0;
+        for (; r + VW <= M; r += VW) {
+            realV s = (realV)0.0f;
+            if (nu == UNR) {
+                for (int u = 0; u < UNR; ++u)
+                    s = fma(vec == 1 ? LOAD_ALIGNED(j + u, r) : LOAD_ANY(j + u, r), (realV)xv[u], s);
+            } else {
+                for (int u = 0; u < nu; ++u)
+                    s = fma(LOAD_ANY(j + u, r), (realV)xv[u], s);
+            }
+            panel_add(s, first, r, split_run, part, yg, y_off, incy, alpha, beta);
+        }
+        // The last rows, one at a time.
+        for (; r < M; ++r) {
+            float s = 0.0f;
+            for (int u = 0; u < nu; ++u)
+                s = fma(ag[a_off + (j + u) * a_ld + r], xv[u], s);
+            if (split_run) {
+                part[r] = first ? s : part[r] + s;
+            } else {
+                global float *q = yg + y_off + r * incy;
+                *q = first ? (beta != 0.0f ? fma(beta, *q, alpha * s) : alpha * s) : fma(alpha, s, *q);
+            }
+        }
+    }
+}
+#endif

@@ -2,7 +2,7 @@
  * gemv_n's descriptor (kernels/gemv_n.cl, y = A x along the contiguous
  * direction of A): its parameters (work-group size WGS, vectors per
  * work-item WPT, vector width VW, unroll UNR, interleaved or consecutive
- * vectors STRM), their rules, the rows a work-group covers (derived, passed
+ * vectors or a panel of whole columns STRM), their rules, the rows a work-group covers (derived, passed
  * as -D), its launch geometry, and what oclblas-tune times it on: the
  * library's whole plan, reduction included. The candidates span both
  * kinds of device: small work-groups of consecutive vectors for CPUs
@@ -18,7 +18,7 @@ static const oclblas__param_def params[GN_COUNT] = {
     [GN_WPT] = {"WPT", 1, 64, 6, {1, 2, 4, 8, 16, 32}},
     [GN_VW] = {"VW", 1, 16, 5, {1, 2, 4, 8, 16}},
     [GN_UNR] = {"UNR", 1, 32, 4, {1, 2, 4, 8}},
-    [GN_STRM] = {"STRM", 0, 1, 2, {0, 1}},
+    [GN_STRM] = {"STRM", 0, 2, 3, {0, 1, 2}},
 };
 
 static const char *vw(const int *v, const oclblas__limits *l)
@@ -43,8 +43,15 @@ static const char *dev_dims(const int *v, const oclblas__limits *l)
     return (size_t)v[GN_WGS] > l->max_item[0] ? "work-group dimension larger than the device allows" : NULL;
 }
 
+/* A panel (STRM 2) is one work-item's: the other shapes would repeat it. */
+static const char *panel(const int *v, const oclblas__limits *l)
+{
+    return v[GN_STRM] == 2 && (v[GN_WGS] != 1 || v[GN_WPT] != 1) ? "STRM = 2 takes WGS = 1 and WPT = 1" : NULL;
+}
+
 static const oclblas__rule rules[] = {
     {OCLBLAS__P(GN_VW), 0, vw},
+    {OCLBLAS__P(GN_STRM) | OCLBLAS__P(GN_WGS) | OCLBLAS__P(GN_WPT), 0, panel},
     {OCLBLAS__P(GN_WPT) | OCLBLAS__P(GN_VW), 0, registers},
     {OCLBLAS__P(GN_WGS), 1, dev_wgs},
     {OCLBLAS__P(GN_WGS), 1, dev_dims},
@@ -52,7 +59,7 @@ static const oclblas__rule rules[] = {
 
 size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p)
 {
-    return (size_t)p->v[GN_WGS] * (size_t)p->v[GN_VW] * (size_t)p->v[GN_WPT];
+    return p->v[GN_STRM] == 2 ? 0 : (size_t)p->v[GN_WGS] * (size_t)p->v[GN_VW] * (size_t)p->v[GN_WPT];
 }
 
 static int derive(const int *v, oclblas__derived *out)
@@ -81,14 +88,15 @@ void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
     oclblas__step_int(s, a->vec);
 }
 
-/* A work-group per ROWS_PER_GROUP rows, a split of the columns per chunk. */
+/* A work-group per ROWS_PER_GROUP rows (a panel: one for every row), a split of the columns per chunk. */
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_N, .entry = "gemv_n", .params = *p};
     s->geo.dims = 2;
     s->geo.local[0] = (size_t)p->v[GN_WGS];
     s->geo.local[1] = 1;
-    s->geo.global[0] = ceil_div(a->rows, oclblas__gemv_n_rows_per_group(p)) * s->geo.local[0];
+    const size_t rpg = oclblas__gemv_n_rows_per_group(p);
+    s->geo.global[0] = (rpg ? ceil_div(a->rows, rpg) : 1) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->cols, a->chunk);
     oclblas__gemv_args_put(a, s);
 }

@@ -27,6 +27,7 @@ typedef struct {
     int vec;
 } oclblas__gemv_args;
 
+/* 0 for a panel (STRM = 2): one work-group covers every row. */
 size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p);
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *out);
 /* The arguments in the kernels' order (shared with gemv_t). */

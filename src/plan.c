@@ -93,8 +93,10 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     size_t groups, splits, chunk;
     int vec;
     if (!trans) {
-        /* Rows are the parallel direction; columns may be split. */
-        groups = ceil_div(rows, oclblas__gemv_n_rows_per_group(gp));
+        /* Rows are the parallel direction; columns may be split. A panel
+         * (STRM = 2) covers every row: only its split is parallel. */
+        const size_t rpg = oclblas__gemv_n_rows_per_group(gp);
+        groups = rpg ? ceil_div(rows, rpg) : 1;
         splits = groups < target ? ceil_div(target, groups) : 1;
         const size_t max_splits = ceil_div(cols, 32); /* keep each split's loop worth its partial sums */
         if (splits > max_splits)

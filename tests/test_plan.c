@@ -470,6 +470,25 @@ static void test_gemv_split(void **state)
     assert_false(plan.step[0].after_scratch);
     assert_int_equal(plan.scratch[2], 0);
     assert_int_equal(plan.gemv.vec, 1);
+    /* A panel of whole columns (gemv_n's STRM = 2): one work-item covers every row; only the columns
+     * are split, at most one split per 32 of them. */
+    set(OCLBLAS__K_GEMV_N, "WGS=1,WPT=1,VW=8,UNR=4,STRM=2");
+    oclblas__gemv_problem q = gemv(0, 5000, 100000);
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.groups, 1);
+    assert_int_equal(plan.gemv.splits, 527); /* 528 wanted: chunks of 190 columns */
+    assert_int_equal(plan.gemv.chunk, 190);
+    assert_int_equal(plan.step[0].geo.global[0], 1);
+    assert_int_equal(plan.step[0].geo.global[1], 527);
+    q = gemv(0, 5000, 40);
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.splits, 2);
+    assert_int_equal(plan.num_steps, 2);
+    q = gemv(0, 5000, 30); /* no split: y summed in place */
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.splits, 1);
+    assert_int_equal(plan.num_steps, 1);
+    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
     /* lda not a multiple of VW: vectors loaded from anywhere (vloadn). */
     p.a.ld = 600001;
     plan = gemv_plan_of(&p);

@@ -6,7 +6,8 @@
  * of each gemv kernel that take its other paths: vector widths 1 to 16
  * (aligned vector loads, and vector loads from anywhere where a leading
  * dimension or offset is not a whole vector), several rows or vectors per
- * work-item, interleaved and consecutive (STRM), one and two work-items per
+ * work-item, interleaved and consecutive (STRM) and panels of whole
+ * columns (STRM 2, with y summed in place or split), one and two work-items per
  * column (no reduction; a two-step one), unrolling, and the split
  * reduction on and off. Also SGEMM with m = 1 and
  * n = 1, which the library computes with the gemv kernels.
@@ -118,6 +119,9 @@ static void test_cpu_shapes(void **state)
     with_params("STRM=0 WPT=8 / TPC=2", "WGS=8,WPT=8,VW=4,UNR=2,STRM=0", "WGS=32,TPC=2,VW=4,UNR=4",
                 "GEMV_GROUPS_PER_CU=1");
     with_params("STRM=0 WPT=32 VW=16 (512 rows a work-item)", "WGS=1,WPT=32,VW=16,UNR=2,STRM=0", NULL, NULL);
+    /* Panels of whole columns: split (partial sums), and not (y accumulated in place, any increment). */
+    with_params("STRM=2 panels, split", "WGS=1,WPT=1,VW=8,UNR=4,STRM=2", NULL, "GEMV_GROUPS_PER_CU=16");
+    with_params("STRM=2 panels, one split", "WGS=1,WPT=1,VW=16,UNR=3,STRM=2", NULL, "GEMV_GROUPS_PER_CU=1");
 }
 
 /* SGEMM with one row or one column of C goes through the gemv kernels. */
