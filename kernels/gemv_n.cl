@@ -90,6 +90,10 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
     const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * (WPT * VW);
 #endif
 
+    // A work-item whose rows all lie below A (a group wider than the rows
+    // left) has nothing to do: no barrier waits for it.
+    if (row0 >= M)
+        return;
     realV acc[WPT];
 #pragma unroll
     for (int w = 0; w < WPT; ++w)
@@ -115,7 +119,7 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
 #pragma unroll
                     for (int u = 0; u < UNR; ++u)
                         acc[w] = fma(av[u], (realV)xv[u], acc[w]);
-                } else {
+                } else if (r < M) {
 #pragma unroll
                     for (int u = 0; u < UNR; ++u)
                         acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
@@ -139,7 +143,7 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
 #pragma unroll
                     for (int u = 0; u < UNR; ++u)
                         acc[w] = fma(av[u], (realV)xv[u], acc[w]);
-                } else {
+                } else if (r < M) {
 #pragma unroll
                     for (int u = 0; u < UNR; ++u)
                         acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
@@ -152,7 +156,8 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
 #pragma unroll
         for (int w = 0; w < WPT; ++w) {
             const int r = ROW(w);
-            acc[w] = fma(r + VW <= M ? LOAD_ANY(j, r) : TAIL(j, r), (realV)xj, acc[w]);
+            if (r < M)
+                acc[w] = fma(r + VW <= M ? LOAD_ANY(j, r) : TAIL(j, r), (realV)xj, acc[w]);
         }
     }
 
