@@ -590,7 +590,11 @@ static void usage(void)
         "  --routine gemm|gemv|all      what to measure (all)\n"
         "  --preset NAME                quick: 256..1024 squares; default: 256..2048 squares;\n"
         "                               users: tall-skinny, short-wide, large k, odd sizes, m or n = 1;\n"
-        "                               gpu: 1024..8192 squares and users' shapes at GPU scale\n"
+        "                               gpu: 1024..8192 squares and users' shapes at GPU scale;\n"
+        "                               shapes: a problem or two of each class of shapes (squares small\n"
+        "                               to large, one small side, long k, short k, odd sizes, gemv small,\n"
+        "                               large and odd), both layouts and all transposes unless --layout\n"
+        "                               and --trans say otherwise; GPU sizes on a GPU, smaller on a CPU\n"
         "  --sizes S,S,...              square sizes (gemm m=n=k, gemv m=n), instead of a preset\n"
         "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
         "  --layout row|col|both        (row)\n"
@@ -603,6 +607,7 @@ static void usage(void)
         "                               what moved and how busy the devices were, and NVBLAS's SGEMM beside it\n"
         "  --alpha A --beta B           (1, 0)\n"
         "  --reps N                     calls per timing (automatic)\n"
+        "  --min-time S                 seconds each timing lasts at least, when automatic (0.25)\n"
         "  --override KERNEL:PARAMS     e.g. gemm_fast:MWG=128,NWG=128 (repeatable)\n"
         "  --csv FILE --json FILE       write the results; a cell that was not measured is empty (JSON: null)\n"
         "  --png FILE                   plot rate against size (square problems) with plot.py and matplotlib,\n"
@@ -1078,8 +1083,8 @@ static int plot(const bench_result *r, int n, const bench_cl *cl)
 int main(int argc, char **argv)
 {
     static const char *const routines[] = {"all", "gemm", "gemv", NULL}, *const layouts[] = {"row", "col", "both", NULL},
-                             *const presets[] = {"default", "quick", "users", "gpu", NULL};
-    int routine = 0, layout = 0, preset = 0, preset_given = 0;
+                             *const presets[] = {"default", "quick", "users", "gpu", "shapes", NULL};
+    int routine = 0, layout = 0, preset = 0, preset_given = 0, layout_given = 0, trans_given = 0;
     const char *overrides[MAX_OVERRIDES];
     int noverrides = 0;
     size_t first_call = 0;
@@ -1101,7 +1106,7 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--routine")) routine = parse_choice(a, TAKE(), routines, "must be gemm, gemv or all");
         else if (!strcmp(a, "--preset")) {
-            preset = parse_choice(a, TAKE(), presets, "must be quick, default, users or gpu");
+            preset = parse_choice(a, TAKE(), presets, "must be quick, default, users, gpu or shapes");
             preset_given = 1;
         } else if (!strcmp(a, "--sizes")) {
             nsizes = 0;
@@ -1109,8 +1114,11 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--shapes")) {
             nshapes = 0;
             parse_list(a, TAKE(), shape_item);
-        } else if (!strcmp(a, "--layout")) layout = parse_choice(a, TAKE(), layouts, "must be row, col or both");
-        else if (!strcmp(a, "--trans")) {
+        } else if (!strcmp(a, "--layout")) {
+            layout = parse_choice(a, TAKE(), layouts, "must be row, col or both");
+            layout_given = 1;
+        } else if (!strcmp(a, "--trans")) {
+            trans_given = 1;
             ntrans = 0;
             parse_list(a, TAKE(), trans_item);
         } else if (!strcmp(a, "--peers")) {
@@ -1121,6 +1129,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--alpha")) opt.alpha = parse_scalar(a, TAKE());
         else if (!strcmp(a, "--beta")) opt.beta = parse_scalar(a, TAKE());
         else if (!strcmp(a, "--reps")) opt.reps = (int)parse_count(a, TAKE(), 1000000);
+        else if (!strcmp(a, "--min-time")) {
+            const char *text = TAKE();
+            const float t = parse_scalar(a, text);
+            if (!(t >= 0.001f && t <= 100.0f))
+                bad_option(a, text, "must be 0.001 to 100 seconds");
+            opt.min_time = t;
+        }
         else if (!strcmp(a, "--csv")) opt.csv = output_path(a, TAKE());
         else if (!strcmp(a, "--json")) opt.json = output_path(a, TAKE());
         else if (!strcmp(a, "--png")) opt.png = output_path(a, TAKE());
@@ -1152,6 +1167,15 @@ int main(int argc, char **argv)
         bad_combination("--sizes and --shapes exclude each other");
     if (preset_given && (nsizes || nshapes))
         bad_combination("--preset excludes --sizes and --shapes");
+    const int shapes_preset = preset_given && !strcmp(presets[preset], "shapes");
+    if (shapes_preset && !layout_given)
+        layout = 2;
+    if (shapes_preset && !trans_given)
+        for (int t = 0; t < 4; ++t) {
+            trans_pairs[t][0] = t / 2;
+            trans_pairs[t][1] = t % 2;
+            ntrans = 4;
+        }
     if (ntrans == 0) {
         ntrans = 1;
         trans_pairs[0][0] = trans_pairs[0][1] = 0;
@@ -1181,6 +1205,9 @@ int main(int argc, char **argv)
     }
 
     const int do_gemm = routine != 2, do_gemv = routine != 1;
+    cl_device_type device_type = CL_DEVICE_TYPE_GPU;
+    clGetDeviceInfo(cl.device, CL_DEVICE_TYPE, sizeof device_type, &device_type, NULL);
+    const int on_cpu = (device_type & CL_DEVICE_TYPE_CPU) != 0;
     for (int col = 0; col < 2; ++col) {
         if ((col && layout == 0) || (!col && layout == 1))
             continue;
@@ -1200,6 +1227,29 @@ int main(int argc, char **argv)
                     if (do_gemv)
                         add_case(0, col, ta, 0, sizes[i], sizes[i], 0);
                 }
+            } else if (shapes_preset) {
+                /* Each class of shapes (caller's m x n x k; both layouts cover a
+                 * small m and a small n of the problem the kernels compute). */
+                static const size_t gpu_gemm[][3] = {
+                    {512, 512, 512},      {1000, 1000, 1000}, {2048, 2048, 2048},  {4096, 4096, 4096},
+                    {32, 4096, 4096},     {64, 16384, 1024},  {4096, 128, 4096},   {1024, 1024, 16384},
+                    {256, 256, 65536},    {4096, 4096, 128},  {3001, 2999, 1000}};
+                static const size_t cpu_gemm[][3] = {
+                    {256, 256, 256},     {512, 512, 512},   {1000, 1000, 1000}, {1024, 1024, 1024},
+                    {64, 2048, 1024},    {2048, 64, 1024},  {256, 256, 8192},   {1024, 1024, 64},
+                    {1001, 999, 1003}};
+                static const size_t gpu_gemv[][2] = {{4096, 4096}, {8192, 8192}, {16384, 16384}, {3001, 2999},
+                                                     {65536, 256}};
+                static const size_t cpu_gemv[][2] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096},
+                                                     {3001, 2999}, {16384, 256}};
+                const size_t(*g)[3] = on_cpu ? cpu_gemm : gpu_gemm;
+                const size_t(*v)[2] = on_cpu ? cpu_gemv : gpu_gemv;
+                const int ng = on_cpu ? (int)(sizeof cpu_gemm / sizeof *cpu_gemm) : (int)(sizeof gpu_gemm / sizeof *gpu_gemm);
+                const int nv = on_cpu ? (int)(sizeof cpu_gemv / sizeof *cpu_gemv) : (int)(sizeof gpu_gemv / sizeof *gpu_gemv);
+                for (int i = 0; i < ng && do_gemm; ++i)
+                    add_case(1, col, ta, tb, g[i][0], g[i][1], g[i][2]);
+                for (int i = 0; i < nv && do_gemv; ++i)
+                    add_case(0, col, ta, 0, v[i][0], v[i][1], 0);
             } else {
                 static const size_t quick[] = {256, 512, 1024}, deflt[] = {256, 512, 1024, 2048},
                                     gpu[] = {1024, 2048, 4096, 8192};

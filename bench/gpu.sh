@@ -14,12 +14,20 @@
 #   bench/gpu.sh multi              issue 17: bench/results/multi-gpu/run.sh on every GPU (1, 2, 4...)
 #   bench/gpu.sh modes              the math modes (issue 14): gemm_tc's tests (accuracy gate), then
 #                                   accurate and tf32 against cuBLAS FP32 and TF32, and strict at 4096
-# Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first.
+#   bench/gpu.sh classes NAME SECONDS
+#                                   oclblas-tune with its default classes of shapes, starting from
+#                                   the shipped entry -> OUT/NAME.json (NAME auto: h100 or h200 by
+#                                   the GPU's name); the steps after it use the new entry
+#   bench/gpu.sh shapes LABEL       the shapes preset (every class, both layouts, all transposes),
+#                                   cuBLAS as the peer -> OUT/shapes-LABEL.{txt,csv,json}
+# Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first, or for the
+# classes of shapes: bench/gpu.sh test shapes shipped classes auto 225 shapes tuned.
 # On the lent NVIDIA machines: source .device/env.sh first (see README).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-out}
 mkdir -p "$out"
+out=$(cd "$out" && pwd) # absolute: the steps export paths into it
 build=${OCLBLAS_BUILD_DIR:-build-gpu}
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*"; }
@@ -51,7 +59,7 @@ while [ $# -gt 0 ]; do
       echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
       tail -25 "$out/tune-$name.log"
       # The library and the bench that follow use the new entry (it wins at its level).
-      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      export OCLBLAS_DATABASE=$out/$name.json
       ;;
     routine)
       name=$1
@@ -63,7 +71,7 @@ while [ $# -gt 0 ]; do
         > "$out/routine-$name.log" 2>&1
       echo "tune exit $?" | tee -a "$out/routine-$name.log"
       grep -A12 "^routine values" "$out/routine-$name.log"
-      export OCLBLAS_DATABASE=$PWD/$out/$name.json
+      export OCLBLAS_DATABASE=$out/$name.json
       ;;
     gemm)
       stamp "gemm sweep"
@@ -139,6 +147,34 @@ while [ $# -gt 0 ]; do
       "$b" --math strict --routine gemm --layout row --peers cublas --sizes 4096 --quiet \
         --csv "$out/bench-strict.csv" --json "$out/bench-strict.json" > "$out/bench-strict.txt" 2>&1
       cat "$out/bench-strict.txt"
+      ;;
+    classes)
+      name=$1 secs=$2
+      shift 2
+      if [ "$name" = auto ]; then
+        case "$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" in
+          *H200*) name=h200 ;;
+          *H100*) name=h100 ;;
+          *) name=gpu ;;
+        esac
+      fi
+      stamp "tune $name with classes for $secs s"
+      start=$(date +%s)
+      # Default classes and sizes (oclblas-tune --list prints them); the seeds are the shipped entry's.
+      "$build/tuner/oclblas-tune" -d gpu -s annealing -t "$secs" \
+        -o "$out/$name.json" -j "$out/$name.journal" > "$out/tune-$name.log" 2>&1
+      echo "tune exit $?, wall $(($(date +%s) - start)) s" | tee -a "$out/tune-$name.log"
+      sed -n '/^kernel  /,$p' "$out/tune-$name.log"
+      export OCLBLAS_DATABASE=$out/$name.json
+      ;;
+    shapes)
+      label=$1
+      shift
+      stamp "shapes preset ($label)"
+      "$build/bench/oclblas-bench" --preset shapes --peers cublas --min-time 0.05 --quiet \
+        --csv "$out/shapes-$label.csv" --json "$out/shapes-$label.json" > "$out/shapes-$label.txt" 2>&1
+      echo "bench exit $?" >> "$out/shapes-$label.txt"
+      tail -3 "$out/shapes-$label.txt"
       ;;
     first)
       stamp "first call"

@@ -220,8 +220,10 @@ OCLBLAS_API oclblas_status oclblas_override_params(cl_device_id device, const ch
 
 /* Writes into buf (NUL-terminated, at most len bytes) the parameters that
  * a kernel would use on a device, as "NAME=VALUE,...;where they came from"
- * (the database entry and the level at which it matched). A buffer that is
- * too small gets nothing and OCLBLAS_INVALID_ARGUMENT. */
+ * (the database entry and the level at which it matched): its set for every
+ * shape, with the entry's classes of shapes that have sets of their own
+ * named after the origin ("..., and classes narrow-m, deep"). A buffer that
+ * is too small gets nothing and OCLBLAS_INVALID_ARGUMENT. */
 OCLBLAS_API oclblas_status oclblas_get_params(cl_device_id device, const char *kernel, char *buf,
                                               size_t len);
 

@@ -1,39 +1,78 @@
 // gemv_n: y = alpha * A * x + beta * y for a column-major A (m x n), the
 // case where the output runs along the contiguous direction of A. Each
-// work-item owns WPT vectors of VW consecutive rows (the vectors of one
-// work-group interleave, so neighbouring work-items read neighbouring
-// memory) and walks the columns, UNR of them per step so that several loads
-// are in flight. When the rows alone cannot fill the device (short and wide
-// A), the columns are split over the second dimension of the range: each
-// split writes its partial sums and the helpers' gemv_reduce adds them up.
+// work-item owns WPT vectors of VW rows and walks the columns, UNR of them
+// per step so that several loads are in flight, accumulating each vector
+// of rows as a vector (one multiply-add per VW rows and column). Its
+// vectors either interleave with those of the other work-items of its
+// group (STRM = 1: neighbouring work-items read neighbouring memory, as a
+// GPU's memory wants) or lie next to each other (STRM = 0: a work-item
+// reads WPT * VW consecutive floats of each column, whole cache lines, as a
+// CPU's memory wants). STRM = 2 turns the loops around for CPUs: a
+// work-item owns a panel of columns and all the rows, and walks down whole
+// columns, UNR side by side, keeping its sums in memory (see below). When
+// the rows alone cannot fill the device (short and wide A), or always with
+// STRM = 2, the columns are split over the second dimension of the range:
+// each split writes its partial sums and the helpers' gemv_reduce adds them
+// up.
 
 // The host passes the parameters and the rows a work-group covers as -D
 // options (src/kernel_gemv_n.c): WGS work-group size, WPT vectors of rows
-// per work-item, VW rows per vector load, UNR columns per step of the loop,
-// ROWS_PER_GROUP = WGS * VW * WPT.
-#if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(ROWS_PER_GROUP)
+// per work-item, VW rows per vector, UNR columns per step of the loop, STRM
+// interleaved (1) or consecutive (0) vectors, ROWS_PER_GROUP = WGS * VW * WPT.
+#if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(STRM) || !defined(ROWS_PER_GROUP)
 #error "gemv_n: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
 #if VW == 1
 typedef float realV;
-#define LANE(v, l) (v)
+#define VLOAD(p) (*(p))
+#define VSTORE(v, p) (*(p) = (v))
 #elif VW == 2
 typedef float2 realV;
-#define LANE(v, l) ((l) == 0 ? (v).s0 : (v).s1)
+#define VLOAD(p) vload2(0, p)
+#define VSTORE(v, p) vstore2(v, 0, p)
 #elif VW == 4
 typedef float4 realV;
-#define LANE(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
+#define VLOAD(p) vload4(0, p)
+#define VSTORE(v, p) vstore4(v, 0, p)
 #elif VW == 8
 typedef float8 realV;
-#define LANE(v, l) \
-    ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (l) == 3 ? (v).s3 \
-   : (l) == 4 ? (v).s4 : (l) == 5 ? (v).s5 : (l) == 6 ? (v).s6 : (v).s7)
+#define VLOAD(p) vload8(0, p)
+#define VSTORE(v, p) vstore8(v, 0, p)
+#elif VW == 16
+typedef float16 realV;
+// Two halves: PoCL turns an unaligned vload16 into element loads (half the
+// speed of vload8 on our CPU); a GPU loads either element by element anyway.
+#define VLOAD(p) ((float16)(vload8(0, p), vload8(1, p)))
+#define VSTORE(v, p) (vstore8((v).lo, 0, p), vstore8((v).hi, 0, p + 8))
+#endif
+// A whole vector of A's column j from row r: aligned (vec = 1, a vector
+// load the compiler may assume aligned) or anywhere (vec = 2, vloadn).
+#define LOAD_ALIGNED(j, r) (*(const global realV *)(ag + a_off + (j) * a_ld + (r)))
+#define LOAD_ANY(j, r) VLOAD(ag + a_off + (j) * a_ld + (r))
+
+// The rows of A's column j from r on that are below M, zeros beyond: the
+// last, partial vector of rows (its lanes beyond M are never stored).
+inline realV tail(const global float *restrict col, const int r, const int M)
+{
+    float v[VW];
+#pragma unroll
+    for (int l = 0; l < VW; ++l)
+        v[l] = r + l < M ? col[r + l] : 0.0f;
+    return VLOAD(v);
+}
+#define TAIL(j, r) tail(ag + a_off + (j) * a_ld, r, M)
+
+#if STRM == 1
+#define ROW(w) (row0 + (w) * (WGS * VW))
+#else
+#define ROW(w) (row0 + (w) * VW)
 #endif
 
-// vec: A's offset and leading dimension are multiples of VW, so whole
-// vectors can be loaded. partial is used when the columns are split
-// (get_num_groups(1) > 1): partial[split * M + row].
+#if STRM != 2
+// vec: 1 when A's offset and leading dimension are multiples of VW and its
+// start aligned to a vector, else 2. partial is used when the columns are
+// split (get_num_groups(1) > 1): partial[split * M + row].
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
                    const global float *restrict ag, const int a_off, const int a_ld,
@@ -45,44 +84,70 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
     const int j1 = min(N, j0 + cols_per_split);
+#if STRM == 1
     const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * VW;
+#else
+    const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * (WPT * VW);
+#endif
 
-    float acc[WPT][VW];
-    bool whole[WPT];
+    // A work-item whose rows all lie below A (a group wider than the rows
+    // left) has nothing to do: no barrier waits for it.
+    if (row0 >= M)
+        return;
+    realV acc[WPT];
 #pragma unroll
-    for (int w = 0; w < WPT; ++w) {
-        whole[w] = vec && row0 + w * WGS * VW + VW <= M;
-#pragma unroll
-        for (int l = 0; l < VW; ++l)
-            acc[w][l] = 0.0f;
-    }
+    for (int w = 0; w < WPT; ++w)
+        acc[w] = (realV)0.0f;
 
+    // UNR columns a step, for every vector of rows; the same loop twice, by
+    // how A is loaded.
     int j = j0;
-    for (; j + UNR <= j1; j += UNR) {
-        float xv[UNR];
+    if (vec == 1) {
+        for (; j + UNR <= j1; j += UNR) {
+            float xv[UNR];
 #pragma unroll
-        for (int u = 0; u < UNR; ++u)
-            xv[u] = xg[x_off + (j + u) * incx];
+            for (int u = 0; u < UNR; ++u)
+                xv[u] = xg[x_off + (j + u) * incx];
 #pragma unroll
-        for (int w = 0; w < WPT; ++w) {
-            const int r = row0 + w * WGS * VW;
-            if (whole[w]) {
-                realV av[UNR];
+            for (int w = 0; w < WPT; ++w) {
+                const int r = ROW(w);
+                if (r + VW <= M) {
+                    realV av[UNR];
 #pragma unroll
-                for (int u = 0; u < UNR; ++u)
-                    av[u] = *(const global realV *)(ag + a_off + (j + u) * a_ld + r);
+                    for (int u = 0; u < UNR; ++u)
+                        av[u] = LOAD_ALIGNED(j + u, r);
 #pragma unroll
-                for (int u = 0; u < UNR; ++u)
+                    for (int u = 0; u < UNR; ++u)
+                        acc[w] = fma(av[u], (realV)xv[u], acc[w]);
+                } else if (r < M) {
 #pragma unroll
-                    for (int l = 0; l < VW; ++l)
-                        acc[w][l] = fma(LANE(av[u], l), xv[u], acc[w][l]);
-            } else {
+                    for (int u = 0; u < UNR; ++u)
+                        acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
+                }
+            }
+        }
+    } else {
+        for (; j + UNR <= j1; j += UNR) {
+            float xv[UNR];
 #pragma unroll
-                for (int u = 0; u < UNR; ++u)
+            for (int u = 0; u < UNR; ++u)
+                xv[u] = xg[x_off + (j + u) * incx];
 #pragma unroll
-                    for (int l = 0; l < VW; ++l)
-                        if (r + l < M)
-                            acc[w][l] = fma(ag[a_off + (j + u) * a_ld + r + l], xv[u], acc[w][l]);
+            for (int w = 0; w < WPT; ++w) {
+                const int r = ROW(w);
+                if (r + VW <= M) {
+                    realV av[UNR];
+#pragma unroll
+                    for (int u = 0; u < UNR; ++u)
+                        av[u] = LOAD_ANY(j + u, r);
+#pragma unroll
+                    for (int u = 0; u < UNR; ++u)
+                        acc[w] = fma(av[u], (realV)xv[u], acc[w]);
+                } else if (r < M) {
+#pragma unroll
+                    for (int u = 0; u < UNR; ++u)
+                        acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
+                }
             }
         }
     }
@@ -90,30 +155,110 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
         const float xj = xg[x_off + j * incx];
 #pragma unroll
         for (int w = 0; w < WPT; ++w) {
-            const int r = row0 + w * WGS * VW;
-#pragma unroll
-            for (int l = 0; l < VW; ++l)
-                if (r + l < M)
-                    acc[w][l] = fma(ag[a_off + j * a_ld + r + l], xj, acc[w][l]);
+            const int r = ROW(w);
+            if (r < M)
+                acc[w] = fma(r + VW <= M ? LOAD_ANY(j, r) : TAIL(j, r), (realV)xj, acc[w]);
         }
     }
 
     const bool split_run = get_num_groups(1) > 1;
 #pragma unroll
     for (int w = 0; w < WPT; ++w) {
-        const int r = row0 + w * WGS * VW;
+        const int r = ROW(w);
+        float out[VW];
+        VSTORE(acc[w], out);
+        if (split_run && r + VW <= M) {
+            VSTORE(acc[w], partial + split * M + r);
+            continue;
+        }
 #pragma unroll
         for (int l = 0; l < VW; ++l) {
             const int i = r + l;
             if (i >= M)
                 continue;
             if (split_run) {
-                partial[split * M + i] = acc[w][l];
+                partial[split * M + i] = out[l];
             } else {
                 global float *yp = yg + y_off + i * incy;
                 // beta == 0 must not read y: NaN there may not come through.
-                *yp = beta != 0.0f ? fma(beta, *yp, alpha * acc[w][l]) : alpha * acc[w][l];
+                *yp = beta != 0.0f ? fma(beta, *yp, alpha * out[l]) : alpha * out[l];
             }
         }
     }
 }
+
+#else // STRM == 2
+
+// A panel: the work-item (WGS = WPT = 1) owns the columns [j0, j1) of its
+// split and every row. It walks them UNR columns at a time, each time down
+// all the rows in vectors (UNR streams of consecutive memory: what a CPU's
+// prefetchers and pages want), and adds into its sums kept in memory: the
+// split's partial sums, or y itself (the first step sets y = beta y +
+// alpha s, the next ones add alpha s).
+inline void panel_add(realV s, const int first, const int r, const int split_run, global float *part,
+                      global float *yg, const int y_off, const int incy, const float alpha, const float beta)
+{
+    if (split_run) {
+        global float *p = part + r;
+        const realV v = first ? s : VLOAD(p) + s;
+        VSTORE(v, p);
+    } else if (incy == 1) {
+        global float *p = yg + y_off + r;
+        // beta == 0 must not read y: NaN there may not come through.
+        const realV v = first ? (beta != 0.0f ? fma((realV)beta, VLOAD(p), (realV)alpha * s) : (realV)alpha * s)
+                              : fma((realV)alpha, s, VLOAD(p));
+        VSTORE(v, p);
+    } else {
+        float o[VW];
+        VSTORE(s, o);
+        for (int l = 0; l < VW; ++l) {
+            global float *q = yg + y_off + (r + l) * incy;
+            *q = first ? (beta != 0.0f ? fma(beta, *q, alpha * o[l]) : alpha * o[l]) : fma(alpha, o[l], *q);
+        }
+    }
+}
+
+__attribute__((reqd_work_group_size(WGS, 1, 1)))
+kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
+                   const global float *restrict ag, const int a_off, const int a_ld,
+                   const global float *restrict xg, const int x_off, const int incx,
+                   global float *yg, const int y_off, const int incy,
+                   const int cols_per_split, global float *partial, const int vec)
+{
+    const int split = get_group_id(1);
+    const int j0 = split * cols_per_split;
+    const int j1 = min(N, j0 + cols_per_split);
+    const int split_run = get_num_groups(1) > 1;
+    global float *part = partial + split * M;
+    for (int j = j0; j < j1; j += UNR) {
+        const int nu = min(UNR, j1 - j), first = j == j0;
+        float xv[UNR];
+        for (int u = 0; u < UNR; ++u)
+            xv[u] = u < nu ? xg[x_off + (j + u) * incx] : 0.0f;
+        int r = 0;
+        for (; r + VW <= M; r += VW) {
+            realV s = (realV)0.0f;
+            if (nu == UNR) {
+                for (int u = 0; u < UNR; ++u)
+                    s = fma(vec == 1 ? LOAD_ALIGNED(j + u, r) : LOAD_ANY(j + u, r), (realV)xv[u], s);
+            } else {
+                for (int u = 0; u < nu; ++u)
+                    s = fma(LOAD_ANY(j + u, r), (realV)xv[u], s);
+            }
+            panel_add(s, first, r, split_run, part, yg, y_off, incy, alpha, beta);
+        }
+        // The last rows, one at a time.
+        for (; r < M; ++r) {
+            float s = 0.0f;
+            for (int u = 0; u < nu; ++u)
+                s = fma(ag[a_off + (j + u) * a_ld + r], xv[u], s);
+            if (split_run) {
+                part[r] = first ? s : part[r] + s;
+            } else {
+                global float *q = yg + y_off + r * incy;
+                *q = first ? (beta != 0.0f ? fma(beta, *q, alpha * s) : alpha * s) : fma(alpha, s, *q);
+            }
+        }
+    }
+}
+#endif

@@ -1,13 +1,15 @@
 // gemv_t: y = alpha * A^T * x + beta * y for a column-major A (m x n), the
 // case where each output is a dot product along the contiguous direction of
 // A. TPC work-items share a column: they read it in vectors of VW, UNR
-// vectors per step, and then reduce their partial sums, through a
+// vectors per step into UNR separate sums (so that the multiply-adds do not
+// wait on each other), and then reduce their partial sums, through a
 // local-memory tree or, on NVIDIA (OCLBLAS_NVIDIA, set by the host), warp
 // shuffles in inline PTX since NVIDIA's OpenCL exposes no sub-group
-// functions. A work-group covers WGS / TPC columns. When the columns alone
-// cannot fill the device (tall and narrow A), the rows are split over the
-// second dimension of the range and the helpers' gemv_reduce adds the
-// partial sums.
+// functions; with TPC = 1 (a CPU's choice: one work-item streams a whole
+// column) there is nothing to reduce. A work-group covers WGS / TPC
+// columns. When the columns alone cannot fill the device (tall and narrow
+// A), the rows are split over the second dimension of the range and the
+// helpers' gemv_reduce adds the partial sums.
 
 // The host passes the parameters and the columns a work-group covers as
 // -D options (src/kernel_gemv_t.c): WGS work-group size, TPC work-items per
@@ -20,19 +22,33 @@
 #if VW == 1
 typedef float realV;
 #define HSUM(v) (v)
-#define VMUL(a, b) ((a) * (b))
+#define VLOAD(p) (*(p))
 #elif VW == 2
 typedef float2 realV;
 #define HSUM(v) ((v).s0 + (v).s1)
+#define VLOAD(p) vload2(0, p)
 #elif VW == 4
 typedef float4 realV;
 #define HSUM(v) (((v).s0 + (v).s1) + ((v).s2 + (v).s3))
+#define VLOAD(p) vload4(0, p)
 #elif VW == 8
 typedef float8 realV;
 #define HSUM(v) ((((v).s0 + (v).s1) + ((v).s2 + (v).s3)) + (((v).s4 + (v).s5) + ((v).s6 + (v).s7)))
+#define VLOAD(p) vload8(0, p)
+#elif VW == 16
+typedef float16 realV;
+#define HSUM(v)                                                                                          \
+    (((((v).s0 + (v).s1) + ((v).s2 + (v).s3)) + (((v).s4 + (v).s5) + ((v).s6 + (v).s7))) +              \
+     ((((v).s8 + (v).s9) + ((v).sa + (v).sb)) + (((v).sc + (v).sd) + ((v).se + (v).sf))))
+// Two halves: PoCL turns an unaligned vload16 into element loads (half the
+// speed of vload8 on our CPU); a GPU loads either element by element anyway.
+#define VLOAD(p) ((float16)(vload8(0, p), vload8(1, p)))
 #endif
+// A whole vector at p: aligned (vec = 1) or anywhere (vec = 2, vloadn).
+#define LOAD_ALIGNED(p) (*(const global realV *)(p))
+#define LOAD_ANY(p) VLOAD(p)
 
-#if defined(OCLBLAS_NVIDIA) && TPC <= 32 && (WGS % 32) == 0
+#if defined(OCLBLAS_NVIDIA) && TPC > 1 && TPC <= 32 && (WGS % 32) == 0
 #define USE_SHUFFLE 1
 inline float shfl_xor(float v, int lanes)
 {
@@ -44,9 +60,10 @@ inline float shfl_xor(float v, int lanes)
 #define USE_SHUFFLE 0
 #endif
 
-// vec: A's offset and leading dimension are multiples of VW and x is
-// contiguous and aligned (incx = 1, x_off a multiple of VW). rows_per_split
-// is a multiple of VW * TPC.
+// vec: 1 when A's offset and leading dimension are multiples of VW, x is
+// contiguous (incx = 1) and both are aligned to a vector; 2 when x is
+// contiguous but something is not aligned (vloadn); 0 for a strided x.
+// rows_per_split is a multiple of VW * TPC.
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_t(const int M, const int N, const float alpha, const float beta,
                    const global float *restrict ag, const int a_off, const int a_ld,
@@ -64,33 +81,71 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     float acc = 0.0f;
     if (col < N) {
         const global float *acol = ag + a_off + col * a_ld;
-        int i = i0 + t * VW;
-        if (vec) {
-            realV sum = (realV)0.0f;
+        const global float *xcol = xg + x_off;
+        // The work-item's share of the rows [i0, i1): whole steps of UNR
+        // vectors into UNR sums, single vectors, then the elements of the
+        // last partial vector. The same loop twice, by how A and x are loaded.
+        if (vec == 1) {
+            realV sum[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; ++u)
+                sum[u] = (realV)0.0f;
+            int i = i0 + t * VW;
             for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
                 realV av[UNR], xv[UNR];
 #pragma unroll
                 for (int u = 0; u < UNR; ++u) {
-                    av[u] = *(const global realV *)(acol + i + u * TPC * VW);
-                    xv[u] = *(const global realV *)(xg + x_off + i + u * TPC * VW);
+                    av[u] = LOAD_ALIGNED(acol + i + u * TPC * VW);
+                    xv[u] = LOAD_ALIGNED(xcol + i + u * TPC * VW);
                 }
 #pragma unroll
                 for (int u = 0; u < UNR; ++u)
-                    sum = fma(av[u], xv[u], sum);
+                    sum[u] = fma(av[u], xv[u], sum[u]);
             }
             for (; i + VW <= i1; i += TPC * VW)
-                sum = fma(*(const global realV *)(acol + i), *(const global realV *)(xg + x_off + i), sum);
-            acc = HSUM(sum);
+                sum[0] = fma(LOAD_ALIGNED(acol + i), LOAD_ALIGNED(xcol + i), sum[0]);
+#pragma unroll
+            for (int u = 1; u < UNR; ++u)
+                sum[0] += sum[u];
+            acc = HSUM(sum[0]);
             // The last partial vector of the range, element by element.
             for (int l = 0; l < VW; ++l)
                 if (i + l < i1)
-                    acc = fma(acol[i + l], xg[x_off + i + l], acc);
+                    acc = fma(acol[i + l], xcol[i + l], acc);
+        } else if (vec == 2) {
+            realV sum[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; ++u)
+                sum[u] = (realV)0.0f;
+            int i = i0 + t * VW;
+            for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
+                realV av[UNR], xv[UNR];
+#pragma unroll
+                for (int u = 0; u < UNR; ++u) {
+                    av[u] = LOAD_ANY(acol + i + u * TPC * VW);
+                    xv[u] = LOAD_ANY(xcol + i + u * TPC * VW);
+                }
+#pragma unroll
+                for (int u = 0; u < UNR; ++u)
+                    sum[u] = fma(av[u], xv[u], sum[u]);
+            }
+            for (; i + VW <= i1; i += TPC * VW)
+                sum[0] = fma(LOAD_ANY(acol + i), LOAD_ANY(xcol + i), sum[0]);
+#pragma unroll
+            for (int u = 1; u < UNR; ++u)
+                sum[0] += sum[u];
+            acc = HSUM(sum[0]);
+            // The last partial vector of the range, element by element.
+            for (int l = 0; l < VW; ++l)
+                if (i + l < i1)
+                    acc = fma(acol[i + l], xcol[i + l], acc);
         } else {
             for (int r = i0 + t; r < i1; r += TPC)
                 acc = fma(acol[r], xg[x_off + r * incx], acc);
         }
     }
 
+#if TPC > 1
 #if USE_SHUFFLE
 #pragma unroll
     for (int s = TPC / 2; s > 0; s >>= 1)
@@ -106,6 +161,7 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
         barrier(CLK_LOCAL_MEM_FENCE);
     }
     acc = red[lid];
+#endif
 #endif
 
     if (t == 0 && col < N) {

@@ -6,9 +6,13 @@
  * at run time (OCLBLAS_DATABASE, oclblas_database_load; the newest first)
  * win over the compiled-in ones. An entry whose parameters this particular
  * device cannot run (work-group or local memory limits) is passed over.
- * Overrides from oclblas_override_params are applied on top, first those
- * for every device, then those for this device, each only where the
- * resulting set is legal on the device. Devices resolve every table once
+ * The entry that covers a kernel first also gives its classes of shapes
+ * (an entry with classes but no set for every shape takes that set from
+ * the next entry that has one); a class set the device cannot run is
+ * passed over alone. Overrides from oclblas_override_params are applied on
+ * top of every set, first those for every device, then those for this
+ * device, each only where the resulting set is legal on the device.
+ * Devices resolve every table once
  * into their context (oclblas__devctx_resolve) and keep it until the
  * generation counter says that a load or an override changed something.
  */
@@ -423,88 +427,6 @@ static int match_level(const oclblas__db_entry *e, const oclblas__device_info *d
 static const char *const level_names[] = {"device name", "architecture", "vendor", "device type",
                                           "global default"};
 
-static int try_entry(const oclblas__db_entry *e, int level, const oclblas__device_info *dev, int kernel,
-                     oclblas__params *out, char *from, size_t from_len, int builtin)
-{
-    if (!(e->has & (1u << kernel)) || match_level(e, dev) != level)
-        return 0;
-    oclblas__params p;
-    memcpy(p.v, e->values[kernel], sizeof p.v);
-    const char *why;
-    if (!oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
-        oclblas__log("database: %s entry %s skipped for %s on %s: %s", oclblas__kernels[kernel]->name, e->origin,
-                     level_names[level], dev->name, why);
-        return 0;
-    }
-    *out = p;
-    if (from)
-        snprintf(from, from_len, "%s%s (%s match)", builtin ? "compiled-in " : "", e->origin, level_names[level]);
-    return 1;
-}
-
-/* The database's set, before overrides. The compiled-in global entry covers
- * every table (the build refuses a database without it), so only a device
- * that cannot run even that has none. */
-static oclblas_status entry_locked(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
-                                   size_t from_len)
-{
-    for (int level = 0; level <= 4; ++level) {
-        for (size_t i = runtime_count; i-- > 0;)
-            if (try_entry(&runtime_entries[i], level, dev, kernel, out, from, from_len, 0))
-                return OCLBLAS_SUCCESS;
-        for (size_t i = 0; i < oclblas__db_builtin_count; ++i)
-            if (try_entry(&oclblas__db_builtin[i], level, dev, kernel, out, from, from_len, 1))
-                return OCLBLAS_SUCCESS;
-    }
-    oclblas__log("database: no %s entry that %s can run", oclblas__kernels[kernel]->name, dev->name);
-    if (from)
-        oclblas__strlcpy(from, "no entry this device can run", from_len);
-    return OCLBLAS_INVALID_PARAMS;
-}
-
-static const char *override_text(cl_device_id device, int kernel, const override *extra)
-{
-    if (extra && extra->device == device && extra->kernel == kernel)
-        return extra->text; /* about to replace the one in the list */
-    for (const override *o = overrides; o; o = o->next)
-        if (o->device == device && o->kernel == kernel)
-            return o->text;
-    return NULL;
-}
-
-/* The set in force: the database's, then the override for every device,
- * then the device's own (extra, when not NULL, stands for the override
- * being set). An override whose result this device cannot run is passed
- * over, so that every set in force is legal where it is used. */
-static oclblas_status lookup_locked(const oclblas__device_info *dev, int kernel, const override *extra,
-                                    oclblas__params *out, char *from, size_t from_len)
-{
-    oclblas_status st = entry_locked(dev, kernel, out, from, from_len);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    int applied = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-        const char *text = override_text(pass ? dev->id : NULL, kernel, extra);
-        if (!text)
-            continue;
-        oclblas__params p = *out;
-        const char *why = "the override does not parse";
-        if (oclblas__params_parse(kernel, text, &p, NULL) == OCLBLAS_SUCCESS &&
-            oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
-            *out = p;
-            applied = 1;
-        } else {
-            oclblas__log("database: override of %s%s passed over on %s: %s", oclblas__kernels[kernel]->name,
-                         pass ? "" : " for every device", dev->name, why);
-        }
-    }
-    if (applied && from) {
-        const size_t used = strlen(from);
-        oclblas__strlcpy(from + used, " with overrides", from_len - used);
-    }
-    return OCLBLAS_SUCCESS;
-}
-
 /* The verbose log names each (device, kernel, parameters, origin) once, not on every refresh. */
 typedef struct logged {
     cl_device_id dev;
@@ -534,18 +456,205 @@ static void log_once(const oclblas__device_info *dev, int kernel, const oclblas_
     oclblas__log("database: %s on %s: %s from %s", oclblas__kernels[kernel]->name, dev->name, text, from);
 }
 
+static int try_entry(const oclblas__db_entry *e, int level, const oclblas__device_info *dev, int kernel,
+                     oclblas__params *out, char *from, size_t from_len, int builtin)
+{
+    oclblas__params p;
+    memcpy(p.v, e->values[kernel], sizeof p.v);
+    const char *why;
+    if (!oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
+        oclblas__log("database: %s entry %s skipped for %s on %s: %s", oclblas__kernels[kernel]->name, e->origin,
+                     level_names[level], dev->name, why);
+        return 0;
+    }
+    *out = p;
+    if (from)
+        snprintf(from, from_len, "%s%s (%s match)", builtin ? "compiled-in " : "", e->origin, level_names[level]);
+    return 1;
+}
+
+/* The entries in the order of the lookup at one level: those loaded at run
+ * time, newest first, then the compiled-in ones. */
+static const oclblas__db_entry *nth_entry(size_t i, int *builtin)
+{
+    *builtin = i >= runtime_count;
+    return *builtin ? &oclblas__db_builtin[i - runtime_count] : &runtime_entries[runtime_count - 1 - i];
+}
+
+static int classes_cover(const oclblas__db_entry *e, int kernel)
+{
+    for (int c = 0; c < e->num_classes; ++c)
+        if (e->classes[c].has & (1u << kernel))
+            return 1;
+    return 0;
+}
+
+/* Where a kernel's sets come from: the first entry in the lookup order
+ * that covers the kernel gives its classes and its set for every shape; an
+ * entry without the latter takes it from the next entry that has one (in
+ * the end, the global default). An entry whose set for every shape this
+ * device cannot run is passed over, its classes with it. The compiled-in
+ * global entry covers every table (the build refuses a database without
+ * it), so only a device that cannot run even that has no set. */
+typedef struct {
+    oclblas__params base;
+    char from[400];
+    const oclblas__db_entry *classes; /* NULL: none */
+    char classes_from[300];
+} kernel_sets;
+
+static oclblas_status sets_locked(const oclblas__device_info *dev, int kernel, kernel_sets *out)
+{
+    out->classes = NULL;
+    const size_t total = runtime_count + oclblas__db_builtin_count;
+    for (int level = 0; level <= 4; ++level) {
+        for (size_t i = 0; i < total; ++i) {
+            int builtin;
+            const oclblas__db_entry *e = nth_entry(i, &builtin);
+            if (match_level(e, dev) != level)
+                continue;
+            const int has_classes = classes_cover(e, kernel);
+            if (e->has & (1u << kernel)) {
+                if (!try_entry(e, level, dev, kernel, &out->base, out->from, sizeof out->from, builtin))
+                    continue;
+            } else if (!has_classes) {
+                continue;
+            }
+            if (has_classes && !out->classes) {
+                out->classes = e;
+                snprintf(out->classes_from, sizeof out->classes_from, "%s%s (%s match)", builtin ? "compiled-in " : "",
+                         e->origin, level_names[level]);
+            }
+            if (e->has & (1u << kernel))
+                return OCLBLAS_SUCCESS;
+        }
+    }
+    oclblas__log("database: no %s entry that %s can run", oclblas__kernels[kernel]->name, dev->name);
+    oclblas__strlcpy(out->from, "no entry this device can run", sizeof out->from);
+    out->classes = NULL;
+    return OCLBLAS_INVALID_PARAMS;
+}
+
+/* The database's set for every shape, before overrides. */
+static oclblas_status entry_locked(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
+                                   size_t from_len)
+{
+    kernel_sets ks;
+    const oclblas_status st = sets_locked(dev, kernel, &ks);
+    *out = ks.base;
+    if (from)
+        oclblas__strlcpy(from, ks.from, from_len);
+    return st;
+}
+
+static const char *override_text(cl_device_id device, int kernel, const override *extra)
+{
+    if (extra && extra->device == device && extra->kernel == kernel)
+        return extra->text; /* about to replace the one in the list */
+    for (const override *o = overrides; o; o = o->next)
+        if (o->device == device && o->kernel == kernel)
+            return o->text;
+    return NULL;
+}
+
+/* The overrides on top of one set: the one for every device, then the
+ * device's own. An override whose result this device cannot run is passed over, so that
+ * every set in force is legal where it is used. Returns whether one applied. */
+static int apply_overrides(const oclblas__device_info *dev, int kernel, oclblas__params *set, const char *cls)
+{
+    int applied = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const char *text = override_text(pass ? dev->id : NULL, kernel, NULL);
+        if (!text)
+            continue;
+        oclblas__params p = *set;
+        const char *why = "the override does not parse";
+        if (oclblas__params_parse(kernel, text, &p, NULL) == OCLBLAS_SUCCESS &&
+            oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
+            *set = p;
+            applied = 1;
+        } else {
+            oclblas__log("database: override of %s%s passed over on %s%s%s: %s", oclblas__kernels[kernel]->name,
+                         pass ? "" : " for every device", dev->name, cls ? " for class " : "", cls ? cls : "", why);
+        }
+    }
+    return applied;
+}
+
+/* Every set of a kernel in force on a device: the set for every shape, and
+ * the classes' sets, each class's parameters on top of that set (before
+ * its overrides), then the overrides on each. A class set this device
+ * cannot run is passed over. */
+static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int kernel, oclblas__devctx *cx)
+{
+    kernel_sets ks;
+    cx->num_classes[kernel] = 0;
+    cx->status[kernel] = sets_locked(dev, kernel, &ks);
+    if (cx->status[kernel] != OCLBLAS_SUCCESS)
+        return cx->status[kernel];
+    cx->params[kernel] = ks.base;
+    for (int c = 0; ks.classes && c < ks.classes->num_classes; ++c) {
+        const oclblas__db_class *dc = &ks.classes->classes[c];
+        if (!(dc->has & (1u << kernel)))
+            continue;
+        oclblas__params p = ks.base;
+        for (int i = 0; i < OCLBLAS__MAX_PARAMS; ++i)
+            if (dc->given[kernel] & (1u << i))
+                p.v[i] = dc->values[kernel][i];
+        const char *why;
+        if (!oclblas__params_legal(kernel, &p, &dev->lim, &why)) {
+            oclblas__log("database: %s class %s of %s skipped on %s: %s", oclblas__kernels[kernel]->name,
+                         dc->cls.name, ks.classes_from, dev->name, why);
+            continue;
+        }
+        oclblas__class_set *cs = &cx->classes[kernel][cx->num_classes[kernel]++];
+        cs->cls = dc->cls;
+        cs->params = p;
+        const int over = apply_overrides(dev, kernel, &cs->params, dc->cls.name);
+        if (oclblas__verbose()) {
+            char rule[256], where[400 + 256 + 64];
+            oclblas__class_format(&dc->cls, rule, sizeof rule);
+            snprintf(where, sizeof where, "class %s (%s) of %s%s", dc->cls.name, rule[0] ? rule : "every shape",
+                     ks.classes_from, over ? " with overrides" : "");
+            log_once(dev, kernel, &cs->params, where);
+        }
+    }
+    const int over = apply_overrides(dev, kernel, &cx->params[kernel], NULL);
+    if (oclblas__verbose()) {
+        const size_t used = strlen(ks.from);
+        if (over)
+            oclblas__strlcpy(ks.from + used, " with overrides", sizeof ks.from - used);
+        log_once(dev, kernel, &cx->params[kernel], ks.from);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out, char *from,
                                   size_t from_len)
 {
     pthread_once(&env_once, env_init);
-    char where[400];
+    kernel_sets ks;
     oclblas__mutex_lock(&db_lock);
-    oclblas_status st = lookup_locked(dev, kernel, NULL, out, where, sizeof where);
-    if (st == OCLBLAS_SUCCESS && oclblas__verbose())
-        log_once(dev, kernel, out, where);
+    oclblas_status st = sets_locked(dev, kernel, &ks);
+    if (st == OCLBLAS_SUCCESS) {
+        *out = ks.base;
+        const size_t used = strlen(ks.from);
+        if (apply_overrides(dev, kernel, out, NULL))
+            oclblas__strlcpy(ks.from + used, " with overrides", sizeof ks.from - used);
+        if (oclblas__verbose())
+            log_once(dev, kernel, out, ks.from);
+    }
     oclblas__mutex_unlock(&db_lock);
+    /* The classes that have sets of their own, by name. */
+    for (int c = 0; st == OCLBLAS_SUCCESS && ks.classes && c < ks.classes->num_classes; ++c) {
+        if (!(ks.classes->classes[c].has & (1u << kernel)))
+            continue;
+        const size_t used = strlen(ks.from);
+        snprintf(ks.from + used, sizeof ks.from - used, "%s%s", strstr(ks.from, ", and classes ") ? ", " : ", and classes ",
+                 ks.classes->classes[c].cls.name);
+    }
     if (from)
-        oclblas__strlcpy(from, where, from_len);
+        oclblas__strlcpy(from, ks.from, from_len);
     return st;
 }
 
@@ -559,12 +668,8 @@ oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas_
     /* Read before resolving: a change meanwhile makes the next call resolve again. */
     out->generation = atomic_load(&generation);
     oclblas__mutex_lock(&db_lock);
-    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        char where[400];
-        out->status[k] = lookup_locked(dev, k, NULL, &out->params[k], where, sizeof where);
-        if (out->status[k] == OCLBLAS_SUCCESS && oclblas__verbose())
-            log_once(dev, k, &out->params[k], where);
-    }
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        resolve_kernel_locked(dev, k, out);
     oclblas__mutex_unlock(&db_lock);
     return OCLBLAS_SUCCESS;
 }

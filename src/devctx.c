@@ -109,9 +109,15 @@ oclblas_status oclblas__devctx_pin(const oclblas__device_info *dev, const oclbla
         return OCLBLAS_OUT_OF_HOST_MEMORY;
     oclblas_status st = OCLBLAS_SUCCESS;
     if (cx) {
-        for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k)
-            if (cx->status[k] == OCLBLAS_SUCCESS && !oclblas__params_legal(k, &cx->params[k], &dev->lim, NULL))
+        for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
+            if (cx->status[k] != OCLBLAS_SUCCESS)
+                continue;
+            if (!oclblas__params_legal(k, &cx->params[k], &dev->lim, NULL))
                 st = OCLBLAS_INVALID_PARAMS;
+            for (int c = 0; c < cx->num_classes[k] && st == OCLBLAS_SUCCESS; ++c)
+                if (!oclblas__params_legal(k, &cx->classes[k][c].params, &dev->lim, NULL))
+                    st = OCLBLAS_INVALID_PARAMS;
+        }
         *fresh = *cx;
         fresh->dev = dev;
         fresh->pinned = 1;

@@ -52,6 +52,10 @@ typedef struct {
     int min, max;             /* legal range; the rules add the rest */
     int num_candidates;       /* the tuner's search values */
     int candidates[OCLBLAS__MAX_CANDIDATES];
+    /* 'm', 'n' or 'k': a tile's side along that dimension of the problem;
+     * tuning a class of shapes, the tuner leaves out values beyond the
+     * class's problems (a 128-wide tile for m = 32). 0: none. */
+    char along;
 } oclblas__param_def;
 
 /* What a device allows and offers: the device-dependent half of legality. */
@@ -225,14 +229,82 @@ typedef struct {
 } oclblas__default_device;
 const oclblas__default_device *oclblas__default(void);
 
+/* ---- classes of shapes (shapes.c) ---------------------------------------- */
+
+/* The size of the problem a parameter set is picked for: the column-major
+ * problem the kernels compute (a row-major call's m and n swapped); a gemv
+ * is rows x cols x 1. products: for the tensor-core kernel's sets, the
+ * TF32 products per multiply-add that the call's math mode asks for (3
+ * accurate, 1 tf32; 0 otherwise), so that an entry can hold a set tuned for
+ * each. */
+typedef struct {
+    size_t m, n, k;
+    int products;
+} oclblas__shape;
+
+/* What a condition of a class may look at. */
+typedef enum {
+    OCLBLAS__Q_M, OCLBLAS__Q_N, OCLBLAS__Q_K,
+    OCLBLAS__Q_MIN_MN, OCLBLAS__Q_MAX_MN, /* min(m,n), max(m,n) */
+    OCLBLAS__Q_MIN_MNK, OCLBLAS__Q_MAX_MNK, /* min(m,n,k), max(m,n,k) */
+    OCLBLAS__Q_MN, OCLBLAS__Q_MNK,        /* m*n, m*n*k */
+    OCLBLAS__Q_K_PER_MN,                  /* k/max(m,n) */
+    OCLBLAS__Q_PRODUCTS,                  /* the shape's products */
+    OCLBLAS__Q_COUNT
+} oclblas__quantity;
+typedef enum { OCLBLAS__OP_LE, OCLBLAS__OP_LT, OCLBLAS__OP_GE, OCLBLAS__OP_GT } oclblas__op;
+
+#define OCLBLAS__MAX_CONDITIONS 6
+#define OCLBLAS__MAX_CLASSES 8
+#define OCLBLAS__CLASS_NAME 32
+typedef struct {
+    unsigned char quantity, op; /* oclblas__quantity, oclblas__op */
+    double value;
+} oclblas__condition;
+
+/* A class: a name and conditions that must all hold (none: every shape). */
+typedef struct {
+    char name[OCLBLAS__CLASS_NAME];
+    int num_conditions;
+    oclblas__condition cond[OCLBLAS__MAX_CONDITIONS];
+} oclblas__shape_class;
+
+/* Parses a rule, conditions such as "min(m,n) <= 64, k >= 1024" joined by
+ * commas or "and" ("": every shape), into c's conditions (not its name);
+ * 0 and why for an unknown quantity or operator, a value that is not a
+ * number of 0 or more, more than OCLBLAS__MAX_CONDITIONS, or conditions on
+ * one quantity that no shape meets. */
+int oclblas__class_parse(const char *rule, oclblas__shape_class *c, char *why, size_t len);
+/* The rule in the same syntax ("" for every shape). */
+void oclblas__class_format(const oclblas__shape_class *c, char *buf, size_t len);
+int oclblas__class_matches(const oclblas__shape_class *c, const oclblas__shape *s);
+/* Whether every shape that later's rule takes, earlier's takes too (each of
+ * earlier's conditions is implied by one of later's on the same quantity):
+ * tried first, earlier leaves later no shape. */
+int oclblas__class_covers(const oclblas__shape_class *earlier, const oclblas__shape_class *later);
+/* Letters, digits, '-', '_' and '.', 1 to 31 of them. */
+int oclblas__class_name_valid(const char *name);
+
 /* ---- database (database.c, dbparse.c, generated database_builtin.c) ---- */
+
+/* A class of an entry: its rule, and for each kernel it covers the
+ * parameters it names (all of them, or some: the others come from the set
+ * for every shape that serves the device). */
+typedef struct {
+    oclblas__shape_class cls;
+    unsigned has;                     /* bit per oclblas__kernel_id */
+    unsigned given[OCLBLAS__K_COUNT]; /* bit per parameter named */
+    int values[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS];
+} oclblas__db_class;
 
 typedef struct {
     char vendor[32], type[16], arch[64], name[256]; /* "" matches anything */
     char tool[64], driver[128], date[32], sizes[128];
     char origin[256]; /* file it came from */
-    unsigned has;     /* bit per oclblas__kernel_id */
+    unsigned has;     /* bit per oclblas__kernel_id: a set for every shape */
     int values[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS];
+    int num_classes; /* tried in order, before the sets for every shape */
+    oclblas__db_class classes[OCLBLAS__MAX_CLASSES];
 } oclblas__db_entry;
 
 extern const oclblas__db_entry oclblas__db_builtin[];
@@ -338,14 +410,23 @@ size_t oclblas__contexts_held(cl_context only);
  * loading a database or setting an override makes the next call resolve a
  * new one, and a call keeps the snapshot it started with. A copy with other
  * parameters is a valid context too (the tuner times candidates so). */
+/* A set for a class of shapes, resolved for a device. */
+typedef struct {
+    oclblas__shape_class cls;
+    oclblas__params params;
+} oclblas__class_set;
+
 typedef struct {
     const oclblas__device_info *dev;
     unsigned generation; /* of the database and overrides it was resolved from */
     int pinned;          /* set by oclblas__devctx_pin: in force whatever the generation */
-    oclblas__params params[OCLBLAS__K_COUNT];
+    oclblas__params params[OCLBLAS__K_COUNT]; /* the set for every shape (of no class below) */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];
+    /* Sets for classes of shapes, tried in order before params[]. */
+    int num_classes[OCLBLAS__K_COUNT];
+    oclblas__class_set classes[OCLBLAS__K_COUNT][OCLBLAS__MAX_CLASSES];
 } oclblas__devctx;
 
 /* The current context of a device: two atomic reads when nothing changed. */
@@ -359,17 +440,18 @@ oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas_
  * legal on the device. */
 oclblas_status oclblas__devctx_pin(const oclblas__device_info *dev, const oclblas__devctx *cx);
 
-/* The size of the problem a parameter set is picked for. */
-typedef struct {
-    size_t m, n, k;
-} oclblas__shape;
-
-/* The parameters in force for a kernel on a problem of this shape: the one
- * place where a plan reads parameters, so that several sets per kernel (one
- * per class of shapes) can come in here. NULL (with *st) when the device
- * has no legal set for the kernel. */
+/* The parameters in force for a kernel on a problem of this shape (shapes.c):
+ * the set of the first of the kernel's classes whose rule the shape meets,
+ * else the set for every shape (shape NULL: that one). The one place where
+ * a plan reads parameters. NULL (with *st) when the device has no legal set
+ * for the kernel. */
 const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
                                               oclblas_status *st);
+/* The name of the class whose set serves the shape, NULL for the set for every shape. */
+const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape);
+/* Makes p the kernel's set for every shape and drops its class sets: a
+ * candidate of the tuner is in force for every problem. */
+void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p);
 
 /* ---- plans (plan.c): what a call enqueues, as a value ------------------ */
 
@@ -419,6 +501,7 @@ typedef struct {
     int num_steps;
     oclblas__step step[OCLBLAS__MAX_STEPS];
     int main; /* the step of the kernel the plan is for: its program is taken first */
+    char cls[OCLBLAS__CLASS_NAME]; /* the class of shapes whose set the main kernel runs with ("": the set for every shape) */
     size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
     /* What was decided, for the log and the tests. */
     struct {
@@ -431,7 +514,7 @@ typedef struct {
         int trans;
         size_t rows, cols;
         size_t groups, splits, chunk; /* work-groups along the output, splits of the reduction, and each one's length */
-        int vec;                      /* vector loads */
+        int vec;                      /* 1 aligned vector loads, 2 unaligned ones (vloadn), 0 none */
     } gemv;
 } oclblas__plan;
 
@@ -499,6 +582,15 @@ struct oclblas__tuning {
     /* The plan the tuner times: cand as this kernel's parameters, cx for the others. */
     oclblas_status (*plan)(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
                            oclblas__plan *out);
+    /* 1: a set is tuned for each class of shapes of the kernel's form (the
+     * tuner's --class), beside the set for every shape. */
+    int per_class;
+    /* The plan timed for a class: the library's whole plan for the class's
+     * problem as it is (no prepare), cand in force for every shape, timed
+     * end to end; for the GEMM form column-major NN (A m x k, B k x n).
+     * NULL: plan (whole_plan kernels, which need nothing else). */
+    oclblas_status (*class_plan)(const oclblas__devctx *cx, const oclblas__params *cand,
+                                 const oclblas__tune_problem *p, oclblas__plan *out);
 };
 
 /* ---- routines (gemm.c, gemv.c): the device-buffer API after its checks -- */

@@ -6,16 +6,18 @@
  * make a set legal, the sizes derived from a set (passed as -D beside it:
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry, and
  * what oclblas-tune times it on: a column-major NT product whose sizes are
- * multiples of the candidate's tile, read in place, k not split.
+ * multiples of the candidate's tile, read in place, k not split; for a
+ * class of shapes, the library's whole plan on the class's problems.
  */
 #include "kernel_gemm_fast.h"
+#include "kernel_routine.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[GF_COUNT] = {
-    [GF_MWG] = {"MWG", 1, 512, 5, {16, 32, 64, 128, 256}},
-    [GF_NWG] = {"NWG", 1, 512, 5, {16, 32, 64, 128, 256}},
-    [GF_KWG] = {"KWG", 1, 256, 4, {8, 16, 32, 64}},
+    [GF_MWG] = {"MWG", 1, 512, 6, {8, 16, 32, 64, 128, 256}, 'm'},
+    [GF_NWG] = {"NWG", 1, 512, 6, {8, 16, 32, 64, 128, 256}, 'n'},
+    [GF_KWG] = {"KWG", 1, 256, 4, {8, 16, 32, 64}, 'k'},
     [GF_MDIMC] = {"MDIMC", 1, 1024, 4, {8, 16, 32, 64}},
     [GF_NDIMC] = {"NDIMC", 1, 1024, 4, {8, 16, 32, 64}},
     [GF_MDIMA] = {"MDIMA", 1, 1024, 4, {8, 16, 32, 64}},
@@ -207,10 +209,33 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
     return OCLBLAS_SUCCESS;
 }
 
+/* For a class of shapes: the library's whole plan (pads, the split of k
+ * and its sum included) on the class's problem, NN, cand for every shape;
+ * gemm_fast's plan even where the crossover would send the problem to
+ * gemm_direct (the class's own crossover is measured afterwards, with the
+ * tuned set). */
+static oclblas_status class_plan(const oclblas__devctx *cx, const oclblas__params *cand,
+                                 const oclblas__tune_problem *p, oclblas__plan *out)
+{
+    oclblas__devctx with = *cx;
+    oclblas__devctx_set(&with, OCLBLAS__K_GEMM_FAST, cand);
+    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT] = 0;
+    for (int c = 0; c < with.num_classes[OCLBLAS__K_ROUTINE]; ++c)
+        with.classes[OCLBLAS__K_ROUTINE][c].params.v[RT_GEMM_MIN_INDIRECT] = 0;
+    const oclblas__gemm_problem g = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
+                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
+                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS_MATH_STRICT};
+    const oclblas_status st = oclblas__gemm_plan(&with, &g, out);
+    /* Below the crossover the direct kernel would serve: not this kernel's plan. */
+    return st == OCLBLAS_SUCCESS && out->kind != OCLBLAS__PLAN_FAST ? OCLBLAS_INVALID_ARGUMENT : st;
+}
+
 static const oclblas__tuning tuning = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.55,
-    .num_sizes = 1, .gpu = {{2048, 2048, 2048}}, .cpu = {{512, 512, 512}},
+    /* The set for every shape serves what the default classes leave: larger products. */
+    .num_sizes = 2, .gpu = {{2048, 2048, 2048}, {4096, 4096, 4096}}, .cpu = {{1024, 1024, 1024}, {2048, 2048, 2048}},
     .whole_plan = 0, .prepare = tune_prepare, .plan = tune_plan,
+    .per_class = 1, .class_plan = class_plan,
 };
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {

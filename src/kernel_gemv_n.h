@@ -8,13 +8,15 @@
 
 #include "internal.h"
 
-enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_COUNT };
+enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
 
 /* y = alpha op(A) x + beta y for a column-major A (rows x cols); gemv_n
  * and gemv_t take the same arguments. The reduction (columns for gemv_n,
  * rows for gemv_t) is cut into pieces of `chunk`, one per split; with more
  * than one split each writes its partial sums into `partial` (split s at
- * s * len(y)) for gemv_reduce. vec: whole vectors of VW may be loaded. */
+ * s * len(y)) for gemv_reduce. vec: how A (and for gemv_t x) is read: 1 in
+ * aligned vectors of VW, 2 in vectors anywhere (vloadn), 0 element by
+ * element (gemv_t with a strided x). */
 typedef struct {
     size_t rows, cols;
     float alpha, beta;
@@ -25,6 +27,7 @@ typedef struct {
     int vec;
 } oclblas__gemv_args;
 
+/* 0 for a panel (STRM = 2): one work-group covers every row. */
 size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p);
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *out);
 /* The arguments in the kernels' order (shared with gemv_t). */

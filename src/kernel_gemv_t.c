@@ -4,23 +4,29 @@
  * size WGS, work-items per column TPC, vector width VW, unroll UNR), their
  * rules, the columns a work-group covers (derived, passed as -D), its launch
  * geometry, and what oclblas-tune times it on: the library's whole plan,
- * reduction included.
+ * reduction included. TPC goes down to 1, a CPU's choice (a work-item
+ * streams its column, nothing to reduce).
  */
 #include "kernel_gemv_t.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static const oclblas__param_def params[GT_COUNT] = {
-    [GT_WGS] = {"WGS", 1, 1024, 5, {32, 64, 128, 256, 512}},
-    [GT_TPC] = {"TPC", 1, 1024, 6, {4, 8, 16, 32, 64, 128}},
-    [GT_VW] = {"VW", 1, 8, 4, {1, 2, 4, 8}},
+    [GT_WGS] = {"WGS", 1, 1024, 6, {16, 32, 64, 128, 256, 512}},
+    [GT_TPC] = {"TPC", 1, 1024, 8, {1, 2, 4, 8, 16, 32, 64, 128}},
+    [GT_VW] = {"VW", 1, 16, 5, {1, 2, 4, 8, 16}},
     [GT_UNR] = {"UNR", 1, 32, 4, {1, 2, 4, 8}},
 };
 
 static const char *vw(const int *v, const oclblas__limits *l)
 {
     const int w = v[GT_VW];
-    return w == 1 || w == 2 || w == 4 || w == 8 ? NULL : "VW must be 1, 2, 4 or 8";
+    return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 ? NULL : "VW must be 1, 2, 4, 8 or 16";
+}
+/* UNR sums of VW, and as many loaded vectors of A and x, live in registers. */
+static const char *registers(const int *v, const oclblas__limits *l)
+{
+    return v[GT_UNR] * v[GT_VW] > 64 ? "UNR * VW must be at most 64" : NULL;
 }
 /* The work-items of one column reduce through a tree: a power of two. */
 static const char *tpc(const int *v, const oclblas__limits *l)
@@ -48,6 +54,7 @@ static const char *dev_local(const int *v, const oclblas__limits *l)
 static const oclblas__rule rules[] = {
     {OCLBLAS__P(GT_VW), 0, vw},
     {OCLBLAS__P(GT_TPC), 0, tpc},
+    {OCLBLAS__P(GT_UNR) | OCLBLAS__P(GT_VW), 0, registers},
     {OCLBLAS__P(GT_WGS) | OCLBLAS__P(GT_TPC), 0, wgs},
     {OCLBLAS__P(GT_WGS), 1, dev_wgs},
     {OCLBLAS__P(GT_WGS), 1, dev_dims},
@@ -83,8 +90,7 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
                                 oclblas__plan *out)
 {
     oclblas__devctx with = *cx;
-    with.params[OCLBLAS__K_GEMV_T] = *cand;
-    with.status[OCLBLAS__K_GEMV_T] = OCLBLAS_SUCCESS;
+    oclblas__devctx_set(&with, OCLBLAS__K_GEMV_T, cand);
     const oclblas__gemv_problem g = {1, p->m, p->n, p->alpha, p->beta,
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
                                      OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
@@ -93,8 +99,8 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
 
 static const oclblas__tuning tuning = {
     .form = OCLBLAS__FORM_GEMV, .trans_a = 1, .share = 0.1,
-    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{2048, 2048, 0}},
-    .whole_plan = 1, .plan = tune_plan,
+    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{4096, 4096, 0}},
+    .whole_plan = 1, .plan = tune_plan, .per_class = 1,
 };
 
 const oclblas__kernel_desc oclblas__desc_gemv_t = {

@@ -20,6 +20,10 @@ static const oclblas__param_def params[RT_COUNT] = {
     /* in the accurate and tf32 math modes, gemm_tc instead of gemm_fast
      * when m * n * k >= this cubed (and the device can run it); 0 never */
     [RT_GEMM_TC_MIN] = {"GEMM_TC_MIN", 0, 1 << 20, 8, {0, 512, 768, 1024, 1536, 2048, 3072, 4096}},
+    /* the longest k of a slice of gemm_fast (longer k is split whatever the
+     * tiles of C: on a CPU, a work-group's panels of A and B then stay in
+     * its caches); 0 no limit */
+    [RT_GEMM_MAX_SLICE_K] = {"GEMM_MAX_SLICE_K", 0, 1 << 20, 5, {0, 256, 512, 1024, 2048}},
 };
 
 const oclblas__kernel_desc oclblas__desc_routine = {

@@ -22,7 +22,10 @@
  * work-groups to fill the device, splitting its reduction over several
  * work-groups (whose partial sums gemv_reduce adds) when its natural
  * parallelism is too small. The steps come from the descriptors' step
- * functions, which alone know arguments and geometry.
+ * functions, which alone know arguments and geometry. Every parameter,
+ * the routine values included, is read for the problem's column-major
+ * shape (oclblas__devctx_params): a class of shapes with its own sets (a
+ * narrow tile, its own split of k) serves the problems its rule takes.
  */
 #include "kernel_gemm_direct.h"
 #include "kernel_gemm_fast.h"
@@ -38,16 +41,14 @@
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
 
-/* One set per kernel today; a rule that picks a set by the shape comes in here. */
-const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
-                                              oclblas_status *st)
-{
-    (void)shape;
-    *st = cx->status[kernel];
-    return *st == OCLBLAS_SUCCESS ? &cx->params[kernel] : NULL;
-}
-
 static oclblas__step *add_step(oclblas__plan *plan) { return &plan->step[plan->num_steps++]; }
+
+/* For the log: the class of shapes whose set the plan's main kernel runs with. */
+static void class_of(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape, oclblas__plan *out)
+{
+    const char *name = oclblas__devctx_class(cx, kernel, shape);
+    oclblas__strlcpy(out->cls, name ? name : "", sizeof out->cls);
+}
 
 /* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld = |inc|). */
 static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape *shape, size_t rows, size_t cols,
@@ -77,7 +78,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     out->gemv.trans = trans;
     out->gemv.rows = rows;
     out->gemv.cols = cols;
-    const oclblas__shape shape = {rows, cols, 1};
+    const oclblas__shape shape = {rows, cols, 1, 0};
     if (p->alpha == 0.0f) {
         const size_t step = (size_t)(p->y.inc < 0 ? -p->y.inc : p->y.inc);
         const size_t lowest = p->y.inc < 0 ? p->y.offset - (len_y - 1) * step : p->y.offset;
@@ -97,15 +98,17 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     size_t groups, splits, chunk;
     int vec;
     if (!trans) {
-        /* Rows are the parallel direction; columns may be split. */
-        groups = ceil_div(rows, oclblas__gemv_n_rows_per_group(gp));
+        /* Rows are the parallel direction; columns may be split. A panel
+         * (STRM = 2) covers every row: only its split is parallel. */
+        const size_t rpg = oclblas__gemv_n_rows_per_group(gp);
+        groups = rpg ? ceil_div(rows, rpg) : 1;
         splits = groups < target ? ceil_div(target, groups) : 1;
         const size_t max_splits = ceil_div(cols, 32); /* keep each split's loop worth its partial sums */
         if (splits > max_splits)
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(cols, splits);
         splits = ceil_div(cols, chunk);
-        vec = lda % vw == 0 && p->a.align >= vw * sizeof(float);
+        vec = lda % vw == 0 && p->a.align >= vw * sizeof(float) ? 1 : 2;
     } else {
         /* Columns are the parallel direction; rows may be split, in multiples of TPC * VW. */
         const size_t tpc = (size_t)gp->v[GT_TPC];
@@ -116,13 +119,15 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(ceil_div(rows, splits), tpc * vw) * tpc * vw;
         splits = ceil_div(rows, chunk);
-        vec = p->x.inc == 1 && lda % vw == 0 && p->a.align >= vw * sizeof(float) &&
-              p->x.align >= vw * sizeof(float);
+        vec = p->x.inc != 1 ? 0
+              : lda % vw == 0 && p->a.align >= vw * sizeof(float) && p->x.align >= vw * sizeof(float) ? 1
+                                                                                                  : 2;
     }
     if (splits * len_y > INT_MAX || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;
 
     out->kind = OCLBLAS__PLAN_GEMV;
+    class_of(cx, table, &shape, out);
     out->gemv.groups = groups;
     out->gemv.splits = splits;
     out->gemv.chunk = chunk;
@@ -156,22 +161,34 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
  * each into its own copy of C, which sum_slices then adds. The aim is
  * GEMM_SPLIT_K work-groups per compute unit, and there is no split unless
  * the tiles alone give at most half of that (the slices' extra memory
- * traffic would cost more than it gains). A slice keeps at least 256 of k
- * (or one KWG), there are at most 64, and their partial sums take at most
- * 256 MiB or an eighth of the largest allocation. */
-static size_t k_slices(const oclblas__device_info *dev, int per_cu, size_t tiles, size_t mp, size_t np, size_t kp,
-                       size_t kwg, size_t *k_slice)
+ * traffic would cost more than it gains); such a slice keeps at least 256
+ * of k (or one KWG). Independently, no slice is longer than
+ * GEMM_MAX_SLICE_K (when not 0): a CPU runs a work-group's items one after
+ * the other, each over the whole k, so the work-group's panels of A and B
+ * must stay in its caches (2048^3 ran at a third of 2048 x 2048 x 512's
+ * rate on our 2-core machine). There are at most 64 slices, and their
+ * partial sums take at most 256 MiB or an eighth of the largest
+ * allocation. */
+static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, size_t tiles, size_t mp, size_t np,
+                       size_t kp, size_t kwg, size_t *k_slice)
 {
     *k_slice = kp;
-    const size_t want = (size_t)per_cu * dev->compute_units;
-    if (per_cu <= 0 || tiles >= want)
-        return 1;
+    const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
     const size_t bytes_cap =
         dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
-    size_t s = want / tiles; /* no split until the tiles fill at most half */
-    if (s > kt / min_kt)
-        s = kt / min_kt;
+    size_t s = 1;
+    if (want && tiles < want) {
+        s = want / tiles; /* no split until the tiles fill at most half */
+        if (s > kt / min_kt)
+            s = kt / min_kt;
+    }
+    if (max_k > 0 && kp > (size_t)max_k) {
+        const size_t per_max = (size_t)max_k / kwg ? (size_t)max_k / kwg : 1; /* k tiles a slice may have */
+        const size_t need = (kt + per_max - 1) / per_max;
+        if (need > s)
+            s = need;
+    }
     if (s > 64)
         s = 64;
     while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
@@ -210,8 +227,12 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
     if (!rp)
         return st;
+    /* The entry may hold a set of gemm_tc for each mode: a class on the
+     * products the mode asks for. */
+    oclblas__shape tc_shape = *shape;
+    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
     oclblas__params tc_mode_set;
-    const oclblas__params *tp = tc_set(cx, p, shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
+    const oclblas__params *tp = tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
     const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!tp && !fp)
         return st;
@@ -235,9 +256,14 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
                            p->b.align >= vwn * sizeof(float);
     size_t k_slice;
     const size_t slices =
-        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
+        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp, np, kp,
+                 kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
+    if (tp)
+        class_of(cx, OCLBLAS__K_GEMM_TC, &tc_shape, out);
+    else
+        class_of(cx, OCLBLAS__K_GEMM_FAST, shape, out);
     out->fast.mp = mp;
     out->fast.np = np;
     out->fast.kp = kp;
@@ -304,7 +330,7 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     memset(out, 0, sizeof *out);
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k;
-    const oclblas__shape shape = {m, n, k};
+    const oclblas__shape shape = {m, n, k, 0};
     if (k == 0 || p->alpha == 0.0f)
         return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, out);
     /* A product with one row or one column of C is a matrix-vector product. */
@@ -342,6 +368,7 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     if (!dp)
         return st;
     out->kind = OCLBLAS__PLAN_DIRECT;
+    class_of(cx, OCLBLAS__K_GEMM_DIRECT, &shape, out);
     const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
@@ -380,6 +407,10 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
     size_t used = 0;
     if (len)
         buf[0] = '\0';
+    /* The class of shapes whose parameters the kernel runs with, if not the set for every shape. */
+    char cls[OCLBLAS__CLASS_NAME + 16] = "";
+    if (plan->cls[0])
+        snprintf(cls, sizeof cls, " [class %s]", plan->cls);
     if (gemm)
         put(buf, len, &used, "sgemm %zux%zux%zu %c%c: ", call->m, call->n, call->k, trans_letter(call->trans_a),
             trans_letter(call->trans_b));
@@ -393,12 +424,12 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         put(buf, len, &used, "%s = beta * %s (scale_matrix)", gemm ? "C" : "y", gemm ? "C" : "y");
         break;
     case OCLBLAS__PLAN_DIRECT:
-        put(buf, len, &used, "%s", oclblas__kernels[plan->step[0].kernel]->name);
+        put(buf, len, &used, "%s%s", oclblas__kernels[plan->step[0].kernel]->name, cls);
         break;
     case OCLBLAS__PLAN_GEMV:
-        put(buf, len, &used, "%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
-            plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
-            plan->gemv.vec ? ", vector loads" : "");
+        put(buf, len, &used, "%s%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
+            cls, plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
+            plan->gemv.vec == 1 ? ", vector loads" : plan->gemv.vec == 2 ? ", unaligned vector loads" : "");
         break;
     case OCLBLAS__PLAN_FAST: {
         /* The plan is column-major: a row-major call's A is its B, its m the plan's n. */
@@ -407,8 +438,8 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
         const oclblas__step *main = &plan->step[plan->main];
-        put(buf, len, &used, "%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k", oclblas__kernels[main->kernel]->name,
-            main->kernel != OCLBLAS__K_GEMM_TC ? "" : main->params.v[TC_PRODUCTS] == 3 ? " (3xTF32)" : " (1xTF32)",
+        put(buf, len, &used, "%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k", oclblas__kernels[main->kernel]->name,
+            main->kernel != OCLBLAS__K_GEMM_TC ? "" : main->params.v[TC_PRODUCTS] == 3 ? " (3xTF32)" : " (1xTF32)", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_tr), operand_way(b_ip, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         break;

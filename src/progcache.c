@@ -1150,17 +1150,20 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return (oclblas_status)err;
+    /* Every set in force: for every shape and for each class of shapes. */
+    const oclblas__devctx *cx = NULL;
+    st = oclblas__devctx_get(dev, &cx);
     for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
         /* Not a table without a program, nor a kernel the device cannot run (gemm_tc off NVIDIA). */
         const oclblas__kernel_desc *kd = oclblas__kernels[k];
         if (!kd->source || (kd->capable && kd->capable(&dev->lim)))
             continue;
-        oclblas__params p;
-        st = oclblas__db_lookup(dev, k, &p, NULL, 0);
-        oclblas__program *prog = NULL;
-        if (st == OCLBLAS_SUCCESS)
-            st = oclblas__program_get(ctx, dev, k, &p, &prog);
-        oclblas__program_release(prog);
+        st = cx->status[k];
+        for (int c = -1; c < cx->num_classes[k] && st == OCLBLAS_SUCCESS; ++c) {
+            oclblas__program *prog = NULL;
+            st = oclblas__program_get(ctx, dev, k, c < 0 ? &cx->params[k] : &cx->classes[k][c].params, &prog);
+            oclblas__program_release(prog);
+        }
     }
     /* The binaries stay in memory and on disk; the programs of this private context go. */
     oclblas__context_drop(ctx);

@@ -279,7 +279,7 @@ static void test_overrides(void **state)
     assert_non_null(strstr(buf, "UNR=8"));
     assert_non_null(strstr(buf, "with overrides"));
     /* The device's own override wins over the one for every device. */
-    TU_CHECK(oclblas_override_params(env.device, "gemv_n", "UNR=2,WGS=96"));
+    TU_CHECK(oclblas_override_params(env.device, "gemv_n", "UNR=2,WGS=96,STRM=1")); /* (a panel, STRM=2, is one work-item's) */
     TU_CHECK(oclblas_get_params(env.device, "gemv_n", buf, sizeof buf));
     assert_non_null(strstr(buf, "UNR=2"));
     assert_non_null(strstr(buf, "WGS=96"));

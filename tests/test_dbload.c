@@ -35,7 +35,7 @@ static const char *entry(int wgs, const char *note)
     snprintf(text, sizeof text,
              "{\n  \"format\": \"oclblas-database-1\",\n  \"device\": {\"type\": \"CPU\"},\n"
              "  \"tuned\": {\"tool\": \"test\", \"note\": \"%s\"},\n"
-             "  \"parameters\": {\"gemv_n\": {\"WGS\": %d, \"WPT\": 1, \"VW\": 1, \"UNR\": 1}}\n}\n",
+             "  \"parameters\": {\"gemv_n\": {\"WGS\": %d, \"WPT\": 1, \"VW\": 1, \"UNR\": 1, \"STRM\": 0}}\n}\n",
              note, wgs);
     return text;
 }

@@ -58,12 +58,13 @@ static int setup(void **state)
                               "STRM=1,STRN=1,SA=1,SB=1");
     set(OCLBLAS__K_GEMM_DIRECT, "WGD=32,KWGD=16,MDIMCD=8,NDIMCD=8,KWID=2,PADA=1,PADB=1");
     set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
-    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4");
+    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
     /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
                             "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0,KPAIR=0");
-    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0");
+    set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0,"
+                            "GEMM_MAX_SLICE_K=0");
     return 0;
 }
 
@@ -355,6 +356,24 @@ static void test_split_k(void **state)
     plan = plan_of(&p);
     assert_int_equal(plan.fast.slices, 1);
     routine(RT_GEMM_SPLIT_K, 4);
+    /* A longest slice: k cut whatever the tiles of C (1024 x 2048 is 512 tiles), into
+     * slices of at most 512 (a CPU's caches); with the split for parallelism, the larger count. */
+    routine(RT_GEMM_MAX_SLICE_K, 512);
+    p = gemm(0, 1, 1024, 2048, 2048);
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 4);
+    assert_int_equal(plan.fast.k_slice, 512);
+    p = gemm(0, 1, 1024, 2048, 2000); /* 125 tiles of k: 4 slices of 32 tiles, the last of 29 */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 4);
+    assert_int_equal(plan.fast.k_slice, 512);
+    p = gemm(0, 1, 1024, 2048, 512); /* short enough */
+    assert_int_equal(plan_of(&p).fast.slices, 1);
+    p = gemm(0, 1, 256, 256, 65536); /* the parallelism wants 33, the cache 128: at most 64 */
+    assert_int_equal(plan_of(&p).fast.slices, 64);
+    p = gemm(0, 1, 256, 256, 4096); /* the parallelism's 16 (256 of k each) beat the cache's 8 */
+    assert_int_equal(plan_of(&p).fast.slices, 16);
+    routine(RT_GEMM_MAX_SLICE_K, 0);
     /* With both operands padded the pads wait for the scratch set, not gemm_fast. */
     p = gemm(0, 0, 250, 250, 65536);
     plan = plan_of(&p);
@@ -778,7 +797,7 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.groups, 98);
     assert_int_equal(plan.gemv.splits, 6);
     assert_int_equal(plan.gemv.chunk, 16667);
-    assert_true(plan.gemv.vec);
+    assert_int_equal(plan.gemv.vec, 1);
     assert_int_equal(plan.num_steps, 2);
     assert_int_equal(plan.step[0].geo.global[0], 98 * 128);
     assert_int_equal(plan.step[0].geo.global[1], 6);
@@ -803,10 +822,31 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.num_steps, 1);
     assert_false(plan.step[0].after_scratch);
     assert_int_equal(plan.scratch[2], 0);
-    /* lda not a multiple of VW: scalar loads. */
+    assert_int_equal(plan.gemv.vec, 1);
+    /* A panel of whole columns (gemv_n's STRM = 2): one work-item covers every row; only the columns
+     * are split, at most one split per 32 of them. */
+    set(OCLBLAS__K_GEMV_N, "WGS=1,WPT=1,VW=8,UNR=4,STRM=2");
+    oclblas__gemv_problem q = gemv(0, 5000, 100000);
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.groups, 1);
+    assert_int_equal(plan.gemv.splits, 527); /* 528 wanted: chunks of 190 columns */
+    assert_int_equal(plan.gemv.chunk, 190);
+    assert_int_equal(plan.step[0].geo.global[0], 1);
+    assert_int_equal(plan.step[0].geo.global[1], 527);
+    q = gemv(0, 5000, 40);
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.splits, 2);
+    assert_int_equal(plan.num_steps, 2);
+    q = gemv(0, 5000, 30); /* no split: y summed in place */
+    plan = gemv_plan_of(&q);
+    assert_int_equal(plan.gemv.splits, 1);
+    assert_int_equal(plan.num_steps, 1);
+    set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
+    /* lda not a multiple of VW: vectors loaded from anywhere (vloadn). */
     p.a.ld = 600001;
     plan = gemv_plan_of(&p);
-    assert_false(plan.gemv.vec);
+    assert_int_equal(plan.gemv.vec, 2);
+    assert_int_equal(arg_i(&plan.step[0], 15), 2);
 
     /* gemv_t: 128 / 16 = 8 columns a work-group; the rows split in multiples of 16 * 4. */
     p = gemv(1, 100000, 100); /* 13 groups: 41 splits wanted, at most 100000 / 512 */
@@ -816,13 +856,13 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.chunk % 64, 0);
     assert_int_equal(plan.gemv.chunk, 2496);
     assert_int_equal(plan.gemv.splits, 41);
-    assert_true(plan.gemv.vec);
-    /* Vector loads need a contiguous, aligned x too. */
+    assert_int_equal(plan.gemv.vec, 1);
+    /* Vector loads need a contiguous x; aligned ones an aligned x too. */
     p.x.inc = 2;
-    assert_false(gemv_plan_of(&p).gemv.vec);
+    assert_int_equal(gemv_plan_of(&p).gemv.vec, 0);
     p.x.inc = 1;
     p.x.align = 8;
-    assert_false(gemv_plan_of(&p).gemv.vec);
+    assert_int_equal(gemv_plan_of(&p).gemv.vec, 2);
 }
 
 static void test_gemv_scale(void **state)
@@ -858,6 +898,150 @@ static void test_describe(void **state)
     oclblas__plan_describe(&call, &plan, text, sizeof text);
     assert_string_equal(text, "sgemm 250x256x128 TN: gemm_fast on 256x256x128, A padded, B in place, "
                               "1 slice of k; row-major");
+}
+
+/* ---- classes of shapes ------------------------------------------------------ */
+
+/* Adds a class set to the test context: the kernel's set for every shape
+ * with the named values changed. */
+static void add_class(int kernel, const char *name, const char *rule, const char *text)
+{
+    oclblas__class_set *c = &cx.classes[kernel][cx.num_classes[kernel]++];
+    memset(c, 0, sizeof *c);
+    oclblas__strlcpy(c->cls.name, name, sizeof c->cls.name);
+    char why[200] = "";
+    if (!oclblas__class_parse(rule, &c->cls, why, sizeof why))
+        fail_msg("%s: %s", rule, why);
+    c->params = cx.params[kernel];
+    assert_int_equal(oclblas__params_parse(kernel, text, &c->params, NULL), OCLBLAS_SUCCESS);
+    assert_true(oclblas__params_legal(kernel, &c->params, &dev.lim, NULL));
+}
+
+/* An entry may hold a set of gemm_tc for each math mode: a class on the
+ * products the mode asks for ("products <= 1": tf32) serves the tf32 mode
+ * only, the set for every shape the accurate one. */
+static void test_classes_by_mode(void **state)
+{
+    (void)state;
+    routine(RT_GEMM_TC_MIN, 1000);
+    add_class(OCLBLAS__K_GEMM_TC, "tf32", "products <= 1",
+              "WN=64,PROMOTE=0,LOOP=1,PRODUCTS=1,KPAIR=1,PADA=4,PADB=4");
+    oclblas__gemm_problem p = gemm(0, 0, 2048, 2048, 2048);
+    p.mode = OCLBLAS_MATH_TF32;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(main_step(&plan)->params.v[TC_KPAIR], 1);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
+    assert_string_equal(plan.cls, "tf32");
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = plan_of(&p);
+    assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(main_step(&plan)->params.v[TC_KPAIR], 0);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 3);
+    /* The rule reads the quantity as it is written, and prints it back. */
+    oclblas__shape_class c;
+    char why[200], text[100];
+    assert_true(oclblas__class_parse("products <= 1, m*n*k >= 1e9", &c, why, sizeof why));
+    oclblas__class_format(&c, text, sizeof text);
+    assert_string_equal(text, "products <= 1, m*n*k >= 1000000000");
+    const oclblas__shape tf32 = {1000, 1000, 1000, 1}, accurate = {1000, 1000, 1000, 3};
+    assert_true(oclblas__class_matches(&c, &tf32));
+    assert_false(oclblas__class_matches(&c, &accurate));
+}
+
+/* The first class whose rule the column-major shape meets gives the set;
+ * a shape of no class gets the set for every shape. */
+static void test_classes_pick_sets(void **state)
+{
+    (void)state;
+    /* Tiles of 64 x 16 where n is small, 16 x 64 where m is, and a split of k
+     * aimed higher where k is much larger than m and n. */
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-n", "n <= 64", "NWG=16,NDIMC=4,NDIMB=4,VWN=4");
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-m", "m <= 64", "MWG=16,MDIMC=4,MDIMA=4,VWM=4");
+    add_class(OCLBLAS__K_ROUTINE, "deep", "k/max(m,n) >= 8", "GEMM_SPLIT_K=8");
+
+    oclblas__gemm_problem p = gemm(0, 1, 4096, 32, 4096); /* n 32: the narrow-n tile, 64 x 16 */
+    oclblas__plan plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-n");
+    assert_int_equal(plan.fast.np, 32);
+    assert_int_equal(plan.step[plan.main].params.v[GF_NWG], 16);
+    assert_int_equal(plan.step[plan.main].geo.global[1], 2 * 4); /* 32 / 16 tiles of 4 work-items */
+    p = gemm(0, 1, 32, 4096, 4096); /* m 32: the narrow-m tile */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-m");
+    assert_int_equal(plan.fast.mp, 32);
+    assert_int_equal(plan.fast.np, 4096);
+    p = gemm(0, 1, 32, 48, 4096); /* both: the first class in the list wins */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "narrow-n");
+    p = gemm(0, 1, 1024, 1024, 1024); /* no class: the set for every shape */
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "");
+    assert_int_equal(plan.fast.np, 1024);
+    assert_int_equal(plan.step[plan.main].params.v[GF_NWG], 64);
+
+    /* The routine values of a class decide the split: 256 x 256 x 65536 is
+     * 16 tiles of C; 4 work-groups per compute unit want 33 slices, the
+     * deep class's 8 want 66, of which 64 are allowed. */
+    p = gemm(0, 1, 256, 256, 65536);
+    assert_int_equal(plan_of(&p).fast.slices, 64);
+    p = gemm(0, 1, 256, 256, 2047); /* k/max(m,n) < 8: the set for every shape */
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 8); /* 33 wanted, 2048 / 256 allowed */
+    cx.num_classes[OCLBLAS__K_ROUTINE] = 0;
+    p = gemm(0, 1, 256, 256, 65536);
+    assert_int_equal(plan_of(&p).fast.slices, 33);
+    add_class(OCLBLAS__K_ROUTINE, "deep", "k/max(m,n) >= 8", "GEMM_SPLIT_K=8");
+
+    /* The parameters a plan reads are those of the class, through the one accessor. */
+    const oclblas__shape narrow = {4096, 32, 4096, 0}, square = {512, 512, 512, 0};
+    oclblas_status st;
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &narrow, &st),
+                     &cx.classes[OCLBLAS__K_GEMM_FAST][0].params);
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &square, &st), &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_ptr_equal(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, NULL, &st), &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_null(oclblas__devctx_class(&cx, OCLBLAS__K_HELPERS, &narrow)); /* no classes of its own */
+    /* A kernel the device cannot run has no set, classes or not. */
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_INVALID_PARAMS;
+    assert_null(oclblas__devctx_params(&cx, OCLBLAS__K_GEMM_FAST, &narrow, &st));
+    assert_int_equal(st, OCLBLAS_INVALID_PARAMS);
+    assert_null(oclblas__devctx_class(&cx, OCLBLAS__K_GEMM_FAST, &narrow));
+    cx.status[OCLBLAS__K_GEMM_FAST] = OCLBLAS_SUCCESS;
+
+    /* A candidate of the tuner is in force for every shape: its classes go. */
+    oclblas__devctx copy = cx;
+    oclblas__devctx_set(&copy, OCLBLAS__K_GEMM_FAST, &cx.params[OCLBLAS__K_GEMM_FAST]);
+    assert_int_equal(copy.num_classes[OCLBLAS__K_GEMM_FAST], 0);
+    assert_int_equal(copy.num_classes[OCLBLAS__K_ROUTINE], 1);
+}
+
+/* A gemv is rows x cols x 1 to the rules; the log names the class. */
+static void test_classes_gemv_and_log(void **state)
+{
+    (void)state;
+    add_class(OCLBLAS__K_GEMV_N, "short", "m <= 256", "WGS=32,WPT=1,VW=8");
+    oclblas__gemv_problem g = gemv(0, 200, 100000);
+    oclblas__plan plan = gemv_plan_of(&g);
+    assert_string_equal(plan.cls, "short");
+    assert_int_equal(plan.step[0].geo.local[0], 32);
+    g = gemv(1, 200, 100000); /* gemv_t has no class: its own set */
+    assert_string_equal(gemv_plan_of(&g).cls, "");
+    g = gemv(0, 300, 100000);
+    assert_string_equal(gemv_plan_of(&g).cls, "");
+
+    /* A row-major call's m is the column-major n: the caller's 32 x 4096 is the rule's n = 32. */
+    add_class(OCLBLAS__K_GEMM_FAST, "narrow-n", "n <= 64", "NWG=16,NDIMC=4,NDIMB=4,VWN=4");
+    oclblas__gemm_problem p = gemm(0, 0, 4096, 32, 4096);
+    plan = plan_of(&p);
+    const oclblas__call call = {"sgemm", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 32, 4096, 4096};
+    char text[300];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "sgemm 32x4096x4096 NN: gemm_fast [class narrow-n] on 32x4096x4096"));
+    oclblas__call gcall = {"sgemv", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 200, 1000, 0};
+    g = gemv(0, 200, 1000);
+    plan = gemv_plan_of(&g);
+    oclblas__plan_describe(&gcall, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "gemv_n [class short], "));
 }
 
 /* ---- descriptors ---------------------------------------------------------- */
@@ -931,6 +1115,7 @@ int main(void)
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
         cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),
         cmocka_unit_test_setup(test_tc_descriptor, setup),     cmocka_unit_test_setup(test_tc_database, setup),
+        cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup), cmocka_unit_test_setup(test_classes_gemv_and_log, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

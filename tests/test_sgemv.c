@@ -3,9 +3,13 @@
  * layouts, all transposes, increments 1, 2, -1, -3 for x and y, offsets,
  * padded leading dimensions, alpha and beta including 0 (beta = 0 over NaN).
  * The same sweep runs with the database's parameters and with forced sets
- * of each gemv kernel that take its other paths: vector widths 1 to 8 (with
- * aligned and unaligned operands), several rows or vectors per work-item,
- * unrolling, and the split reduction on and off. Also SGEMM with m = 1 and
+ * of each gemv kernel that take its other paths: vector widths 1 to 16
+ * (aligned vector loads, and vector loads from anywhere where a leading
+ * dimension or offset is not a whole vector), several rows or vectors per
+ * work-item, interleaved and consecutive (STRM) and panels of whole
+ * columns (STRM 2, with y summed in place or split), one and two work-items per
+ * column (no reduction; a two-step one), unrolling, and the split
+ * reduction on and off. Also SGEMM with m = 1 and
  * n = 1, which the library computes with the gemv kernels.
  */
 #include "testutil.h"
@@ -90,20 +94,34 @@ static void test_database_params(void **state)
 static void test_split_wide_vectors(void **state)
 {
     (void)state;
-    with_params("split, VW=4/8", "WGS=32,WPT=2,VW=4,UNR=4", "WGS=64,TPC=8,VW=8,UNR=2", "GEMV_GROUPS_PER_CU=64");
+    with_params("split, VW=4/8", "WGS=32,WPT=2,VW=4,UNR=4,STRM=1", "WGS=64,TPC=8,VW=8,UNR=2", "GEMV_GROUPS_PER_CU=64");
 }
 
 /* One group per compute unit: no split. */
 static void test_unsplit_narrow_vectors(void **state)
 {
     (void)state;
-    with_params("no split, VW=1/2", "WGS=64,WPT=1,VW=1,UNR=2", "WGS=32,TPC=32,VW=2,UNR=1", "GEMV_GROUPS_PER_CU=1");
+    with_params("no split, VW=1/2", "WGS=64,WPT=1,VW=1,UNR=2,STRM=1", "WGS=32,TPC=32,VW=2,UNR=1", "GEMV_GROUPS_PER_CU=1");
 }
 
 static void test_mixed(void **state)
 {
     (void)state;
-    with_params("VW=8/1, WPT=4, TPC=4", "WGS=16,WPT=4,VW=8,UNR=1", "WGS=128,TPC=4,VW=1,UNR=8", "GEMV_GROUPS_PER_CU=8");
+    with_params("VW=8/1, WPT=4, TPC=4", "WGS=16,WPT=4,VW=8,UNR=1,STRM=1", "WGS=128,TPC=4,VW=1,UNR=8", "GEMV_GROUPS_PER_CU=8");
+}
+
+/* What a CPU picks: consecutive vectors of rows, wide vectors, a work-item per column. */
+static void test_cpu_shapes(void **state)
+{
+    (void)state;
+    with_params("STRM=0 VW=16 / TPC=1 VW=16", "WGS=4,WPT=2,VW=16,UNR=4,STRM=0", "WGS=16,TPC=1,VW=16,UNR=4",
+                "GEMV_GROUPS_PER_CU=8");
+    with_params("STRM=0 WPT=8 / TPC=2", "WGS=8,WPT=8,VW=4,UNR=2,STRM=0", "WGS=32,TPC=2,VW=4,UNR=4",
+                "GEMV_GROUPS_PER_CU=1");
+    with_params("STRM=0 WPT=32 VW=16 (512 rows a work-item)", "WGS=1,WPT=32,VW=16,UNR=2,STRM=0", NULL, NULL);
+    /* Panels of whole columns: split (partial sums), and not (y accumulated in place, any increment). */
+    with_params("STRM=2 panels, split", "WGS=1,WPT=1,VW=8,UNR=4,STRM=2", NULL, "GEMV_GROUPS_PER_CU=16");
+    with_params("STRM=2 panels, one split", "WGS=1,WPT=1,VW=16,UNR=3,STRM=2", NULL, "GEMV_GROUPS_PER_CU=1");
 }
 
 /* SGEMM with one row or one column of C goes through the gemv kernels. */
@@ -134,7 +152,7 @@ static void test_misaligned_host_memory(void **state)
 {
     (void)state;
     tu_misaligned_host_buffers = 1;
-    with_params("misaligned host memory", "WGS=32,WPT=2,VW=4,UNR=4", "WGS=64,TPC=8,VW=8,UNR=2", NULL);
+    with_params("misaligned host memory", "WGS=32,WPT=2,VW=4,UNR=4,STRM=1", "WGS=64,TPC=8,VW=8,UNR=2", NULL);
     tu_misaligned_host_buffers = 0;
 }
 
@@ -143,6 +161,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_database_params), cmocka_unit_test(test_split_wide_vectors),
         cmocka_unit_test(test_unsplit_narrow_vectors), cmocka_unit_test(test_mixed),
+        cmocka_unit_test(test_cpu_shapes),
         cmocka_unit_test(test_gemm_vector_shapes), cmocka_unit_test(test_misaligned_host_memory),
     };
     return cmocka_run_group_tests_name("sgemv", tests, NULL, NULL);

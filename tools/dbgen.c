@@ -27,6 +27,19 @@ static void cstr(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A table of values per kernel, as a C initializer. */
+static void values(FILE *out, const int v[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS])
+{
+    fputs("{", out);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        fputs("{", out);
+        for (int p = 0; p < OCLBLAS__MAX_PARAMS; ++p)
+            fprintf(out, "%d%s", v[k][p], p + 1 < OCLBLAS__MAX_PARAMS ? "," : "");
+        fputs(k + 1 < OCLBLAS__K_COUNT ? "}," : "}", out);
+    }
+    fputs("}", out);
+}
+
 static int same_device(const oclblas__db_entry *a, const oclblas__db_entry *b)
 {
     return strcmp(a->vendor, b->vendor) == 0 && strcmp(a->type, b->type) == 0 && strcmp(a->arch, b->arch) == 0 &&
@@ -102,17 +115,30 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < count; ++i) {
         const oclblas__db_entry *e = &all[i];
         fprintf(out, "    {");
+        const char *names[] = {"vendor", "type", "arch", "name", "tool", "driver", "date", "sizes", "origin"};
         const char *fields[] = {e->vendor, e->type, e->arch, e->name, e->tool, e->driver, e->date, e->sizes, e->origin};
         for (int f = 0; f < 9; ++f) {
+            fprintf(out, ".%s = ", names[f]);
             cstr(out, fields[f]);
             fputs(", ", out);
         }
-        fprintf(out, "0x%xu, {", e->has);
-        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-            fputs("{", out);
-            for (int p = 0; p < OCLBLAS__MAX_PARAMS; ++p)
-                fprintf(out, "%d%s", e->values[k][p], p + 1 < OCLBLAS__MAX_PARAMS ? "," : "");
-            fputs(k + 1 < OCLBLAS__K_COUNT ? "}," : "}", out);
+        fprintf(out, "\n     .has = 0x%xu, .values = ", e->has);
+        values(out, e->values);
+        fprintf(out, ",\n     .num_classes = %d, .classes = {", e->num_classes);
+        for (int c = 0; c < e->num_classes; ++c) {
+            const oclblas__db_class *dc = &e->classes[c];
+            fprintf(out, "%s\n        {.cls = {.name = ", c ? "," : "");
+            cstr(out, dc->cls.name);
+            fprintf(out, ", .num_conditions = %d, .cond = {", dc->cls.num_conditions);
+            for (int j = 0; j < dc->cls.num_conditions; ++j)
+                fprintf(out, "%s{%u, %u, %.17g}", j ? ", " : "", dc->cls.cond[j].quantity, dc->cls.cond[j].op,
+                        dc->cls.cond[j].value);
+            fprintf(out, "}}, .has = 0x%xu, .given = {", dc->has);
+            for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+                fprintf(out, "%s0x%xu", k ? ", " : "", dc->given[k]);
+            fputs("}, .values = ", out);
+            values(out, dc->values);
+            fputs("}", out);
         }
         fprintf(out, "}},\n");
     }

@@ -3,8 +3,10 @@
  * database/ (see src/dbparse.c): the device as the library names it
  * (oclblas_device_description), how it was tuned ("tuned": tool, driver,
  * date, problem sizes, and a free "note" with the command line, strategy,
- * budgets and wall time, which the library does not read), and one
- * complete parameter object per kernel that was tuned. The file is written
+ * budgets and wall time, which the library does not read), one complete
+ * parameter object per kernel that was tuned, and the classes of shapes
+ * with their rules and sets (full for kernels, the measured values for the
+ * routine). The file is written
  * under a temporary name and renamed, so that an interrupted write never
  * leaves half an entry, and it is read back with the library's own parser
  * before the run calls it done.
@@ -75,7 +77,42 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
         fputc('}', f);
         first = 0;
     }
-    fputs("\n  }\n}\n", f);
+    fputs("\n  }", f);
+    /* The classes that hold a set, in their order: full sets for the
+     * kernels, the measured values only for the routine. */
+    int classes = 0;
+    for (int c = 0; c < e->num_classes; ++c) {
+        const tune_entry_class *ec = &e->classes[c];
+        int any = 0;
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+            any |= ec->given[k] != 0;
+        if (!any)
+            continue;
+        char rule[256];
+        oclblas__class_format(&ec->cls, rule, sizeof rule);
+        fprintf(f, "%s\n    {\"name\": ", classes++ ? "," : ",\n  \"classes\": [");
+        json_string(f, ec->cls.name);
+        fputs(", \"when\": ", f);
+        json_string(f, rule);
+        fputs(",\n     \"parameters\": {", f);
+        int first_k = 1;
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+            if (!ec->given[k])
+                continue;
+            const oclblas__kernel_desc *kd = oclblas__kernels[k];
+            fprintf(f, "%s\"%s\": {", first_k ? "" : ",\n                    ", kd->name);
+            int first_p = 1;
+            for (int i = 0; i < kd->num_params; ++i)
+                if (ec->given[k] & (1u << i)) {
+                    fprintf(f, "%s\"%s\": %d", first_p ? "" : ", ", kd->params[i].name, ec->params[k].v[i]);
+                    first_p = 0;
+                }
+            fputc('}', f);
+            first_k = 0;
+        }
+        fputs("}}", f);
+    }
+    fputs(classes ? "\n  ]\n}\n" : "\n}\n", f);
     int ok = fflush(f) == 0;
     ok = fsync(fileno(f)) == 0 && ok;
     ok = fclose(f) == 0 && ok;

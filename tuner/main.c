@@ -62,6 +62,8 @@ typedef struct {
     tune_size sizes[OCLBLAS__K_COUNT][8];
     int num_sizes[OCLBLAS__K_COUNT];
     size_t gemv_long, gemv_short, gemv_square;
+    tune_class classes[OCLBLAS__MAX_CLASSES]; /* tuned beside the sets for every shape, in this order */
+    int num_classes, no_classes;
     char command[2048];
 } options;
 
@@ -100,7 +102,8 @@ static void usage(FILE *f)
 "                           the same device is resumed: what it records is not measured again\n"
 "      --fresh              start the journal over\n"
 "      --from-journal FILE  write the entry from the journal FILE, measuring nothing: each\n"
-"                           kernel's best configuration there (give the run's -k, --size\n"
+"                           kernel's best configuration there, for every shape and for\n"
+"                           each class (give the run's -k, --size, --class or --no-classes,\n"
 "                           and --values), the routine values where it has all they need\n"
 "  -k, --kernels LIST       comma-separated among the kernels above and routine (default: all)\n"
 "Search:\n"
@@ -125,11 +128,25 @@ static void usage(FILE *f)
 "                           %s.\n"
 "                           Nothing starts once it is spent; the run ends within SEC plus\n"
 "                           the candidate in flight, then writes and checks the entry.\n"
-"                           Or K=SEC for one kernel (repeatable; within the whole run's)\n"
-"  -n, --max-configs N      configurations per kernel, or K=N for one kernel (repeatable);\n"
-"                           default 200 for a kernel that has no time budget\n"
+"                           Or K=SEC for one kernel (repeatable; within the whole run's).\n"
+"                           A kernel's time covers its classes' searches too: the set for\n"
+"                           every shape takes twice a class's part, and time a search\n"
+"                           leaves unused passes on to the next\n"
+"  -n, --max-configs N      configurations per search of a kernel (for every shape, and for\n"
+"                           each class), or K=N for one kernel (repeatable); default 200\n"
+"                           for a kernel that has no time budget\n"
 "                           Time is the run's wall time plus what the records it takes from\n"
 "                           the journal cost, so a resumed run continues the same budget.\n"
+"Classes of shapes (a set for each, tried in order before the set for every shape):\n"
+"      --class NAME:RULE:SIZES\n"
+"                           a class: NAME (letters, digits, - _ .), RULE the conditions its\n"
+"                           problems meet, e.g. \"n <= 128, k >= 2\" (see the README's Database;\n"
+"                           a gemv is k = 1 to a rule), SIZES its problems: MxNxK products\n"
+"                           (column-major NN) tune gemm_fast and the split of k for it, MxN\n"
+"                           gemvs tune gemv_n, gemv_t and GEMV_GROUPS_PER_CU. Repeatable, in\n"
+"                           order. Default: classes for one small side, long k, small\n"
+"                           products and gemvs (--list shows them), smaller on a CPU\n"
+"      --no-classes         only the sets for every shape\n"
 "Measurement:\n"
 "      --size K=MxNxK[,MxNxK...]\n"
 "                           problem sizes of kernel K (MxNxK for products, MxN for gemv\n"
@@ -234,6 +251,88 @@ static int parse_sizes(options *o, const char *arg)
     return 1;
 }
 
+/* One size of a list: MxNxK (a product) or MxN (a gemv, k = 0); 0 when it is neither. */
+static int parse_size(const char *text, tune_size *out, int *dims)
+{
+    char item[64];
+    if (strlen(text) >= sizeof item)
+        return 0;
+    oclblas__strlcpy(item, text, sizeof item);
+    long x[3] = {0, 0, 0};
+    int got = 0;
+    for (char *tok = item, *save = NULL, *t; (t = strtok_r(tok, "x", &save)) != NULL; tok = NULL) {
+        if (got == 3 || !tune_parse_long(t, 1, 1 << 20, &x[got]))
+            return 0;
+        ++got;
+    }
+    if (got < 2)
+        return 0;
+    *out = (tune_size){(size_t)x[0], (size_t)x[1], (size_t)x[2]};
+    *dims = got;
+    return 1;
+}
+
+/* --class NAME:RULE:SIZES */
+static int parse_class(options *o, const char *arg)
+{
+    if (o->num_classes == OCLBLAS__MAX_CLASSES)
+        return bad_option("at most " OCLBLAS__STR(OCLBLAS__MAX_CLASSES) " classes (--class %s)", arg);
+    const char *c1 = strchr(arg, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2)
+        return bad_option("--class needs NAME:RULE:SIZES, got \"%s\"", arg);
+    tune_class *c = &o->classes[o->num_classes];
+    memset(c, 0, sizeof *c);
+    if ((size_t)(c1 - arg) >= sizeof c->cls.name)
+        return bad_option("--class: the name is too long in \"%s\"", arg);
+    memcpy(c->cls.name, arg, (size_t)(c1 - arg));
+    c->cls.name[c1 - arg] = '\0';
+    if (!oclblas__class_name_valid(c->cls.name))
+        return bad_option("--class: a name is letters, digits, '-', '_' and '.', not \"%s\"", c->cls.name);
+    for (int i = 0; i < o->num_classes; ++i)
+        if (strcmp(o->classes[i].cls.name, c->cls.name) == 0)
+            return bad_option("--class: the class %s is named twice", c->cls.name);
+    char rule[512], why[200];
+    if ((size_t)(c2 - c1 - 1) >= sizeof rule)
+        return bad_option("--class: the rule is too long in \"%s\"", arg);
+    memcpy(rule, c1 + 1, (size_t)(c2 - c1 - 1));
+    rule[c2 - c1 - 1] = '\0';
+    if (!oclblas__class_parse(rule, &c->cls, why, sizeof why)) {
+        fprintf(stderr, "oclblas-tune: --class %s: %s\n", c->cls.name, why);
+        return bad_option("(in \"%s\")", arg);
+    }
+    for (const char *p = c2 + 1; *p;) {
+        const size_t l = strcspn(p, ",");
+        char item[64];
+        int dims;
+        if (l == 0 || l >= sizeof item || c->num_sizes == TUNE_MAX_CLASS_SIZES)
+            return bad_option("--class: bad list of sizes in \"%s\" (MxNxK or MxN, at most 8)", arg);
+        memcpy(item, p, l);
+        item[l] = '\0';
+        if (!parse_size(item, &c->sizes[c->num_sizes], &dims))
+            return bad_option("--class: bad size in \"%s\" (MxNxK for products, MxN for gemvs)", arg);
+        /* Its own problems must be in it: a class tuned on problems it does not serve tunes nothing it uses. */
+        const tune_size *z = &c->sizes[c->num_sizes];
+        const oclblas__shape sh = {.m = z->m, .n = z->n, .k = dims == 3 ? z->k : 1};
+        if (!oclblas__class_matches(&c->cls, &sh))
+            return bad_option("--class: the size %s does not meet the class's rule (a gemv is k = 1 to it)", item);
+        ++c->num_sizes;
+        p += l;
+        if (*p)
+            ++p;
+    }
+    if (!c->num_sizes)
+        return bad_option("--class: no sizes in \"%s\"", arg);
+    /* First match wins: the entry would be refused with a class that an earlier one leaves no shape to. */
+    for (int i = 0; i < o->num_classes; ++i)
+        if (oclblas__class_covers(&o->classes[i].cls, &c->cls)) {
+            fprintf(stderr, "oclblas-tune: --class %s: class %s before it takes all its shapes\n", c->cls.name,
+                    o->classes[i].cls.name);
+            return bad_option("(in \"%s\")", arg);
+        }
+    ++o->num_classes;
+    return 1;
+}
+
 static int parse_budget(options *o, const char *arg, int time)
 {
     int k;
@@ -271,7 +370,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"size", 1, 0, 9},           {"runs", 1, 0, 10},          {"screen", 1, 0, 11},
         {"jobs", 1, 0, 'J'},         {"cache-dir", 1, 0, 12},     {"list", 0, 0, 13},
         {"quiet", 0, 0, 'q'},        {"help", 0, 0, 'h'},         {"version", 0, 0, 'V'},
-        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {"from-journal", 1, 0, 16}, {0, 0, 0, 0}};
+        {"no-database-seed", 0, 0, 14}, {"build", 1, 0, 15}, {"from-journal", 1, 0, 16},
+        {"class", 1, 0, 17},         {"no-classes", 0, 0, 18},    {0, 0, 0, 0}};
     int batch = 0, swarm = 0, any_kernel = 0;
     long n;
     double x;
@@ -398,6 +498,11 @@ static int parse_options(int argc, char **argv, options *o)
                 return bad_option("--build needs threads, processes or auto, got \"%s\"", optarg);
             break;
         case 16: o->from_journal = optarg; break;
+        case 17:
+            if (!parse_class(o, optarg))
+                return 0;
+            break;
+        case 18: o->no_classes = 1; break;
         case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); exit(0);
         case 'V': printf("oclblas-tune %s\n", TUNE_VERSION); exit(0);
@@ -421,6 +526,8 @@ static int parse_options(int argc, char **argv, options *o)
             return bad_option("--from-journal names the journal: give it or -j, not both%s", "");
         o->journal = o->from_journal;
     }
+    if (o->no_classes && o->num_classes)
+        return bad_option("give --class or --no-classes, not both%s", "");
     return 1;
 }
 
@@ -445,6 +552,40 @@ static void default_sizes(options *o, const tune_device *d)
         o->gemv_short = gpu ? 512 : 256;
         o->gemv_square = gpu ? 4096 : 1024;
     }
+}
+
+/* The classes tuned when none are given. Column-major, as the rules see
+ * the problems (a row-major call's m is the rule's n): one small side
+ * (where a wide tile wastes most of itself and the tiles of C are few),
+ * each side for itself; k much larger than m and n (the split of k);
+ * products smaller than about 1024^3 on a GPU, 512^3 on a CPU; gemvs below
+ * 4096^2 on a GPU, 2048^2 on a CPU (a CPU's caches hold them). Products
+ * say k >= 2 and gemvs k <= 1 (a gemv is k = 1 to a rule), so that the
+ * routine values of the one never serve the other. */
+static void default_classes(options *o, const tune_device *d)
+{
+    if (o->num_classes || o->no_classes)
+        return;
+    const int gpu = strcmp(d->info->type, "CPU") != 0;
+    static const char *const gpu_classes[] = {
+        "narrow-m:m <= 128, k >= 2:32x4096x4096,64x16384x1024,128x4096x4096",
+        "narrow-n:n <= 128, k >= 2:4096x32x4096,16384x64x1024,4096x128x4096",
+        "deep:k/max(m,n) >= 8, k >= 2:1024x1024x16384,256x256x65536",
+        "small:m*n*k <= 1.1e9, k >= 2:512x512x512,1024x1024x1024",
+        "gemv-small:k <= 1, m*n <= 2.6e7:4096x4096,2048x8192",
+    };
+    static const char *const cpu_classes[] = {
+        "narrow-m:m <= 64, k >= 2:64x2048x1024",
+        "narrow-n:n <= 64, k >= 2:2048x64x1024",
+        "deep:k/max(m,n) >= 8, k >= 2:256x256x8192",
+        "small:m*n*k <= 1.4e8, k >= 2:256x256x256,512x512x512",
+        "gemv-small:k <= 1, m*n <= 4.2e6:1024x1024,2048x2048",
+    };
+    const char *const *list = gpu ? gpu_classes : cpu_classes;
+    const int n = gpu ? (int)(sizeof gpu_classes / sizeof *gpu_classes) : (int)(sizeof cpu_classes / sizeof *cpu_classes);
+    for (int i = 0; i < n; ++i)
+        if (!parse_class(o, list[i]))
+            abort(); /* the defaults are the program's own */
 }
 
 static void default_output(const tune_device *d, char *buf, size_t len)
@@ -485,6 +626,7 @@ typedef struct {
     double clock;       /* what its candidates cost, as the search counts it */
     double meter;       /* when the last candidate's cost was counted */
     void *best_hold;    /* the best candidate's program, when built here: the entry's check runs it */
+    int cls_index;      /* the class searched (options' classes), -1 for the set for every shape */
     int tty;
     int have_best;
     tune_record best;
@@ -494,7 +636,7 @@ typedef struct {
     tune_record seed_rec;
 } kernel_run;
 
-static void so_far_set(int kernel, const oclblas__params *p, const char *problem);
+static void so_far_set(int kernel, int cls, unsigned given, const oclblas__params *p, const char *problem);
 
 static void note_result(kernel_run *kr, const oclblas__params *p, const tune_record *r)
 {
@@ -505,7 +647,8 @@ static void note_result(kernel_run *kr, const oclblas__params *p, const tune_rec
         kr->have_best = 1;
         kr->best = *r;
         oclblas__params_format(kr->space->kernel, p, kr->best_text, sizeof kr->best_text);
-        so_far_set(kr->space->kernel, p, kr->problem);
+        so_far_set(kr->space->kernel, kr->cls_index, (1u << oclblas__kernels[kr->space->kernel]->num_params) - 1, p,
+                   kr->problem);
     }
     if (!memcmp(p->v, kr->seed.v, sizeof p->v)) {
         kr->seed_measured = 1;
@@ -636,25 +779,29 @@ typedef struct {
     tune_record best_rec, seed_rec;
     int seed_measured;
     long measured, replayed, failed;
-    double clock;
+    double clock;     /* with the kernel's classes' searches (tune_kernel) */
+    double own_clock; /* this search's alone */
     tune_stop stop;
     char problem[256];
+    int out_of_time;  /* a class's search that did not start: the kernel's time budget was spent */
 } kernel_result;
 
 /* --from-journal: the best configuration the journal holds for the
- * kernel's problem, which is what the run that measured it chose (unless
- * the journal holds more than that run reached). */
-static void best_in_journal(const options *o, tune_journal *j, int kernel, const oclblas__params *seed,
-                            kernel_result *res)
+ * search's problem (a class's names the class and its rule), which is what
+ * the run that measured it chose (unless the journal holds more than that
+ * run reached). */
+static void best_in_journal(const options *o, tune_journal *j, int kernel, const tune_class *cls,
+                            const oclblas__params *seed, kernel_result *res)
 {
     const char *kname = oclblas__kernels[kernel]->name;
-    char config[512];
+    char config[512], what[128];
+    snprintf(what, sizeof what, "%s%s%s", kname, cls ? ", class " : "", cls ? cls->cls.name : "");
     tune_journal_tally t;
     res->found = tune_journal_best(j, kname, res->problem, config, sizeof config, &res->best_rec, &t) &&
                  oclblas__params_parse(kernel, config, &res->best, NULL) == OCLBLAS_SUCCESS;
     res->replayed = t.records;
     res->failed = t.failed;
-    res->clock = t.charged;
+    res->clock = res->own_clock = t.charged;
     res->stop = TUNE_STOP_EXHAUSTED;
     if (seed) {
         char text[512];
@@ -664,17 +811,28 @@ static void best_in_journal(const options *o, tune_journal *j, int kernel, const
     if (o->quiet)
         return;
     if (res->found)
-        fprintf(stderr, "%s: from the journal: %ld records of problem %s, best %.1f %s: %s\n", kname, t.records,
+        fprintf(stderr, "%s: from the journal: %ld records of problem %s, best %.1f %s: %s\n", what, t.records,
                 res->problem, res->best_rec.rate, tune_unit(kernel), config);
     else
-        fprintf(stderr, "%s: the journal has %s of problem %s%s\n", kname,
+        fprintf(stderr, "%s: the journal has %s of problem %s%s\n", what,
                 t.records ? "no configuration that built, ran and checked out" : "no record", res->problem,
-                t.records ? "" : " (give the run's --size and --values)");
+                t.records ? ""
+                : cls     ? " (give the run's --class and --values)"
+                          : " (give the run's --size and --values)");
 }
 
+/* One search: a kernel's set for every shape (cls NULL) or for a class,
+ * on its problems. seeds: the configurations measured first, the first of
+ * them where the database stands today for these problems (reported as
+ * "the database's"); those outside the space go to their nearest legal
+ * configuration in it. It stops after the candidate in flight once
+ * time_budget (0: none) is spent on its own clock. With --from-journal it
+ * takes the journal's best instead, measuring nothing. */
+#define MAX_SEEDS (OCLBLAS__MAX_CLASSES + 2)
 static int search_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j,
-                         tune_run_budget *budget, int kernel, double time_budget, long config_budget,
-                         kernel_result *res)
+                         tune_run_budget *budget, int kernel, const tune_class *cls, const tune_size *sizes,
+                         int num_sizes, const oclblas__params *seeds, int num_seeds, double time_budget,
+                         long config_budget, kernel_result *res)
 {
     /* The kernel's clock runs from here: what comes before its first measurement is its cost too. */
     const double meter = tune_now();
@@ -691,17 +849,43 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
             fprintf(stderr, "oclblas-tune: %s\n", err);
             return 0;
         }
-    /* Where the database stands today: the first configuration measured. */
-    oclblas__params seed;
-    uint64_t seed_code = 0;
-    int have_seed = 0;
-    seed = d->cx.params[kernel];
-    if (d->cx.status[kernel] == OCLBLAS_SUCCESS && o->seed_db)
-        have_seed = tune_space_nearest(&space, &seed, &seed_code);
-    if (have_seed)
-        tune_space_params(&space, seed_code, &seed);
+    /* A class's tiles no wider than its problems: the rest is padding. */
+    for (int i = 0; cls && i < space.num_params; ++i) {
+        const char along = oclblas__kernels[kernel]->params[i].along;
+        size_t most = 0;
+        for (int z = 0; z < num_sizes && along; ++z) {
+            const size_t v = along == 'm' ? sizes[z].m : along == 'n' ? sizes[z].n : sizes[z].k;
+            most = v > most ? v : most;
+        }
+        size_t cap = 1;
+        while (cap < most)
+            cap *= 2;
+        if (along && !tune_space_cap(&space, i, cap > (size_t)1 << 30 ? 1 << 30 : (int)cap, err, sizeof err)) {
+            fprintf(stderr, "oclblas-tune: %s\n", err);
+            return 0;
+        }
+    }
+    /* Where the database stands today, and the other starting points. */
+    oclblas__params seed = {{-1}};
+    uint64_t seed_codes[MAX_SEEDS];
+    int num_codes = 0, have_seed = 0;
+    for (int i = 0; i < num_seeds && o->seed_db; ++i) {
+        uint64_t code;
+        if (!tune_space_nearest(&space, &seeds[i], &code))
+            continue;
+        int dup = 0;
+        for (int c = 0; c < num_codes; ++c)
+            dup |= seed_codes[c] == code;
+        if (dup)
+            continue;
+        if (i == 0) {
+            have_seed = 1;
+            tune_space_params(&space, code, &seed);
+        }
+        seed_codes[num_codes++] = code;
+    }
     tune_bench_opts bo = {o->runs, o->screen};
-    tune_bench *bench = tune_bench_new(d, kernel, o->sizes[kernel], o->num_sizes[kernel], &bo, err, sizeof err);
+    tune_bench *bench = tune_bench_new(d, kernel, sizes, num_sizes, &bo, cls, err, sizeof err);
     if (!bench) {
         fprintf(stderr, "oclblas-tune: %s\n", err);
         tune_space_free(&space);
@@ -709,12 +893,12 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     }
     if (o->from_journal) {
         tune_bench_problem(bench, res->problem, sizeof res->problem);
-        best_in_journal(o, j, kernel, have_seed ? &seed : NULL, res);
+        best_in_journal(o, j, kernel, cls, have_seed ? &seed : NULL, res);
         tune_bench_free(bench);
         tune_space_free(&space);
         return 1;
     }
-    tune_strategy *st = tune_strategy_new(&space, &o->strategy, &seed_code, have_seed, err, sizeof err);
+    tune_strategy *st = tune_strategy_new(&space, &o->strategy, seed_codes, num_codes, err, sizeof err);
     if (!st) {
         fprintf(stderr, "oclblas-tune: %s: %s\n", kname, err);
         tune_bench_free(bench);
@@ -730,12 +914,13 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     kr.bench = bench;
     kr.journal = j;
     kr.kname = kname;
-    kr.seed = have_seed ? seed : (oclblas__params){{-1}};
+    kr.seed = seed;
     kr.tty = isatty(STDERR_FILENO);
     kr.start = tune_now();
     kr.meter = meter;
     kr.budget = budget;
     kr.time_budget = time_budget;
+    kr.cls_index = cls ? (int)(cls - o->classes) : -1;
     tune_bench_problem(bench, kr.problem, sizeof kr.problem);
     if (!o->quiet) {
         char budget[96] = "none", tb[32];
@@ -748,7 +933,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
             snprintf(budget, sizeof budget, "%ld configurations", config_budget);
         fprintf(stderr, "%s: %s search, problem %s, budget %s, %llu combinations%s\n", kname,
                 tune_strategy_name(o->strategy.kind), kr.problem, budget, (unsigned long long)space.product,
-                have_seed ? ", starting from the database's" : "");
+                have_seed ? ", starting from the database's" : num_codes ? ", starting from the sets found so far" : "");
     }
     tune_budget b = {config_budget, time_budget};
     tune_outcome out;
@@ -764,7 +949,7 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     res->measured = kr.measured;
     res->replayed = kr.replayed;
     res->failed = kr.failed[1] + kr.failed[2] + kr.failed[3];
-    res->clock = out.clock;
+    res->clock = res->own_clock = out.clock;
     res->stop = out.stop;
     oclblas__strlcpy(res->problem, kr.problem, sizeof res->problem);
     if (!o->quiet) {
@@ -778,6 +963,126 @@ static int search_kernel(const options *o, tune_device *d, tune_workers *workers
     tune_bench_free(bench);
     tune_space_free(&space);
     return 1;
+}
+
+/* Whether a class tunes a kernel: the kernel is tuned per class and the
+ * class has problems of its form. */
+static int class_tunes(const tune_class *c, int kernel)
+{
+    const oclblas__tuning *tu = tuning_of(kernel);
+    tune_size sizes[TUNE_MAX_CLASS_SIZES];
+    return tu && tu->per_class && (tu->form == OCLBLAS__FORM_GEMM || tu->form == OCLBLAS__FORM_GEMV) &&
+           tune_class_sizes(c, tu->form == OCLBLAS__FORM_GEMV, sizes) > 0;
+}
+
+/* Sets that entries for other devices of the same architecture (the H100
+ * for the H200 and back) hold for the kernel, for every shape (cls NULL)
+ * or for the class of that name: good starting points found elsewhere. */
+static int sibling_seeds(const tune_device *d, int kernel, const char *cls, oclblas__params *out, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < oclblas__db_builtin_count && n < max && d->info->arch[0]; ++i) {
+        const oclblas__db_entry *e = &oclblas__db_builtin[i];
+        if (!e->name[0] || !oclblas__strcaseeq(e->arch, d->info->arch) || oclblas__strcaseeq(e->name, d->info->name))
+            continue;
+        const int *v = NULL;
+        if (!cls && (e->has & (1u << kernel)))
+            v = e->values[kernel];
+        for (int c = 0; cls && c < e->num_classes; ++c)
+            if (!strcmp(e->classes[c].cls.name, cls) &&
+                e->classes[c].given[kernel] == (1u << oclblas__kernels[kernel]->num_params) - 1)
+                v = e->classes[c].values[kernel];
+        if (v)
+            memcpy(out[n++].v, v, sizeof out[0].v);
+    }
+    return n;
+}
+
+/* A kernel's searches: its set for every shape, then a set for each class
+ * that tunes it, each class seeded with the set the database gives its
+ * first problem today (start), the set for every shape just found and the
+ * classes' sets found before it; each search also with the sets of the
+ * same architecture's other devices. The time budget (the kernel's share
+ * of the run's, 0: none) is shared out, the set for every shape (what
+ * every problem of no class runs with) counting twice, time a search
+ * leaves unused passing on to the next; res->clock is the sum. Once it is
+ * spent no class search starts, so the kernel ends within its budget plus
+ * the candidate in flight, as one search does. */
+static int tune_kernel(const options *o, tune_device *d, tune_workers *workers, tune_journal *j,
+                       tune_run_budget *budget, int kernel, const oclblas__devctx *start, double time_budget,
+                       long config_budget, kernel_result *res, kernel_result class_res[OCLBLAS__MAX_CLASSES])
+{
+    int searches = 2;
+    for (int c = 0; c < o->num_classes; ++c)
+        searches += class_tunes(&o->classes[c], kernel);
+    oclblas__params seeds[MAX_SEEDS];
+    int num_seeds = 0;
+    if (d->cx.status[kernel] == OCLBLAS_SUCCESS)
+        seeds[num_seeds++] = d->cx.params[kernel];
+    num_seeds += sibling_seeds(d, kernel, NULL, seeds + num_seeds, MAX_SEEDS - num_seeds);
+    for (int c = 0; c < o->num_classes; ++c)
+        memset(&class_res[c], 0, sizeof class_res[c]);
+    if (!search_kernel(o, d, workers, j, budget, kernel, NULL, o->sizes[kernel], o->num_sizes[kernel], seeds,
+                       num_seeds, time_budget > 0 ? 2 * time_budget / searches : 0, config_budget, res))
+        return 0;
+    double left = time_budget - res->clock;
+    int done = 2;
+    for (int c = 0; c < o->num_classes && !tune_interrupted(); ++c) {
+        const tune_class *cls = &o->classes[c];
+        if (!class_tunes(cls, kernel))
+            continue;
+        /* The kernel's share is spent (or the whole run's, on the wall): the class keeps the set for every shape. */
+        if (time_budget > 0 && !o->from_journal &&
+            (left <= 0 || (budget->total > 0 && tune_run_budget_spent(budget) >= budget->total))) {
+            fprintf(stderr, "%s, class %s: not tuned: the time budget is spent; the class keeps the set for every "
+                    "shape\n", oclblas__kernels[kernel]->name, cls->cls.name);
+            class_res[c].out_of_time = 1;
+            continue;
+        }
+        tune_size sizes[TUNE_MAX_CLASS_SIZES];
+        const int n = tune_class_sizes(cls, tuning_of(kernel)->form == OCLBLAS__FORM_GEMV, sizes);
+        num_seeds = 0;
+        oclblas_status st;
+        const oclblas__shape first = {.m = sizes[0].m, .n = sizes[0].n, .k = sizes[0].k ? sizes[0].k : 1};
+        const oclblas__params *today = oclblas__devctx_params(start, kernel, &first, &st);
+        if (today)
+            seeds[num_seeds++] = *today;
+        if (res->found)
+            seeds[num_seeds++] = res->best;
+        for (int e = 0; e < c; ++e)
+            if (class_res[e].found && num_seeds < MAX_SEEDS)
+                seeds[num_seeds++] = class_res[e].best;
+        num_seeds += sibling_seeds(d, kernel, cls->cls.name, seeds + num_seeds, MAX_SEEDS - num_seeds);
+        const double share = time_budget > 0 ? left / (searches - done) : 0;
+        if (!search_kernel(o, d, workers, j, budget, kernel, cls, sizes, n, seeds, num_seeds, share, config_budget,
+                           &class_res[c]))
+            return 0;
+        left -= class_res[c].clock;
+        res->clock += class_res[c].clock;
+        ++done;
+        /* (From a journal, best_in_journal said why.) */
+        if (!class_res[c].found && !o->from_journal && class_res[c].measured + class_res[c].replayed > 0)
+            fprintf(stderr, "oclblas-tune: %s, class %s: no configuration built, ran and checked out; the class "
+                    "keeps the set for every shape\n", oclblas__kernels[kernel]->name, cls->cls.name);
+    }
+    return 1;
+}
+
+/* The classes' sets of a kernel found by this run go into the tuner's
+ * context (after its set for every shape) and the entry. */
+static void install_classes(const options *o, tune_device *d, int kernel, const kernel_result *class_res,
+                            tune_entry *entry)
+{
+    d->cx.num_classes[kernel] = 0;
+    for (int c = 0; c < o->num_classes; ++c) {
+        if (!class_res[c].found)
+            continue;
+        oclblas__class_set *cs = &d->cx.classes[kernel][d->cx.num_classes[kernel]++];
+        cs->cls = o->classes[c].cls;
+        cs->params = class_res[c].best;
+        entry->classes[c].given[kernel] = (1u << oclblas__kernels[kernel]->num_params) - 1;
+        entry->classes[c].params[kernel] = class_res[c].best;
+    }
 }
 
 /* ---- the check of the written entry ------------------------------------------------ */
@@ -816,9 +1121,10 @@ static int check_call(tune_device *d, oclblas__form form, int trans, size_t m, s
 }
 
 /* Loads the entry as a user would (no overrides left) and runs once each
- * plan that uses what this run changed (changed[k]: kernel k, or a routine
- * value): the others run as they did before it, and on a CPU each plan's
- * programs take seconds to build. */
+ * plan that uses what this run changed (changed[k]: kernel k, for every
+ * shape or for a class, or a routine value), and each class's first
+ * problems where they may: the others run as they did before it, and on a
+ * CPU each plan's programs take seconds to build. */
 static int check_entry(const options *o, tune_device *d, const tune_entry *e, const int changed[OCLBLAS__K_COUNT],
                        const char *path)
 {
@@ -859,32 +1165,51 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
     char note[200];
     int passed = 0, total = 0;
     struct {
-        const char *what;
+        char what[64];
         int ok;
-    } checks[6];
+    } checks[6 + 3 * OCLBLAS__MAX_CLASSES];
     const int values = changed[OCLBLAS__K_ROUTINE], helpers = changed[OCLBLAS__K_HELPERS],
-              fast = changed[OCLBLAS__K_GEMM_FAST];
-    if (small && (values || changed[OCLBLAS__K_GEMM_DIRECT])) {
-        checks[total].what = "direct";
+              fast = changed[OCLBLAS__K_GEMM_FAST], direct = changed[OCLBLAS__K_GEMM_DIRECT];
+    if (small && (values || direct)) {
+        snprintf(checks[total].what, sizeof checks[total].what, "direct");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, small + 2, small, small - 1, note, sizeof note);
     }
     if (values || helpers || fast) {
-        checks[total].what = "padded";
+        snprintf(checks[total].what, sizeof checks[total].what, "padded");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, big, big - 5, big + 3, note, sizeof note);
     }
     if (values || fast) {
-        checks[total].what = "in place";
+        snprintf(checks[total].what, sizeof checks[total].what, "in place");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 1, (big + mwg - 1) / mwg * mwg,
                                         (big + nwg - 1) / nwg * nwg, (big + kwg - 1) / kwg * kwg, note, sizeof note);
     }
     if (values || helpers || changed[OCLBLAS__K_GEMV_N]) { /* the helpers hold gemv's reduction */
-        checks[total].what = "gemv_n";
+        snprintf(checks[total].what, sizeof checks[total].what, "gemv_n");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 0, gv[0].m, gv[0].n, 0, note, sizeof note);
     }
     if (values || helpers || changed[OCLBLAS__K_GEMV_T]) {
-        checks[total].what = "gemv_t";
+        snprintf(checks[total].what, sizeof checks[total].what, "gemv_t");
         checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, 1, o->sizes[OCLBLAS__K_GEMV_T][0].m,
                                         o->sizes[OCLBLAS__K_GEMV_T][0].n, 0, note, sizeof note);
+    }
+    /* Each class's first problems, through its sets (a class's own crossover may send its products to
+     * gemm_direct). */
+    for (int c = 0; c < o->num_classes; ++c) {
+        const tune_class *cls = &o->classes[c];
+        tune_size sz[TUNE_MAX_CLASS_SIZES];
+        if (tune_class_sizes(cls, 0, sz) && (values || helpers || fast || direct)) {
+            snprintf(checks[total].what, sizeof checks[total].what, "class %s, %zux%zux%zu", cls->cls.name, sz[0].m,
+                     sz[0].n, sz[0].k);
+            checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMM, 0, sz[0].m, sz[0].n, sz[0].k, note, sizeof note);
+        }
+        if (tune_class_sizes(cls, 1, sz))
+            for (int t = 0; t < 2; ++t) {
+                if (!values && !helpers && !changed[t ? OCLBLAS__K_GEMV_T : OCLBLAS__K_GEMV_N])
+                    continue;
+                snprintf(checks[total].what, sizeof checks[total].what, "class %s, %zux%zu %c", cls->cls.name,
+                         sz[0].m, sz[0].n, t ? 'T' : 'N');
+                checks[total++].ok = check_call(d, OCLBLAS__FORM_GEMV, t, sz[0].m, sz[0].n, 0, note, sizeof note);
+            }
     }
     for (int i = 0; i < total; ++i) {
         passed += checks[i].ok;
@@ -898,9 +1223,10 @@ static int check_entry(const options *o, tune_device *d, const tune_entry *e, co
 }
 
 /* An earlier entry for the same device at the output path keeps the
- * kernels this run did not tune, so that kernels can be tuned in separate
- * runs into one file; what its "tuned" object says about them (sizes, when
- * this run has none of its own, and note) is carried over too. */
+ * kernels this run did not tune (their sets for every shape and for their
+ * classes), so that kernels can be tuned in separate runs into one file;
+ * what its "tuned" object says about them (sizes, when this run has none
+ * of its own, and note) is carried over too. */
 static void merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                            char *old_note, size_t old_note_len)
 {
@@ -917,10 +1243,38 @@ static void merge_existing(const tune_device *d, tune_entry *e, const char *path
         strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
         strcmp(old->type, d->info->type) == 0) {
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-            if (e->has[k] || !(old->has & (1u << k)))
+            /* A kernel this run tuned, for every shape or for a class, is this run's alone. */
+            int tuned = e->has[k];
+            for (int c = 0; c < e->num_classes; ++c)
+                tuned |= e->classes[c].given[k] != 0;
+            if (tuned || (!(old->has & (1u << k)) && !old->num_classes))
                 continue;
-            e->has[k] = 1;
-            memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+            int any = 0;
+            if (old->has & (1u << k)) {
+                e->has[k] = any = 1;
+                memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+            }
+            /* Its classes' sets too, into the class of the same name (a new one at the end). */
+            for (int oc = 0; oc < old->num_classes; ++oc) {
+                const oclblas__db_class *dc = &old->classes[oc];
+                if (!(dc->has & (1u << k)))
+                    continue;
+                int c = 0;
+                while (c < e->num_classes && strcmp(e->classes[c].cls.name, dc->cls.name) != 0)
+                    ++c;
+                if (c == e->num_classes) {
+                    if (c == OCLBLAS__MAX_CLASSES)
+                        continue;
+                    memset(&e->classes[c], 0, sizeof e->classes[c]);
+                    e->classes[c].cls = dc->cls;
+                    ++e->num_classes;
+                }
+                e->classes[c].given[k] = dc->given[k];
+                memcpy(e->classes[c].params[k].v, dc->values[k], sizeof e->classes[c].params[k].v);
+                any = 1;
+            }
+            if (!any)
+                continue;
             const size_t u = strlen(kept);
             snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k]->name);
         }
@@ -982,10 +1336,10 @@ static void describe_entry(const options *o, const char *const problem[OCLBLAS__
 
 /* ---- what a second interrupt writes ------------------------------------------------------ */
 
-/* The best configuration found so far of each kernel (and the routine
- * values once measured), kept as they are found, so that a second
- * interrupt can write them from the signal thread while the run is in the
- * middle of a build or a measurement. */
+/* The best configuration found so far of each kernel, for every shape
+ * and for each class (and the routine values once measured), kept as they
+ * are found, so that a second interrupt can write them from the signal
+ * thread while the run is in the middle of a build or a measurement. */
 static struct {
     pthread_mutex_t lock;
     const options *o;
@@ -994,6 +1348,7 @@ static struct {
     int has[OCLBLAS__K_COUNT];
     oclblas__params params[OCLBLAS__K_COUNT];
     char problem[OCLBLAS__K_COUNT][256];
+    tune_entry_class classes[OCLBLAS__MAX_CLASSES]; /* the options' classes, in their order */
     int done; /* the run wrote its entry (or found nothing to write): nothing is left to do */
 } so_far = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -1004,15 +1359,24 @@ static void so_far_start(const options *o, const tune_device *d, const char *out
     so_far.d = d;
     so_far.output = output;
     so_far.journal = journal;
+    for (int c = 0; c < o->num_classes; ++c)
+        so_far.classes[c].cls = o->classes[c].cls;
     pthread_mutex_unlock(&so_far.lock);
 }
 
-static void so_far_set(int kernel, const oclblas__params *p, const char *problem)
+/* cls: the class (index in the options' classes), -1 for the set for
+ * every shape; given: the parameters it names, for a class. */
+static void so_far_set(int kernel, int cls, unsigned given, const oclblas__params *p, const char *problem)
 {
     pthread_mutex_lock(&so_far.lock);
-    so_far.has[kernel] = 1;
-    so_far.params[kernel] = *p;
-    oclblas__strlcpy(so_far.problem[kernel], problem, sizeof so_far.problem[0]);
+    if (cls < 0) {
+        so_far.has[kernel] = 1;
+        so_far.params[kernel] = *p;
+        oclblas__strlcpy(so_far.problem[kernel], problem, sizeof so_far.problem[0]);
+    } else {
+        so_far.classes[cls].given[kernel] = given;
+        so_far.classes[cls].params[kernel] = *p;
+    }
     pthread_mutex_unlock(&so_far.lock);
 }
 
@@ -1029,6 +1393,8 @@ static void stop_at_once(void)
             e.params[k] = so_far.params[k];
             any |= e.has[k];
         }
+        e.num_classes = so_far.o->num_classes;
+        memcpy(e.classes, so_far.classes, sizeof so_far.classes);
         const char *problems[OCLBLAS__K_COUNT];
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
             problems[k] = so_far.problem[k];
@@ -1061,6 +1427,19 @@ static void list_spaces(const options *o, tune_device *d)
 {
     printf("device: %s (%s, %s %s), driver %s\n", d->info->name, d->info->type, d->info->vendor, d->info->arch,
            d->info->driver);
+    for (int c = 0; c < o->num_classes; ++c) {
+        char rule[256];
+        oclblas__class_format(&o->classes[c].cls, rule, sizeof rule);
+        printf("class %-11s %s:", o->classes[c].cls.name, rule);
+        for (int z = 0; z < o->classes[c].num_sizes; ++z) {
+            const tune_size *t = &o->classes[c].sizes[z];
+            if (t->k)
+                printf(" %zux%zux%zu", t->m, t->n, t->k);
+            else
+                printf(" %zux%zu", t->m, t->n);
+        }
+        putchar('\n');
+    }
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         if (!o->selected[k] || !tuning_of(k))
             continue;
@@ -1161,6 +1540,7 @@ int main(int argc, char **argv)
     if (oclblas__default_choose(index) != OCLBLAS_SUCCESS)
         fprintf(stderr, "oclblas-tune: the library's default device is already in use; HOST_MAX may not be measured\n");
     default_sizes(&o, &d);
+    default_classes(&o, &d);
     /* A kernel the device cannot run at all (gemm_tc off NVIDIA) is not
      * searched, and the entry leaves it out. */
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
@@ -1224,8 +1604,13 @@ int main(int argc, char **argv)
 
     tune_entry entry;
     memset(&entry, 0, sizeof entry);
+    entry.num_classes = o.num_classes;
+    for (int c = 0; c < o.num_classes; ++c)
+        entry.classes[c].cls = o.classes[c].cls;
     kernel_result results[OCLBLAS__K_COUNT];
     memset(results, 0, sizeof results);
+    static kernel_result class_results[OCLBLAS__K_COUNT][OCLBLAS__MAX_CLASSES];
+    const oclblas__devctx start = d.cx; /* where the database stands: the classes' first seeds */
     int searched[OCLBLAS__K_COUNT] = {0}, out_of_time[OCLBLAS__K_COUNT] = {0};
     int changed[OCLBLAS__K_COUNT] = {0}; /* what the entry's check must exercise */
     int status = 0;
@@ -1246,7 +1631,7 @@ int main(int argc, char **argv)
         /* Annealing and PSO never run out of configurations by themselves. */
         if (configs <= 0 && share <= 0 && o.strategy.kind != TUNE_FULL && o.strategy.kind != TUNE_RANDOM)
             configs = DEFAULT_CONFIGS;
-        if (!search_kernel(&o, &d, workers, j, &rb, k, share, configs, &results[k])) {
+        if (!tune_kernel(&o, &d, workers, j, &rb, k, &start, share, configs, &results[k], class_results[k])) {
             status = EXIT_USAGE;
             break;
         }
@@ -1263,6 +1648,9 @@ int main(int argc, char **argv)
                     oclblas__kernels[k]->name);
             status = EXIT_PARTIAL;
         }
+        install_classes(&o, &d, k, class_results[k], &entry);
+        for (int c = 0; c < o.num_classes; ++c)
+            changed[k] |= class_results[k][c].found;
     }
     tune_workers_stop(workers); /* the rest builds a few programs only */
     if (status == EXIT_USAGE) {
@@ -1271,7 +1659,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    char routine_summary[1024] = "";
+    char routine_summary[2048] = "";
     if (o.selected[OCLBLAS__K_ROUTINE] && !tune_interrupted()) {
         tune_routine_opts ro;
         memset(&ro, 0, sizeof ro);
@@ -1281,6 +1669,8 @@ int main(int argc, char **argv)
         ro.gemv_long = o.gemv_long;
         ro.gemv_short = o.gemv_short;
         ro.gemv_square = o.gemv_square;
+        ro.classes = o.classes;
+        ro.num_classes = o.num_classes;
         tune_space rs;
         tune_space_init(&rs, OCLBLAS__K_ROUTINE, NULL, err, sizeof err);
         for (int v = 0; v < o.num_values; ++v)
@@ -1297,17 +1687,28 @@ int main(int argc, char **argv)
         }
         tune_space_free(&rs);
         int tuned[RT_COUNT] = {0}, any_tuned = 0;
-        const int done = tune_routine(&d, &ro, j, tuned, routine_summary, sizeof routine_summary, err, sizeof err);
+        unsigned class_given[OCLBLAS__MAX_CLASSES] = {0};
+        oclblas__params class_values[OCLBLAS__MAX_CLASSES];
+        const int done = tune_routine(&d, &ro, j, tuned, class_given, class_values, routine_summary,
+                                      sizeof routine_summary, err, sizeof err);
         for (int r = 0; r < RT_COUNT; ++r)
             any_tuned |= tuned[r];
+        for (int c = 0; c < o.num_classes; ++c)
+            any_tuned |= class_given[c] != 0;
         /* From a journal without routine values, as from a run stopped before them: none in the entry. */
         changed[OCLBLAS__K_ROUTINE] = any_tuned;
         if (done && (any_tuned || !o.from_journal)) {
             entry.has[OCLBLAS__K_ROUTINE] = 1;
             memset(&entry.params[OCLBLAS__K_ROUTINE], 0, sizeof entry.params[0]);
             entry.params[OCLBLAS__K_ROUTINE] = d.cx.params[OCLBLAS__K_ROUTINE];
+            for (int c = 0; c < o.num_classes; ++c) {
+                entry.classes[c].given[OCLBLAS__K_ROUTINE] = class_given[c];
+                entry.classes[c].params[OCLBLAS__K_ROUTINE] = class_values[c];
+            }
             searched[OCLBLAS__K_ROUTINE] = 1;
-            so_far_set(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], "");
+            so_far_set(OCLBLAS__K_ROUTINE, -1, 0, &entry.params[OCLBLAS__K_ROUTINE], "");
+            for (int c = 0; c < o.num_classes; ++c)
+                so_far_set(OCLBLAS__K_ROUTINE, c, class_given[c], &class_values[c], "");
         }
         if (!o.quiet)
             fprintf(stderr, "routine values:\n%s", routine_summary);
@@ -1322,15 +1723,25 @@ int main(int argc, char **argv)
     char wall_text[32];
     tune_format_duration(wall, wall_text, sizeof wall_text);
     size_t used = (size_t)snprintf(entry.note, sizeof entry.note, "%s; wall time %s;", o.command, wall_text);
-    for (int k = 0; k < OCLBLAS__K_COUNT && used < sizeof entry.note; ++k) {
-        const kernel_result *r = &results[k];
-        if (!searched[k] || !tuning_of(k))
+    for (int i = 0; i < OCLBLAS__K_COUNT * (1 + OCLBLAS__MAX_CLASSES) && used < sizeof entry.note; ++i) {
+        /* Each kernel's search for every shape, then its classes'. */
+        const int k = i / (1 + OCLBLAS__MAX_CLASSES), c = i % (1 + OCLBLAS__MAX_CLASSES) - 1;
+        const kernel_result *r = c < 0 ? &results[k] : &class_results[k][c];
+        if (!searched[k] || !tuning_of(k) ||
+            (c >= 0 && (c >= o.num_classes || (r->measured + r->replayed == 0 && !r->out_of_time))))
             continue;
-        char tb[32];
-        tune_format_duration(r->clock, tb, sizeof tb);
+        char tb[32], what[64];
+        tune_format_duration(r->own_clock, tb, sizeof tb);
+        snprintf(what, sizeof what, "%s%s%s", oclblas__kernels[k]->name, c < 0 ? "" : " class ",
+                 c < 0 ? "" : o.classes[c].cls.name);
+        if (r->out_of_time) {
+            used += (size_t)snprintf(entry.note + used, sizeof entry.note - used,
+                                     " %s: not tuned, the time budget was spent;", what);
+            continue;
+        }
         int w = snprintf(entry.note + used, sizeof entry.note - used,
                          " %s: %s, %ld configurations (%ld measured, %ld failed) in %s, best %.1f %s", 
-                         oclblas__kernels[k]->name, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
+                         what, r->problem, r->measured + r->replayed, r->measured, r->failed, tb,
                          r->found ? r->best_rec.rate : 0.0, tune_unit(k));
         if (w > 0 && r->seed_measured && r->seed_rec.status == TUNE_OK && (size_t)w < sizeof entry.note - used)
             w += snprintf(entry.note + used + w, sizeof entry.note - used - (size_t)w, " (database's %.1f)",
@@ -1386,11 +1797,20 @@ int main(int argc, char **argv)
     pthread_mutex_unlock(&so_far.lock);
 
     /* The summary, on stdout. */
-    printf("%-12s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
-    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        const kernel_result *r = &results[k];
-        if (!searched[k] || !tuning_of(k))
+    printf("%-24s %-10s %12s %12s %8s  %s\n", "kernel", "stop", "best", "database's", "configs", "parameters");
+    for (int i = 0; i < OCLBLAS__K_COUNT * (1 + OCLBLAS__MAX_CLASSES); ++i) {
+        /* Each kernel's set for every shape, then its classes'. */
+        const int k = i / (1 + OCLBLAS__MAX_CLASSES), c = i % (1 + OCLBLAS__MAX_CLASSES) - 1;
+        const kernel_result *r = c < 0 ? &results[k] : &class_results[k][c];
+        if (!searched[k] || !tuning_of(k) ||
+            (c >= 0 && (c >= o.num_classes || (r->measured + r->replayed == 0 && !r->out_of_time))))
             continue;
+        char what[64];
+        snprintf(what, sizeof what, "%s%s%s", oclblas__kernels[k]->name, c < 0 ? "" : " ", c < 0 ? "" : o.classes[c].cls.name);
+        if (r->out_of_time) {
+            printf("%-24s %-10s %12s %12s %8d  (not tuned: the time budget was spent)\n", what, "time", "-", "-", 0);
+            continue;
+        }
         char best[32] = "-", base[32] = "-", text[512] = "(none)";
         if (r->found) {
             snprintf(best, sizeof best, "%.1f", r->best_rec.rate);
@@ -1399,17 +1819,30 @@ int main(int argc, char **argv)
         if (r->seed_measured && r->seed_rec.status == TUNE_OK)
             snprintf(base, sizeof base, "%.1f", r->seed_rec.rate);
         static const char *const stops[] = {"exhausted", "configs", "time", "interrupt", "stalled", "error"};
-        printf("%-12s %-10s %12s %12s %8ld  %s %s\n", oclblas__kernels[k]->name,
-               o.from_journal ? "journal" : stops[r->stop], best, base, r->measured + r->replayed, tune_unit(k), text);
+        printf("%-24s %-10s %12s %12s %8ld  %s %s\n", what, o.from_journal ? "journal" : stops[r->stop], best, base,
+               r->measured + r->replayed, tune_unit(k), text);
     }
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
         if (out_of_time[k])
-            printf("%-12s %-10s %12s %12s %8d  (not tuned: the time budget was spent)\n", oclblas__kernels[k]->name,
+            printf("%-24s %-10s %12s %12s %8d  (not tuned: the time budget was spent)\n", oclblas__kernels[k]->name,
                    "time", "-", "-", 0);
     if (searched[OCLBLAS__K_ROUTINE]) {
         char text[256];
         oclblas__params_format(OCLBLAS__K_ROUTINE, &entry.params[OCLBLAS__K_ROUTINE], text, sizeof text);
-        printf("%-12s %s\n", "routine", text);
+        printf("%-24s %s\n", "routine", text);
+        for (int c = 0; c < o.num_classes; ++c) {
+            const tune_entry_class *ec = &entry.classes[c];
+            if (!ec->given[OCLBLAS__K_ROUTINE])
+                continue;
+            size_t u = 0;
+            text[0] = '\0';
+            for (int v = 0; v < RT_COUNT && u < sizeof text; ++v)
+                if (ec->given[OCLBLAS__K_ROUTINE] & (1u << v))
+                    u += (size_t)snprintf(text + u, sizeof text - u, "%s%s=%d", u ? "," : "",
+                                          oclblas__kernels[OCLBLAS__K_ROUTINE]->params[v].name,
+                                          ec->params[OCLBLAS__K_ROUTINE].v[v]);
+            printf("routine %-16s %s\n", ec->cls.name, text);
+        }
     }
     fflush(stdout);
 

@@ -121,10 +121,15 @@ void tune_device_close(tune_device *d)
     d->ctx = NULL;
 }
 
-void tune_device_set(tune_device *d, int kernel, const oclblas__params *p)
+void tune_device_set(tune_device *d, int kernel, const oclblas__params *p) { oclblas__devctx_set(&d->cx, kernel, p); }
+
+int tune_class_sizes(const tune_class *c, int gemv, tune_size *out)
 {
-    d->cx.params[kernel] = *p;
-    d->cx.status[kernel] = OCLBLAS_SUCCESS;
+    int n = 0;
+    for (int i = 0; i < c->num_sizes; ++i)
+        if ((c->sizes[i].k == 0) == (gemv != 0))
+            out[n++] = c->sizes[i];
+    return n;
 }
 
 /* ---- the bench ------------------------------------------------------------------- */
@@ -133,6 +138,8 @@ struct tune_bench {
     tune_device *d;
     int kernel;
     const oclblas__tuning *tu;
+    const tune_class *cls; /* NULL: the set for every shape */
+    int trans_b;           /* how B is stored: the tuning's, NN for a class's products */
     tune_size sizes[MAX_SIZES];
     int num_sizes;
     tune_bench_opts o;
@@ -152,7 +159,7 @@ const char *tune_unit(int kernel)
 static void shape(const tune_bench *b, int i, const oclblas__params *cand, oclblas__tune_problem *p)
 {
     *p = (oclblas__tune_problem){b->sizes[i].m, b->sizes[i].n, b->sizes[i].k, 0, 0, ALPHA, BETA_CHECK};
-    if (b->tu->prepare)
+    if (b->tu->prepare && !b->cls)
         b->tu->prepare(&b->d->cx, cand, p);
 }
 
@@ -175,7 +182,7 @@ static tune_problem *get_instance(tune_bench *b, int i, const oclblas__params *c
         }
         t = calloc(1, sizeof *t);
         const uint32_t seed = (uint32_t)(p.m * 7919u + p.n * 104729u + p.k * 31u + (unsigned)b->kernel);
-        if (!t || !tune_problem_make(t, b->tu->form, b->tu->trans_a, b->tu->trans_b, &p, seed)) {
+        if (!t || !tune_problem_make(t, b->tu->form, b->tu->trans_a, b->trans_b, &p, seed)) {
             if (t)
                 tune_problem_free(t);
             free(t);
@@ -200,7 +207,8 @@ static oclblas_status plan_for(const tune_bench *b, const oclblas__params *cand,
 {
     oclblas__tune_problem p = t->p;
     p.beta = beta;
-    const oclblas_status st = b->tu->plan(&b->d->cx, cand, &p, plan);
+    const oclblas_status st = b->cls && b->tu->class_plan ? b->tu->class_plan(&b->d->cx, cand, &p, plan)
+                                                          : b->tu->plan(&b->d->cx, cand, &p, plan);
     if (st != OCLBLAS_SUCCESS)
         return st;
     /* Whatever else it runs, the plan must run the kernel under test. */
@@ -241,7 +249,7 @@ static oclblas_status timed(tune_bench *b, tune_problem *t, const oclblas__param
     oclblas_status st = plan_for(b, cand, t, 0.0f, &plan);
     if (st != OCLBLAS_SUCCESS)
         return st;
-    const int whole = b->tu->whole_plan;
+    const int whole = b->tu->whole_plan || b->cls;
     cl_int e;
     cl_event gate = clCreateUserEvent(d->ctx, &e);
     if (e != CL_SUCCESS)
@@ -315,7 +323,7 @@ static double work_of(const tune_bench *b, const tune_problem *t)
 /* ---- the bench ------------------------------------------------------------------- */
 
 tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, int num_sizes,
-                           const tune_bench_opts *o, char *err, size_t len)
+                           const tune_bench_opts *o, const tune_class *cls, char *err, size_t len)
 {
     const oclblas__tuning *tu = kernel >= 0 && kernel < OCLBLAS__K_COUNT ? oclblas__kernels[kernel]->tuning : NULL;
     if (!tu || num_sizes < 1 || num_sizes > MAX_SIZES) {
@@ -342,6 +350,8 @@ tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, i
     b->d = d;
     b->kernel = kernel;
     b->tu = tu;
+    b->cls = cls;
+    b->trans_b = cls && tu->form == OCLBLAS__FORM_GEMM ? 0 : tu->trans_b;
     memcpy(b->sizes, sizes, (size_t)num_sizes * sizeof *sizes);
     b->num_sizes = num_sizes;
     b->o = *o;
@@ -363,12 +373,21 @@ void tune_bench_free(tune_bench *b)
     free(b);
 }
 
-/* The problem as the journal keys it: each size, the padded shape of a
- * copy, and the transposes. */
+/* The problem as the journal keys it: the class (its name and rule, and
+ * that whole plans are timed), each size, the padded shape of a copy, and
+ * the transposes. */
 void tune_bench_problem(const tune_bench *b, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
+    if (b->cls) {
+        char rule[256];
+        oclblas__class_format(&b->cls->cls, rule, sizeof rule);
+        const int w = snprintf(buf, len, "class %s (%s), whole plans: ", b->cls->cls.name, rule[0] ? rule : "every shape");
+        if (w < 0 || (size_t)w >= len)
+            return;
+        used = (size_t)w;
+    }
     for (int i = 0; i < b->num_sizes && used < len; ++i) {
         const tune_size *s = &b->sizes[i];
         int w;
@@ -388,7 +407,7 @@ void tune_bench_problem(const tune_bench *b, char *buf, size_t len)
     if (used >= len)
         return;
     if (b->tu->form == OCLBLAS__FORM_GEMM)
-        snprintf(buf + used, len - used, " %c%c", b->tu->trans_a ? 'T' : 'N', b->tu->trans_b ? 'T' : 'N');
+        snprintf(buf + used, len - used, " %c%c", b->tu->trans_a ? 'T' : 'N', b->trans_b ? 'T' : 'N');
     else if (b->tu->form == OCLBLAS__FORM_GEMV)
         snprintf(buf + used, len - used, " %c", b->tu->trans_a ? 'T' : 'N');
 }
@@ -494,7 +513,7 @@ void tune_bench_measure(tune_bench *b, const oclblas__params *p, tune_record *r)
     memset(r, 0, sizeof *r);
     r->status = TUNE_OK;
     oclblas_status st = OCLBLAS_SUCCESS;
-    const int whole = b->tu->whole_plan;
+    const int whole = b->tu->whole_plan || b->cls;
     double log_sum = 0, rates[MAX_SIZES];
     int measured = 0, slow = 0;
     char check_note[200] = "";

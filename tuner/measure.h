@@ -35,7 +35,7 @@ int tune_device_reset(tune_device *d, char *err, size_t len);
 /* Whether the queue still works after a failed command. */
 int tune_device_healthy(tune_device *d);
 void tune_device_close(tune_device *d);
-/* Makes p the parameters of a kernel (or table) in d->cx. */
+/* Makes p the parameters of a kernel (or table) in d->cx for every shape (its classes go). */
 void tune_device_set(tune_device *d, int kernel, const oclblas__params *p);
 
 /* ---- problems (problem.c) -------------------------------------------------- */
@@ -83,11 +83,27 @@ typedef struct {
                       gets no more runs: it cannot win */
 } tune_bench_opts;
 
+/* A class of shapes the tuner tunes: its name and rule, and the problems
+ * it is tuned on: MxNxK products (the GEMM-form kernels, and the split of
+ * k among the routine values) and MxN gemvs (k = 0 here; the gemv kernels,
+ * and GEMV_GROUPS_PER_CU). */
+#define TUNE_MAX_CLASS_SIZES 8
+typedef struct {
+    oclblas__shape_class cls;
+    tune_size sizes[TUNE_MAX_CLASS_SIZES];
+    int num_sizes;
+} tune_class;
+
+/* Its problems of one form: the products (gemv 0) or the gemvs (gemv 1). */
+int tune_class_sizes(const tune_class *c, int gemv, tune_size *out);
+
 typedef struct tune_bench tune_bench;
 /* The bench of a kernel that has a tuning (its descriptor says how it is
- * timed); it reads the other kernels' parameters from d->cx. */
+ * timed); it reads the other kernels' parameters from d->cx. With a class
+ * (cls not NULL) it times the descriptor's class plan (the library's whole
+ * plan) on the class's problems as they are, rated by their real work. */
 tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, int num_sizes,
-                           const tune_bench_opts *o, char *err, size_t len);
+                           const tune_bench_opts *o, const tune_class *cls, char *err, size_t len);
 /* Builds a candidate in the calling thread; *hold keeps it in the library's
  * memory cache until tune_bench_release, which drops it from there. */
 tune_status tune_bench_build(tune_bench *b, const oclblas__params *p, void **hold, char *note, size_t len);
@@ -134,6 +150,8 @@ int tune_compare(const float *got, const float *ref, const float *bound, size_t 
 typedef struct {
     int runs;
     int tune[RT_COUNT];                /* which values to tune */
+    const tune_class *classes;         /* and for each class, the split of k on its products and */
+    int num_classes;                   /*   GEMV_GROUPS_PER_CU on its gemvs */
     int num_values[RT_COUNT];          /* the candidates of each, from the table or --values */
     int values[RT_COUNT][TUNE_MAX_VALUES];
     size_t gemv_long, gemv_short;      /* GEMV_GROUPS_PER_CU: long x short (gemv_t) and short x long
@@ -147,18 +165,29 @@ typedef struct {
 
 /* Measures the crossovers with the kernels' current (tuned) parameters of
  * d->cx and sets the routine values there; tuned[i] tells which values were measured; summary gets
- * one line per value. 0 only for a fatal error (message in err). */
+ * one line per value. For each class, class_given[c] gets the routine values measured for it
+ * (a mask; 0: none) and class_values[c] them; d->cx then holds them as the routine's class sets.
+ * 0 only for a fatal error (message in err). */
 int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT],
+                 unsigned class_given[OCLBLAS__MAX_CLASSES], oclblas__params class_values[OCLBLAS__MAX_CLASSES],
                  char *summary, size_t summary_len, char *err, size_t len);
 
 /* ---- the database entry (entry.c) ------------------------------------------ */
 
 typedef struct {
+    oclblas__shape_class cls;
+    unsigned given[OCLBLAS__K_COUNT]; /* the parameters the class names for each kernel; 0: no set */
+    oclblas__params params[OCLBLAS__K_COUNT];
+} tune_entry_class;
+
+typedef struct {
     int has[OCLBLAS__K_COUNT];
     oclblas__params params[OCLBLAS__K_COUNT];
+    int num_classes;
+    tune_entry_class classes[OCLBLAS__MAX_CLASSES];
     char tool[64];    /* the library's limits on these strings, with their NUL */
     char sizes[128];
-    char note[4096];  /* not read by the library: free length */
+    char note[8192];  /* not read by the library: free length */
 } tune_entry;
 
 /* Writes the entry atomically (temporary file, then rename) and checks it

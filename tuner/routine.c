@@ -28,12 +28,19 @@
  *                       s x s x s column-major NN SGEMM in the accurate math
  *                       mode through gemm_tc and through gemm_fast, as for
  *                       GEMM_MIN_INDIRECT; not measured on a device that
- *                       cannot run gemm_tc.
- * The other values are measured in the strict mode (FFMA only), whatever
- * the mode of the process.
+ *                       cannot run gemm_tc;
+ *   GEMM_MAX_SLICE_K    each candidate on 2048^3, 4096^3 and 2048 x 2048 x
+ *                       8192 (CPU: 512^3, 1024^3 and 2048^3), through the
+ *                       indirect plan, calls back to back.
+ * The values other than GEMM_TC_MIN are measured in the strict mode (FFMA
+ * only), whatever the mode of the process.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
+ * Then, for each class of shapes of the run, GEMM_SPLIT_K and then
+ * GEMM_MIN_INDIRECT on the class's products and GEMV_GROUPS_PER_CU on its
+ * gemvs (both directions), chosen the same way: the class's routine set
+ * names those values only.
  */
 #include "interrupt.h"
 #include "kernel_gemm_tc.h"
@@ -199,17 +206,26 @@ static oclblas_status check_host(problem *p, int *ok, char *note, size_t len)
     return st;
 }
 
-/* A hash of every kernel's current parameters: routine measurements depend on them. */
+/* A hash of every kernel's current parameters, its classes' too: routine
+ * measurements depend on them. */
 static void params_tag(tune_device *d, char *buf, size_t len)
 {
     uint64_t h = 0xcbf29ce484222325ull;
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-        char text[512];
         if (k == OCLBLAS__K_ROUTINE || d->cx.status[k] != OCLBLAS_SUCCESS)
             continue;
-        oclblas__params_format(k, &d->cx.params[k], text, sizeof text);
-        for (const char *s = text; *s; ++s)
-            h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+        for (int c = -1; c < d->cx.num_classes[k]; ++c) {
+            char text[700], rule[256] = "";
+            if (c >= 0)
+                oclblas__class_format(&d->cx.classes[k][c].cls, rule, sizeof rule);
+            oclblas__params_format(k, c < 0 ? &d->cx.params[k] : &d->cx.classes[k][c].params, text, sizeof text);
+            if (c >= 0) {
+                const size_t u = strlen(text);
+                snprintf(text + u, sizeof text - u, " when %s", rule);
+            }
+            for (const char *s = text; *s; ++s)
+                h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+        }
     }
     snprintf(buf, len, "%016llx", (unsigned long long)h);
 }
@@ -322,14 +338,41 @@ static oclblas_status measure_plan(void *v, double *seconds, char *note, size_t 
     return st;
 }
 
-/* The candidate minimising the sum over problems of time / best time, where
- * time[i][plan(c, i)]; plan(c, i) = 0 (the first plan) when size[i] < c, or
- * <= c where le. Returns -1 when no candidate has every needed time. */
-static int choose(const int *values, int nv, const double *size, int np, const double (*time)[2], int le,
-                  double *score)
+/* The candidate with the lowest score (a sum over problems of relative
+ * times); with prefer (>= 0, a class's choice: the value for every shape)
+ * that value unless the best scores 3 % better (repeated measurements vary
+ * by about that), and of the candidates that score alike (equal to a part
+ * in a million) the one nearest to it: a class's measurements change a
+ * value of the set for every shape no more than they show a gain, so that
+ * the problems of the class it did not measure (the smallest of a class of
+ * small products, say) keep what serves them. */
+#define CLASS_GAIN 0.03
+static int tie_break(const int *values, const double *score, int nv, int prefer)
 {
     int best = -1;
-    double best_score = INFINITY;
+    for (int c = 0; c < nv; ++c)
+        if (isfinite(score[c]) && (best < 0 || score[c] < score[best] * (1 - 1e-6)))
+            best = c;
+    if (best < 0 || prefer < 0)
+        return best;
+    for (int c = 0; c < nv; ++c)
+        if (values[c] == prefer && isfinite(score[c]) && score[c] <= score[best] * (1 + CLASS_GAIN))
+            return c;
+    for (int c = 0; c < nv; ++c)
+        if (isfinite(score[c]) && score[c] <= score[best] * (1 + 1e-6) &&
+            abs(values[c] - prefer) < abs(values[best] - prefer))
+            best = c;
+    return best;
+}
+
+/* The candidate minimising the sum over problems of time / best time, where
+ * time[i][plan(c, i)]; plan(c, i) = 0 (the first plan) when size[i] < c, or
+ * <= c where le; ties go to the one nearest to prefer (tie_break). Returns
+ * -1 when no candidate has every needed time. */
+static int choose(const int *values, int nv, const double *size, int np, const double (*time)[2], int le,
+                  int prefer, double *score)
+{
+    double sc[2 * TUNE_MAX_VALUES + 2];
     for (int c = 0; c < nv; ++c) {
         double s = 0;
         for (int i = 0; i < np; ++i) {
@@ -338,13 +381,11 @@ static int choose(const int *values, int nv, const double *size, int np, const d
             if (isfinite(m)) /* where both plans failed, no choice is better */
                 s += t / m;
         }
-        if (s < best_score) {
-            best_score = s;
-            best = c;
-        }
+        sc[c] = s;
     }
-    *score = best_score;
-    return isfinite(best_score) ? best : -1;
+    const int best = tie_break(values, sc, nv, prefer);
+    *score = best >= 0 ? sc[best] : INFINITY;
+    return best;
 }
 
 static void say(const tune_routine_opts *o, const char *fmt, const char *a, double x, double y)
@@ -362,28 +403,34 @@ static void append(char *buf, size_t len, const char *fmt, const char *name, int
         snprintf(buf + used, len - used, fmt, name, value, why);
 }
 
-static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
-                          size_t why_len)
+/* One problem of a routine value measured as a whole plan. */
+typedef struct {
+    int gemv, trans;
+    size_t m, n, k;
+} shape;
+
+/* GEMM_MIN_INDIRECT from column-major NN products: each through the direct
+ * plan and through the indirect one, as calls back to back (the spacing of
+ * their completions, host overhead included where it is the bottleneck);
+ * the choice among vals, the direct plan below the value cubed, minimises
+ * the sum of times relative to the better plan per product. */
+static int crossover_over(tune_device *d, const tune_routine_opts *o, tune_journal *j, const shape *probs, int np,
+                          const int *vals, int nv, int prefer, int *value, char *why, size_t why_len)
 {
-    const int nv = o->num_values[RT_GEMM_MIN_INDIRECT];
-    const int *vals = o->values[RT_GEMM_MIN_INDIRECT];
-    double size[TUNE_MAX_VALUES], time[TUNE_MAX_VALUES][2];
+    double size[2 * TUNE_MAX_VALUES], time[2 * TUNE_MAX_VALUES][2];
     char tag[32];
     params_tag(d, tag, sizeof tag);
-    int np = 0;
-    for (int i = 0; i < nv && !given_up(o); ++i) {
-        const size_t s = (size_t)vals[i];
-        if (s < 2)
-            continue; /* 0 or 1: no problem to measure, the choice is still open */
+    for (int i = 0; i < np && !given_up(o); ++i) {
+        const size_t m = probs[i].m, n = probs[i].n, k = probs[i].k;
         problem p;
-        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
+        if (!make_problem(&p, d, 1, 0, 0, m, n, k)) {
             free_problem(&p);
-            snprintf(why, why_len, "out of memory at %zu", s);
+            snprintf(why, why_len, "out of memory at %zux%zux%zu", m, n, k);
             return 0;
         }
-        size[np] = (double)s;
+        size[i] = cbrt((double)m * (double)n * (double)k);
         char ptext[96], note[200];
-        snprintf(ptext, sizeof ptext, "GEMM_MIN_INDIRECT %zux%zux%zu NN", s, s, s);
+        snprintf(ptext, sizeof ptext, "GEMM_MIN_INDIRECT %zux%zux%zu NN", m, n, k);
         for (int plan = 0; plan < 2; ++plan) {
             /* The maximum crossover gives the direct plan, 0 the indirect one. */
             const oclblas__devctx cx = with_value(d, RT_GEMM_MIN_INDIRECT, plan ? 0 : max_value(RT_GEMM_MIN_INDIRECT),
@@ -391,17 +438,16 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
             char config[64];
             snprintf(config, sizeof config, "%s %s", plan ? "indirect" : "direct", tag);
             plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT, -1};
-            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
+            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * (double)m * n * k * 1e-9, &time[i][plan], note,
                            sizeof note))
                 fprintf(stderr, "  GEMM_MIN_INDIRECT: %s, %s plan failed: %s\n", ptext + 18, config, note);
         }
-        say(o, "  GEMM_MIN_INDIRECT: %s direct %.1f us, indirect %.1f us\n", ptext + 18, time[np][0] * 1e6,
-            time[np][1] * 1e6);
-        ++np;
+        say(o, "  GEMM_MIN_INDIRECT: %s direct %.1f us, indirect %.1f us\n", ptext + 18, time[i][0] * 1e6,
+            time[i][1] * 1e6);
         free_problem(&p);
     }
     double score;
-    const int c = choose(vals, nv, size, np, time, 0, &score);
+    const int c = choose(vals, nv, size, np, time, 0, prefer, &score);
     if (c < 0) {
         snprintf(why, why_len, "a plan failed at every candidate");
         return 0;
@@ -411,11 +457,21 @@ static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journ
     return 1;
 }
 
-/* One problem of a routine value measured as a whole plan. */
-typedef struct {
-    int gemv, trans;
-    size_t m, n, k;
-} shape;
+/* GEMM_MIN_INDIRECT for every shape: an s x s x s product at each candidate s. */
+static int tune_crossover(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                          size_t why_len)
+{
+    shape probs[TUNE_MAX_VALUES];
+    int np = 0;
+    for (int i = 0; i < o->num_values[RT_GEMM_MIN_INDIRECT]; ++i) {
+        const size_t s = (size_t)o->values[RT_GEMM_MIN_INDIRECT][i];
+        if (s >= 2) /* 0 or 1: no problem to measure, the choice is still open */
+            probs[np++] = (shape){0, 0, s, s, s};
+    }
+    return crossover_over(d, o, j, probs, np, o->values[RT_GEMM_MIN_INDIRECT], o->num_values[RT_GEMM_MIN_INDIRECT],
+                          -1, value, why, why_len);
+}
+
 
 /* Chooses routine value `index` among its candidates: each one installed
  * (with the value `force` at `force_index`, unless force_index < 0) and
@@ -423,7 +479,8 @@ typedef struct {
  * the time relative to that shape's best candidate. `label` names the
  * candidates in the journal ("groups 4 ..."). */
 static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_journal *j, int index, const char *label,
-                              const shape *shapes, int nshapes, int force_index, int force, int *value, char *why,
+                              const shape *shapes, int nshapes, int force_index, int force, int prefer, int *value,
+                              char *why,
                               size_t why_len)
 {
     const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
@@ -471,10 +528,7 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
         }
         free_problem(&p);
     }
-    int pick = -1;
-    for (int c = 0; c < nv; ++c)
-        if (isfinite(score[c]) && (pick < 0 || score[c] < score[pick]))
-            pick = c;
+    const int pick = tie_break(vals, score, nv, prefer);
     if (pick < 0 || !measured) {
         snprintf(why, why_len, "every candidate failed");
         return 0;
@@ -489,7 +543,7 @@ static int tune_groups(tune_device *d, const tune_routine_opts *o, tune_journal 
 {
     const size_t L = o->gemv_long, S = o->gemv_short, Q = o->gemv_square;
     const shape shapes[4] = {{1, 0, S, L, 0}, {1, 1, L, S, 0}, {1, 0, Q, Q, 0}, {1, 1, Q, Q, 0}};
-    return choose_over_shapes(d, o, j, RT_GEMV_GROUPS_PER_CU, "groups", shapes, 4, -1, 0, value, why, why_len);
+    return choose_over_shapes(d, o, j, RT_GEMV_GROUPS_PER_CU, "groups", shapes, 4, -1, 0, -1, value, why, why_len);
 }
 
 static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
@@ -543,7 +597,7 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
         }
     }
     double score;
-    const int c = choose(vals, nv, size, np, time, 1, &score);
+    const int c = choose(vals, nv, size, np, time, 1, -1, &score);
     if (c < 0) {
         snprintf(why, why_len, "a path failed at every candidate");
         return 0;
@@ -563,7 +617,7 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
                              {0, 0, 256 / h, 256 / h, 16384 / h},
                              {0, 0, 128 / h, 8192 / h, 1024 / h}};
     /* The indirect plan whatever the crossover, with each candidate's split. */
-    return choose_over_shapes(d, o, j, RT_GEMM_SPLIT_K, "split", shapes, 4, RT_GEMM_MIN_INDIRECT, 0, value, why,
+    return choose_over_shapes(d, o, j, RT_GEMM_SPLIT_K, "split", shapes, 4, RT_GEMM_MIN_INDIRECT, 0, -1, value, why,
                               why_len);
 }
 
@@ -616,7 +670,7 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
     }
     oclblas_set_math_mode(mode);
     double score;
-    const int c = choose(vals, nv, size, np, time, 0, &score);
+    const int c = choose(vals, nv, size, np, time, 0, -1, &score);
     if (c < 0) {
         snprintf(why, why_len, "a plan failed at every candidate");
         return 0;
@@ -626,17 +680,112 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
     return 1;
 }
 
-int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT], char *summary,
-                 size_t summary_len, char *err, size_t len)
+/* The routine values of one class: the split of k on its products, then
+ * with it whether they go to gemm_direct (GEMM_MIN_INDIRECT), and
+ * GEMV_GROUPS_PER_CU on its gemvs (each in both directions), each chosen
+ * as the others are, with the kernels' sets (their classes' included) in
+ * force; a value is the class's own (given) only where it measured better
+ * than the one for every shape. */
+static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_journal *j, const tune_class *cls,
+                              unsigned *given, oclblas__params *values, char *summary, size_t summary_len)
+{
+    *given = 0;
+    *values = d->cx.params[OCLBLAS__K_ROUTINE];
+    for (int gemv = 0; gemv < 2; ++gemv) {
+        tune_size sizes[TUNE_MAX_CLASS_SIZES];
+        const int n = tune_class_sizes(cls, gemv, sizes);
+        const int index = gemv ? RT_GEMV_GROUPS_PER_CU : RT_GEMM_SPLIT_K;
+        if (!n || !o->tune[index])
+            continue;
+        shape shapes[2 * TUNE_MAX_CLASS_SIZES];
+        int ns = 0;
+        for (int i = 0; i < n; ++i) {
+            if (gemv) {
+                shapes[ns++] = (shape){1, 0, sizes[i].m, sizes[i].n, 0};
+                shapes[ns++] = (shape){1, 1, sizes[i].m, sizes[i].n, 0};
+            } else {
+                shapes[ns++] = (shape){0, 0, sizes[i].m, sizes[i].n, sizes[i].k};
+            }
+        }
+        const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
+        if (!o->quiet)
+            fprintf(stderr, "routine: %s for class %s\n", name, cls->cls.name);
+        char label[64], why[200];
+        snprintf(label, sizeof label, "%s", gemv ? "groups" : "split");
+        int v;
+        /* The split is measured on the indirect plan whatever the crossover, as for every shape. */
+        /* Ties go to the value for every shape, which the class then does not name. */
+        const int every = d->cx.params[OCLBLAS__K_ROUTINE].v[index];
+        if (choose_over_shapes(d, o, j, index, label, shapes, ns, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every, &v, why,
+                               sizeof why)) {
+            values->v[index] = v;
+            *given |= v != every ? 1u << index : 0;
+            const size_t u = strlen(summary);
+            snprintf(summary + u, summary_len - u, "  %s = %d for class %s%s (%s)\n", name, v, cls->cls.name,
+                     v != every ? "" : ", as for every shape", why);
+        } else {
+            const size_t u = strlen(summary);
+            snprintf(summary + u, summary_len - u, "  %s for class %s not measured: %s\n", name, cls->cls.name, why);
+        }
+        if (gemv || !o->tune[RT_GEMM_MIN_INDIRECT])
+            continue;
+        /* Then whether its products go to gemm_direct (with the class's split of k):
+         * never (0), always (the largest value), or below a crossover of the table. */
+        if (!o->quiet)
+            fprintf(stderr, "routine: GEMM_MIN_INDIRECT for class %s\n", cls->cls.name);
+        int vals[TUNE_MAX_VALUES + 3], nv = 0;
+        vals[nv++] = 0;
+        vals[nv++] = d->cx.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT];
+        for (int i = 0; i < o->num_values[RT_GEMM_MIN_INDIRECT]; ++i)
+            if (o->values[RT_GEMM_MIN_INDIRECT][i] > 0 && o->values[RT_GEMM_MIN_INDIRECT][i] < max_value(RT_GEMM_MIN_INDIRECT))
+                vals[nv++] = o->values[RT_GEMM_MIN_INDIRECT][i];
+        vals[nv++] = max_value(RT_GEMM_MIN_INDIRECT);
+        const oclblas__params saved = d->cx.params[OCLBLAS__K_ROUTINE];
+        const int crossover = saved.v[RT_GEMM_MIN_INDIRECT];
+        d->cx.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_SPLIT_K] = values->v[RT_GEMM_SPLIT_K];
+        const int ok = crossover_over(d, o, j, shapes, ns, vals, nv, crossover, &v, why, sizeof why);
+        d->cx.params[OCLBLAS__K_ROUTINE] = saved;
+        const size_t u = strlen(summary);
+        if (ok) {
+            values->v[RT_GEMM_MIN_INDIRECT] = v;
+            *given |= v != crossover ? 1u << RT_GEMM_MIN_INDIRECT : 0;
+            snprintf(summary + u, summary_len - u, "  GEMM_MIN_INDIRECT = %d for class %s%s (%s)\n", v, cls->cls.name,
+                     v != crossover ? "" : ", as for every shape", why);
+        } else {
+            snprintf(summary + u, summary_len - u, "  GEMM_MIN_INDIRECT for class %s not measured: %s\n",
+                     cls->cls.name, why);
+        }
+    }
+}
+
+static int tune_max_slice(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                          size_t why_len)
+{
+    /* C large enough to fill the device, k from what a work-group's panels keep in cache to what they do
+     * not: a limit pays on the long ones and costs its slices' sums on the short ones. */
+    const int cpu = strcmp(d->info->type, "CPU") == 0;
+    const shape gpu_shapes[3] = {{0, 0, 2048, 2048, 2048}, {0, 0, 4096, 4096, 4096}, {0, 0, 2048, 2048, 8192}};
+    const shape cpu_shapes[3] = {{0, 0, 512, 512, 512}, {0, 0, 1024, 1024, 1024}, {0, 0, 2048, 2048, 2048}};
+    return choose_over_shapes(d, o, j, RT_GEMM_MAX_SLICE_K, "slice", cpu ? cpu_shapes : gpu_shapes, 3,
+                              RT_GEMM_MIN_INDIRECT, 0, -1, value, why, why_len);
+}
+
+int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, int tuned[RT_COUNT],
+                 unsigned class_given[OCLBLAS__MAX_CLASSES], oclblas__params class_values[OCLBLAS__MAX_CLASSES],
+                 char *summary, size_t summary_len, char *err, size_t len)
 {
     (void)err;
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
-    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split, tune_tc_min};
+    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split, tune_tc_min,
+                                     tune_max_slice};
     /* The FP32 kernels' values are measured on them alone. */
     const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_set_math_mode(OCLBLAS_MATH_STRICT);
     summary[0] = '\0';
+    /* The values for every shape are measured as such: no class of the
+     * routine's decides a measured problem meanwhile. */
+    d->cx.num_classes[OCLBLAS__K_ROUTINE] = 0;
     for (int i = 0; i < RT_COUNT; ++i) {
         tuned[i] = 0;
         if (!o->tune[i])
@@ -666,6 +815,18 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
         } else {
             append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i], why);
         }
+    }
+    /* Then each class's, on top of the values for every shape; each goes
+     * into the context once measured (a class of the routine decides only
+     * its own problems). */
+    for (int c = 0; c < o->num_classes && c < OCLBLAS__MAX_CLASSES; ++c)
+        tune_class_values(d, o, j, &o->classes[c], &class_given[c], &class_values[c], summary, summary_len);
+    for (int c = 0; c < o->num_classes && c < OCLBLAS__MAX_CLASSES; ++c) {
+        if (!class_given[c])
+            continue;
+        oclblas__class_set *cs = &d->cx.classes[OCLBLAS__K_ROUTINE][d->cx.num_classes[OCLBLAS__K_ROUTINE]++];
+        cs->cls = o->classes[c].cls;
+        cs->params = class_values[c];
     }
     oclblas_set_math_mode(mode);
     return 1;

@@ -127,6 +127,15 @@ int tune_space_restrict(tune_space *s, const char *text, char *err, size_t len)
     return recompute(s, err, len);
 }
 
+int tune_space_cap(tune_space *s, int i, int max, char *err, size_t len)
+{
+    int n = 0;
+    while (n < s->num_values[i] && s->values[i][n] <= max)
+        ++n;
+    s->num_values[i] = n ? n : 1; /* ascending: the smallest stays */
+    return recompute(s, err, len);
+}
+
 void tune_space_params(const tune_space *s, uint64_t code, oclblas__params *p)
 {
     memset(p, 0, sizeof *p);

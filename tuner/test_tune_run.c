@@ -103,7 +103,10 @@ static int count_in_log(const char *what)
 
 #define SMALL "--size", "gemm_fast=128x128x128", "--size", "gemm_direct=64x64x64", "--size", "helpers=200x200", \
               "--size", "gemv_n=512x512", "--size", "gemv_t=512x512", "--size", "routine=4096x64x512",           \
-              "--values", "routine:GEMM_MIN_INDIRECT=64,128:HOST_MAX=0,16,32"
+              "--values", "routine:GEMM_MIN_INDIRECT=64,128:HOST_MAX=0,16,32",                                 \
+              "--values", "gemv_n:WPT=1,2:UNR=1,2,4", "--values", "gemv_t:UNR=1,2,4"
+/* Two classes of shapes: narrow products, small gemvs. */
+#define CLASSES "--class", "thin:n <= 64, k >= 2:160x32x128", "--class", "little:k <= 1, m*n <= 70000:256x256"
 
 static int setup(void **state)
 {
@@ -149,7 +152,7 @@ static void test_tuning_run(void **state)
 {
     (void)state;
     const double t0 = tune_now();
-    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, NULL), 0);
+    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, CLASSES, NULL), 0);
     print_message("tuning run: %.1f s\n", tune_now() - t0);
     assert_true(log_has("entry checked"));
 
@@ -163,6 +166,17 @@ static void test_tuning_run(void **state)
     assert_int_equal(count, 1);
     assert_non_null(strstr(text, "\"tool\": \"oclblas-tune"));
     assert_non_null(strstr(text, "\"sizes\": \"gemm_fast 128x128x128 NT"));
+    /* The classes, in order, with a set for each kernel tuned per class and the routine's values for them. */
+    assert_int_equal(e->num_classes, 2);
+    assert_string_equal(e->classes[0].cls.name, "thin");
+    /* (the routine's values only where they measured better than those for every shape) */
+    assert_int_equal(e->classes[0].has & ~(1u << OCLBLAS__K_ROUTINE), 1u << OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(e->classes[0].given[OCLBLAS__K_ROUTINE] & ~((1u << RT_GEMM_SPLIT_K) | (1u << RT_GEMM_MIN_INDIRECT)), 0);
+    assert_int_equal(e->classes[0].given[OCLBLAS__K_GEMM_FAST], (1u << GF_COUNT) - 1);
+    assert_true(e->classes[0].values[OCLBLAS__K_GEMM_FAST][GF_NWG] <= 32); /* no tile wider than its problems */
+    assert_string_equal(e->classes[1].cls.name, "little");
+    assert_int_equal(e->classes[1].has & ~(1u << OCLBLAS__K_ROUTINE), (1u << OCLBLAS__K_GEMV_N) | (1u << OCLBLAS__K_GEMV_T));
+    assert_int_equal(e->classes[1].given[OCLBLAS__K_ROUTINE] & ~(1u << RT_GEMV_GROUPS_PER_CU), 0);
     free(text);
     cl_device_id dev;
     cl_context ctx;
@@ -202,11 +216,30 @@ static void test_tuning_run(void **state)
     check_gemm(ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
     check_gemm(ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
                kwg * ((size_t)gmi / kwg + 1)); /* in place */
+    /* The library takes the classes' sets for their problems. */
+    const oclblas__devctx *cx;
+    assert_int_equal(oclblas__devctx_get(info, &cx), OCLBLAS_SUCCESS);
+    const oclblas__shape thin = {160, 32, 128, 0}, little = {256, 256, 1, 0};
+    assert_string_equal(oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, &thin), "thin");
+
+    assert_string_equal(oclblas__devctx_class(cx, OCLBLAS__K_GEMV_T, &little), "little");
+    assert_null(oclblas__devctx_class(cx, OCLBLAS__K_GEMV_T, &thin));
+    oclblas_status st;
+    assert_memory_equal(oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, &thin, &st)->v,
+                        e->classes[0].values[OCLBLAS__K_GEMM_FAST], sizeof(int) * GF_COUNT);
+    check_gemm(ctx, q, OCLBLAS_NO_TRANS, 160, 32, 128);
+    check_gemm(ctx, q, OCLBLAS_TRANS, 1000, 31, 77);
     free(e);
 
-    /* The same command again: everything comes from the journal. */
-    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, NULL), 0);
-    assert_int_equal(count_in_log("(0 measured, 3 from the journal"), 5);
+    /* The same command again: everything comes from the journal, the classes' searches too. */
+    assert_int_equal(tune(NULL, 0, "-n", "3", "-o", entry_path, SMALL, CLASSES, NULL), 0);
+    assert_int_equal(count_in_log("(0 measured, 3 from the journal"), 8);
+    /* Another rule for a class of the same name measures again: the journal keys hold the rule. */
+    assert_int_equal(tune(NULL, 0, "-k", "gemm_fast", "-n", "3", "-o", entry_path, SMALL, "--class",
+                          "thin:n <= 48, k >= 2:160x32x128", NULL),
+                     0);
+    assert_int_equal(count_in_log("(0 measured, 3 from the journal"), 1);
+    assert_int_equal(count_in_log("(3 measured, 0 from the journal"), 1);
 }
 
 static void test_interrupt_and_resume(void **state)
@@ -217,7 +250,7 @@ static void test_interrupt_and_resume(void **state)
     snprintf(journal, sizeof journal, "%s.journal", out);
     /* Interrupted once two results are in the journal (after its two header lines). */
     assert_int_equal(tune(journal, 4, "-k", "gemv_n", "-n", "8", "--jobs", "1", "--size", "gemv_n=256x256", "-o", out,
-                          NULL),
+                          "--no-classes", NULL),
                      130);
     assert_true(log_has("interrupted"));
     char *j = slurp(journal);
@@ -228,7 +261,7 @@ static void test_interrupt_and_resume(void **state)
     const int recorded = lines - 2;
     assert_true(recorded >= 2 && recorded < 8);
     assert_int_equal(tune(NULL, 0, "-k", "gemv_n", "-n", "8", "--jobs", "1", "--size", "gemv_n=256x256", "-o", out,
-                          NULL),
+                          "--no-classes", NULL),
                      0);
     char want[64];
     snprintf(want, sizeof want, "(%d measured, %d from the journal", 8 - recorded, recorded);
@@ -244,7 +277,7 @@ static void test_build_processes(void **state)
     snprintf(out, sizeof out, "%s/procs.json", dir);
     snprintf(journal, sizeof journal, "%s.journal", out);
     assert_int_equal(tune(NULL, 0, "-k", "gemv_t", "-n", "4", "--build", "processes", "--jobs", "2", "--size",
-                          "gemv_t=256x256", "-o", out, NULL),
+                          "gemv_t=256x256", "-o", out, "--no-classes", NULL),
                      0);
     assert_true(log_has("2 build processes"));
     assert_true(log_has("entry checked"));
@@ -272,6 +305,17 @@ static void test_bad_command_lines(void **state)
     assert_int_equal(tune(NULL, 0, "--build", "fork", NULL), 2);
     assert_int_equal(tune(NULL, 0, "--runs", NULL), 2);
     assert_int_equal(tune(NULL, 0, "extra", NULL), 2);
+    /* Classes: a bad rule, a size outside the class, a name twice, a missing part. */
+    assert_int_equal(tune(NULL, 0, "--class", "a:mn <= 4:8x8x8", NULL), 2);
+    assert_true(log_has("unknown quantity"));
+    assert_int_equal(tune(NULL, 0, "--class", "a:n <= 4:8x8x8", NULL), 2);
+    assert_true(log_has("does not meet the class's rule"));
+    assert_int_equal(tune(NULL, 0, "--class", "a:n <= 4:8x4x8", "--class", "a:m <= 4:4x8x8", NULL), 2);
+    assert_true(log_has("named twice"));
+    assert_int_equal(tune(NULL, 0, "--class", "a:n <= 4", NULL), 2);
+    assert_int_equal(tune(NULL, 0, "--class", "a:n <= 4:8x4x8", "--class", "b:n <= 2, k >= 2:8x2x8", NULL), 2);
+    assert_true(log_has("class a before it takes all its shapes"));
+    assert_int_equal(tune(NULL, 0, "--class", "a:n <= 4:8x4x8", "--no-classes", NULL), 2);
     assert_int_equal(tune(NULL, 0, "--device", "no-such-device-anywhere", NULL), 3);
     assert_true(log_has("no OpenCL device matches"));
     /* A journal of another device is refused, not mixed in. */

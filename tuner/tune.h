@@ -86,6 +86,9 @@ int tune_space_encode(const tune_space *s, const oclblas__params *p, uint64_t *c
  * candidate), when it is legal; 0 otherwise. */
 int tune_space_nearest(const tune_space *s, const oclblas__params *p, uint64_t *code);
 int tune_space_legal(tune_space *s, uint64_t code);
+/* Leaves out the values of parameter i above max, keeping the smallest
+ * one if none is left (a class's tiles no wider than its problems). */
+int tune_space_cap(tune_space *s, int i, int max, char *err, size_t len);
 /* Lists the legal configurations; refuses (0, message) when the space has
  * more than limit combinations. */
 #define TUNE_ENUM_LIMIT 400000000ull
