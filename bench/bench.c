@@ -1122,7 +1122,8 @@ int main(int argc, char **argv)
             ntrans = 0;
             parse_list(a, TAKE(), trans_item);
         } else if (!strcmp(a, "--peers")) {
-            opt.use[LIB_OPENBLAS] = opt.use[LIB_CLBLAST] = opt.use[LIB_CUBLAS] = opt.use[LIB_NVBLAS] = 0;
+            for (int l = LIB_OPENBLAS; l < NLIBS; ++l) /* every peer: the list names those wanted */
+                opt.use[l] = 0;
             peers_none = peers_named = 0;
             parse_list(a, TAKE(), peer_item);
         } else if (!strcmp(a, "--host")) opt.host = 1;

@@ -11,7 +11,8 @@
  * Blocks shrink, largest side first, until every operand's block, its
  * offset remainder and the kernels' padded copies fit. On an out-of-order
  * queue a barrier keeps the chunks of one block in order. The sub-problems
- * are enqueued one after another on the caller's queue, asynchronously;
+ * are enqueued one after another on the caller's queue, asynchronously,
+ * after the operands are moved to its device (on_device: a driver's bug);
  * the event given back is a marker after the last. An error in a later
  * sub-problem (the device out of resources) leaves the blocks before it
  * computed: the call returns that error.
@@ -85,6 +86,24 @@ static void view_done(view *v)
     if (v->made)
         clReleaseMemObject(v->mem);
     v->made = 0;
+}
+
+/* The operands on the queue's device before any view of them is made.
+ * NVIDIA's driver (measured on an H100 and H200, driver 580) gives wrong
+ * results otherwise: a buffer made with CL_MEM_COPY_HOST_PTR and not yet
+ * used on the device, read in turn through itself and through sub-buffers
+ * that are released, gets some elements of its sub-problems from stale
+ * memory; moved to the device first (a no-op where it already is), every
+ * sub-problem reads what the caller wrote. */
+static oclblas_status on_device(cl_command_queue q, cl_mem m0, cl_mem m1, cl_mem m2)
+{
+    cl_mem mems[3];
+    cl_uint n = 0;
+    const cl_mem given[3] = {m0, m1, m2};
+    for (int i = 0; i < 3; ++i)
+        if (given[i])
+            mems[n++] = given[i];
+    return n ? (oclblas_status)clEnqueueMigrateMemObjects(q, n, mems, 0, 0, NULL, NULL) : OCLBLAS_SUCCESS;
 }
 
 static int out_of_order(cl_command_queue q)
@@ -172,7 +191,7 @@ oclblas_status oclblas__sgemm_split(oclblas_layout layout, oclblas_transpose tra
     }
     const int ooo = out_of_order(queue), uses_ab = k > 0 && alpha != 0.0f;
     size_t count = 0;
-    oclblas_status st = OCLBLAS_SUCCESS;
+    oclblas_status st = on_device(queue, uses_ab ? ga : NULL, uses_ab ? gb : NULL, c);
     for (size_t j0 = 0; j0 < g.n && st == OCLBLAS_SUCCESS; j0 += nb)
         for (size_t i0 = 0; i0 < g.m && st == OCLBLAS_SUCCESS; i0 += mb)
             for (size_t p0 = 0; st == OCLBLAS_SUCCESS && (p0 < k || (p0 == 0 && !uses_ab)); p0 += kb) {
@@ -255,7 +274,7 @@ oclblas_status oclblas__sgemv_split(oclblas_layout layout, oclblas_transpose tra
     }
     const int ooo = out_of_order(queue), uses_ax = alpha != 0.0f;
     size_t count = 0;
-    oclblas_status st = OCLBLAS_SUCCESS;
+    oclblas_status st = on_device(queue, uses_ax ? a : NULL, uses_ax ? x : NULL, y);
     for (size_t o0 = 0; o0 < len_y && st == OCLBLAS_SUCCESS; o0 += ob)
         for (size_t r0 = 0; st == OCLBLAS_SUCCESS && (r0 < len_x); r0 += rb) {
             const size_t no = min_size(ob, len_y - o0), nr = min_size(rb, len_x - r0);

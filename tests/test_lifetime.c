@@ -64,9 +64,13 @@ static void compute(const tu_env *env, int i, int with_scratch)
 {
     const oclblas_layout l = i % 2 ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR;
     double r = tu_gemm_case(env, 0, l, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 9, 8, 7, 1.0f, 0.5f, 1, 0, 0, 0, (unsigned)i);
-    if (with_scratch)
-        r += tu_gemm_case(env, 0, l, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 150, 140, 130, 1.0f, 0.0f, 0, 0, 0, 0,
+    if (with_scratch) {
+        /* Transposed A and odd sizes past GEMM_MIN_INDIRECT (m*n*k above its cube): the
+         * indirect plan, with padded copies. */
+        const size_t s = (size_t)tu_routine_value(env, "GEMM_MIN_INDIRECT") + 150;
+        r += tu_gemm_case(env, 0, l, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, s, s - 10, s + 20, 1.0f, 0.0f, 0, 0, 0, 0,
                           (unsigned)i + 1000);
+    }
     if (r > 1.0)
         fail_msg("context %d: error %.3g x bound", i, r);
 }

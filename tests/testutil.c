@@ -24,6 +24,17 @@ void tu_get_env(tu_env *env)
         fail_msg("no default device: %s", oclblas_status_string(st));
 }
 
+int tu_routine_value(const tu_env *env, const char *name)
+{
+    char buf[1024], key[64];
+    TU_CHECK(oclblas_get_params(env->device, "routine", buf, sizeof buf));
+    snprintf(key, sizeof key, "%s=", name);
+    const char *at = strstr(buf, key);
+    if (!at)
+        fail_msg("no %s in \"%s\"", name, buf);
+    return atoi(at + strlen(key));
+}
+
 void tu_fill(float *x, size_t n, unsigned *seed)
 {
     uint32_t s = *seed;

@@ -22,6 +22,10 @@ typedef struct {
 /* The library's default device, context and queue; fails the test if there is none. */
 void tu_get_env(tu_env *env);
 
+/* The device's routine value NAME (GEMM_MIN_INDIRECT, HOST_MAX...) for
+ * every shape, as oclblas_get_params reports it; fails the test if absent. */
+int tu_routine_value(const tu_env *env, const char *name);
+
 /* Uniform in [-1, 1) from a small LCG, so a failure reproduces from its seed. */
 void tu_fill(float *x, size_t n, unsigned *seed);
 
