@@ -89,12 +89,13 @@ static void view_done(view *v)
 }
 
 /* The operands on the queue's device before any view of them is made.
- * NVIDIA's driver (measured on an H100 and H200, driver 580) gives wrong
- * results otherwise: a buffer made with CL_MEM_COPY_HOST_PTR and not yet
- * used on the device, read in turn through itself and through sub-buffers
- * that are released, gets some elements of its sub-problems from stale
- * memory; moved to the device first (a no-op where it already is), every
- * sub-problem reads what the caller wrote. */
+ * Without it NVIDIA's driver (580, on an H100) gave some wrong elements:
+ * operands made with CL_MEM_COPY_HOST_PTR and not yet used on the device,
+ * read in turn whole and through sub-buffers that are then released (the
+ * same sub-problems with the views never released came out right). Moved
+ * to the device first (a no-op where they already are), every sub-problem
+ * reads what the caller wrote: test_device_buffers passes on the H100 and
+ * the H200. */
 static oclblas_status on_device(cl_command_queue q, cl_mem m0, cl_mem m1, cl_mem m2)
 {
     cl_mem mems[3];
