@@ -644,6 +644,21 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
 #define SUM acc
 #endif
 
+#if CP_ASYNC
+    // K-tile tn's asynchronous copies into its slot, tn % STAGES, where the
+    // tile exists; every caller commits one group after it, empty or not.
+#define ISSUE_TILE(tn)                                                                             \
+    if ((tn) < num_k_tiles) {                                                                      \
+        local float *const sa_ = la + ((tn) % STAGES) * A_PLANE;                                   \
+        local float *const sb_ = lb + ((tn) % STAGES) * B_PLANE;                                   \
+        const global float4 *const ga_ = a_tile + (tn) * BK * a_ld;                                \
+        const global float4 *const gb_ = b_tile + (tn) * BK * b_ld;                                \
+        _Pragma("unroll") for (int i_ = 0; i_ < A_CHUNKS; ++i_)                                    \
+            CP_ASYNC16(sa_ + a_dst[i_], ga_ + a_src[i_]);                                          \
+        _Pragma("unroll") for (int i_ = 0; i_ < B_CHUNKS; ++i_)                                    \
+            CP_ASYNC16(sb_ + b_dst[i_], gb_ + b_src[i_]);                                          \
+    }
+#endif
 #if LOOP == 0
     // Round 1's loop, kept as it was for comparison (LOOP = 0).
 #if CP_ASYNC
@@ -657,19 +672,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
             CP_WAIT_PIPELINE();
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        const int tn = t + STAGES - 1;
-        if (tn < num_k_tiles) {
-            local float *const sa = la + (tn % STAGES) * A_PLANE;
-            local float *const sb = lb + (tn % STAGES) * B_PLANE;
-            const global float4 *const ga = a_tile + tn * BK * a_ld;
-            const global float4 *const gb = b_tile + tn * BK * b_ld;
-#pragma unroll
-            for (int i = 0; i < A_CHUNKS; ++i)
-                CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
-#pragma unroll
-            for (int i = 0; i < B_CHUNKS; ++i)
-                CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
-        }
+        ISSUE_TILE(t + STAGES - 1)
         CP_COMMIT();
         if (t < 0)
             continue;
@@ -804,18 +807,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     // not), so waiting until STAGES - 2 are pending means the tile after
     // the last one waited for has landed.
     for (int tn = 0; tn < STAGES - 1; ++tn) {
-        if (tn < num_k_tiles) {
-            local float *const sa = la + tn * A_PLANE;
-            local float *const sb = lb + tn * B_PLANE;
-            const global float4 *const ga = a_tile + tn * BK * a_ld;
-            const global float4 *const gb = b_tile + tn * BK * b_ld;
-#pragma unroll
-            for (int i = 0; i < A_CHUNKS; ++i)
-                CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
-#pragma unroll
-            for (int i = 0; i < B_CHUNKS; ++i)
-                CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
-        }
+        ISSUE_TILE(tn)
         CP_COMMIT();
     }
 #define SLOT_A(t) (la + ((t) % STAGES) * A_PLANE)
@@ -842,19 +834,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         if (kt >= 0) {
             // Slot (kt - 1) % STAGES was last read before the barrier of
             // the previous iteration's last k-step.
-            const int tn = kt + STAGES - 1;
-            if (tn < num_k_tiles) {
-                local float *const sa = SLOT_A(tn);
-                local float *const sb = SLOT_B(tn);
-                const global float4 *const ga = a_tile + tn * BK * a_ld;
-                const global float4 *const gb = b_tile + tn * BK * b_ld;
-#pragma unroll
-                for (int i = 0; i < A_CHUNKS; ++i)
-                    CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
-#pragma unroll
-                for (int i = 0; i < B_CHUNKS; ++i)
-                    CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
-            }
+            ISSUE_TILE(kt + STAGES - 1)
             CP_COMMIT();
         }
 #endif
@@ -875,19 +855,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                 CP_WAIT_PIPELINE(); // tile lt has landed
                 barrier(CLK_LOCAL_MEM_FENCE);
 #if LOOP == 1
-                const int tn = kt + STAGES - 1; // into the slot iteration kt - 1 read
-                if (tn < num_k_tiles) {
-                    local float *const sa = SLOT_A(tn);
-                    local float *const sb = SLOT_B(tn);
-                    const global float4 *const ga = a_tile + tn * BK * a_ld;
-                    const global float4 *const gb = b_tile + tn * BK * b_ld;
-#pragma unroll
-                    for (int i = 0; i < A_CHUNKS; ++i)
-                        CP_ASYNC16(sa + a_dst[i], ga + a_src[i]);
-#pragma unroll
-                    for (int i = 0; i < B_CHUNKS; ++i)
-                        CP_ASYNC16(sb + b_dst[i], gb + b_src[i]);
-                }
+                ISSUE_TILE(kt + STAGES - 1) // into the slot iteration kt - 1 read
                 CP_COMMIT();
 #endif
 #else

@@ -53,8 +53,9 @@ static tu_env env;
  * registers with hi and lo planes, LOOP 1, CHUNK 2 (a temporary per
  * k-tile, A's fragments held), 2 x 2 warps of one tile and four k-steps;
  * the first round's loop (LOOP 0, the H100 entry's) with the split per
- * fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1 tiles. PoCL
- * compiles them, the first's tf32 form and the tf32 set below in about 30 s
+ * fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1 tiles; then
+ * cp.async (ISSUE_TILE) in the other two loops, LOOP 0 and LOOP 1. PoCL
+ * compiles them, the first's tf32 form and the tf32 set below in about 40 s
  * of CPU time on a cold cache: emulated mma.sync holds two barriers, and
  * the cost grows with the tiles and k-steps a warp unrolls. */
 static const char *const sets[] = {
@@ -64,8 +65,12 @@ static const char *const sets[] = {
     "CHUNK=2,KPAIR=0",
     "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
     "CHUNK=0,KPAIR=0",
+    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=2,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
+    "CHUNK=0,KPAIR=0",
+    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "CHUNK=1,KPAIR=0",
 };
-#define NUM_SETS 3
+#define NUM_SETS 5
 static const size_t gate_sizes[][3] = {{64, 64, 2048}};
 /* A set for one product only (k rows stored in pairs, KPAIR), as an entry
  * tuned for the tf32 mode could hold. */
