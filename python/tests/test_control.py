@@ -29,6 +29,26 @@ def test_version_and_library_path():
         assert oclblas.library_path == os.path.join(package, "liboclblas.so.0"), oclblas.library_path
 
 
+def test_pypi_opencl_loader():
+    """The ICD loader of the dependency nvidia-cuda-opencl, which the package
+    loads where the system has none, serves the library: loaded first (as
+    the package does then), it is the one liboclblas uses, and it finds the
+    same devices as the system's."""
+    from oclblas._lib import pypi_opencl_loader
+    loader = pypi_opencl_loader()
+    if loader is None:
+        assert not os.environ.get("OCLBLAS_TEST_INSTALLED"), "the installed package's dependency is missing"
+        pytest.skip("nvidia-cuda-opencl is not installed")
+    result = run_python("import ctypes\n"
+                        "ctypes.CDLL(%r, mode=ctypes.RTLD_GLOBAL)\n"
+                        "import oclblas, numpy as np\n"
+                        "print(oclblas.opencl_loader_path)\n"
+                        "print([d.name for d in oclblas.devices()])\n"
+                        "print(float(oclblas.sgemm(np.ones((3, 4)), np.ones((4, 2)))[2, 1]))" % loader)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [os.path.realpath(loader), str([d.name for d in oclblas.devices()]), "4.0"]
+
+
 def test_math_mode(rng):
     assert oclblas.MATH_MODES == ("strict", "accurate", "tf32")
     before = oclblas.get_math_mode()
