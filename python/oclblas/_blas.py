@@ -31,15 +31,16 @@ def _operand(x, name, ndim=None):
     if not (isinstance(x, np.ndarray) and x.dtype == np.float32 and x.dtype.isnative):
         try:
             x = np.asarray(x)
-            if x.dtype.kind == "c":
-                raise TypeError("%s is complex (%s): oclblas computes real float32 products" % (name, x.dtype))
-            if x.dtype.kind not in "biufO":
-                raise TypeError("%s holds %s, not numbers" % (name, x.dtype))
+        except (TypeError, ValueError) as e:
+            raise type(e)("%s cannot be read as an array: %s" % (name, e)) from None
+        if x.dtype.kind == "c":
+            raise TypeError("%s is complex (%s): oclblas computes real float32 products" % (name, x.dtype))
+        if x.dtype.kind not in "biufO":
+            raise TypeError("%s holds %s, not numbers" % (name, x.dtype))
+        try:
             x = x.astype(np.float32)
         except (TypeError, ValueError) as e:
-            if str(e).startswith(name + " "):
-                raise
-            raise type(e)("%s cannot be read as a float32 array: %s" % (name, e)) from None
+            raise type(e)("%s cannot be converted to float32: %s" % (name, e)) from None
     if ndim is not None and x.ndim != ndim:
         raise ValueError("%s must have %d dimension%s, not %d" % (name, ndim, "s" if ndim > 1 else "", x.ndim))
     return x

@@ -142,8 +142,10 @@ def set_device(device):
             raise ValueError("set_device: %r is not among this machine's OpenCL devices" % (device,))
         device = matches[0]
     spec = device.spec if isinstance(device, Device) else device
-    if not isinstance(spec, str) or not spec.strip():
+    if not isinstance(spec, str):
         raise TypeError("set_device takes a Device, a pyopencl.Device or a spec string, not %r" % (device,))
+    if not spec.strip():
+        raise ValueError("set_device: an empty spec names no device")
     if _chosen:
         raise RuntimeError("set_device(%r): the library has chosen its device already (%s), and it chooses once per "
                            "process; call set_device before any sgemm, sgemv, matmul or default_device, or set "

@@ -107,6 +107,8 @@ def test_devices_and_set_device():
     assert "set_device('no such device anywhere')" in result.stdout
     with pytest.raises(TypeError):
         oclblas.set_device(3.5)
+    with pytest.raises(ValueError, match="empty"):
+        oclblas.set_device(" ")
 
 
 def test_default_device():
