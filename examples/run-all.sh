@@ -7,11 +7,13 @@
 #   examples/run-all.sh PREFIX [PYTHON]
 #
 # PREFIX: where `cmake --install build --prefix PREFIX` put oclblas.
-# PYTHON: an interpreter with numpy, pytest, matplotlib (and pyopencl for
-# oclblas.cl's tests); with it, the Python package is installed into PREFIX
-# (`pip install --prefix PREFIX ./python`) and its example and tests run
-# from there, and oclblas-bench --png draws with it. Without it the Python
-# parts are left out (and said so).
+# PYTHON: an interpreter whose environment has the Python package installed
+# (`pip install .` from the checkout, which bundles its own build of the
+# library; CI installs the wheel into a fresh virtual environment), with
+# numpy, pytest, matplotlib (and pyopencl for oclblas.cl's tests); with it,
+# the package's example and tests run against that installed package, and
+# oclblas-bench --png draws with it. Without it the Python parts are left
+# out (and said so).
 #
 # Each example prints its result; this script prints a line per example and
 # "examples: N passed, N failed" at the end, and fails if any did.
@@ -125,20 +127,13 @@ preload() {
   grep -q "oclblas: sgemv " "$work/preload.log"
 }
 
-# The Python package installed into the same prefix finds the library
-# there by itself; its example and tests run from there.
+# The Python package installed in PYTHON's environment: its example and
+# tests run from outside the checkout, so that they import the installed
+# package, which must load the library it bundles (OCLBLAS_TEST_INSTALLED).
 python_package() {
-  # From a copy, so that the build leaves nothing in the checkout.
-  cp -r "$src/python" "$work/python-src"
-  "$PY" -m pip install --quiet --no-deps --ignore-installed --prefix "$P" "$work/python-src" > "$work/pip.log" 2>&1 ||
-    { cat "$work/pip.log"; return 1; }
-  local init site
-  init=$(find "$P" -path '*-packages/oclblas/__init__.py' | head -n 1)
-  [ -n "$init" ] || { echo "pip put no oclblas package under $P"; return 1; }
-  site=$(dirname "$(dirname "$init")")
   cd "$work"
-  PYTHONPATH=$site "$PY" "$src/examples/python/example.py"
-  PYTHONPATH=$site OCLBLAS_TEST_PREFIX=$P "$PY" -m pytest -q -p no:cacheprovider "$src/python/tests"
+  "$PY" "$src/examples/python/example.py"
+  OCLBLAS_TEST_INSTALLED=1 "$PY" -m pytest -q -p no:cacheprovider "$src/python/tests"
 }
 
 run installed-tree installed_tree

@@ -1,25 +1,36 @@
-"""Finding and loading liboclblas, and the C prototypes of its functions.
+"""Loading liboclblas and the OpenCL ICD loader it needs, and the C
+prototypes of the library's functions.
 
-The library is looked for, in this order (the first place that has it wins;
-nothing is searched after a failure at an explicit place):
+The library is the first of:
 
-1. ``$OCLBLAS_LIBRARY``: the path of ``liboclblas.so.0`` (or of another name
-   of the same library). When set, it is the only place tried.
-2. The installation prefix that this package sits in (the nearest folder
-   above the package with the library in its ``lib``, ``lib64`` or
-   ``lib/<multiarch>``), then ``sys.prefix`` likewise. So
-   ``cmake --install build --prefix P`` followed by
-   ``pip install --prefix P ./python`` (or both into one virtual
-   environment) needs no setting at all.
-3. The dynamic loader's own search: ``LD_LIBRARY_PATH``, the ``ldconfig``
-   cache, the system folders (a ``cmake --install`` to ``/usr/local``).
+1. ``$OCLBLAS_LIBRARY``, the path of a ``liboclblas.so.0`` (a developer's
+   build); when set, the only place tried.
+2. The one the wheel bundles beside this module (``pip install`` builds it).
+3. The dynamic loader's own search (``LD_LIBRARY_PATH``, the system folders),
+   for a checkout's package used without installing it.
+
+liboclblas links the OpenCL ICD loader, ``libOpenCL.so.1``, which finds the
+devices' drivers (``/etc/OpenCL/vendors``). The system's loader is used
+where there is one. Where there is none, the one from the PyPI package
+``nvidia-cuda-opencl`` (a dependency on Linux x86_64 and aarch64: the ICD
+loader alone, which serves every vendor's drivers) is loaded first, so that
+the library's need is met by it. Without either, ImportError names the
+package to install.
 """
 import ctypes
+import glob
+import importlib.util
 import os
-import sys
-import sysconfig
 
 SONAME = "liboclblas.so.0"
+OPENCL_SONAME = "libOpenCL.so.1"
+BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), SONAME)
+
+NO_OPENCL_LOADER = (
+    "oclblas needs the OpenCL ICD loader %s, which this system lacks. Install it: Debian and Ubuntu "
+    "`apt-get install ocl-icd-libopencl1`, Fedora `dnf install ocl-icd`, or from PyPI `pip install "
+    "nvidia-cuda-opencl` (Linux x86_64 and aarch64); and an OpenCL driver for your device (e.g. Debian's "
+    "pocl-opencl-icd for the CPU). The loader said: %s")
 
 
 class cache_stats_t(ctypes.Structure):
@@ -27,33 +38,9 @@ class cache_stats_t(ctypes.Structure):
                 ("builds", ctypes.c_ulong), ("disk_rejects", ctypes.c_ulong)]
 
 
-def _prefix_candidates():
-    """Where liboclblas would be in the prefixes this package may share with
-    it: every folder above the package (PREFIX/lib/pythonX.Y/site-packages/
-    oclblas, or Debian's PREFIX/local/lib/python3/dist-packages/oclblas),
-    nearest first, then sys.prefix."""
-    prefixes = []
-    folder = os.path.dirname(os.path.abspath(__file__))
-    while True:
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        prefixes.append(parent)
-        folder = parent
-    prefixes.append(sys.prefix)
-    multiarch = sysconfig.get_config_var("MULTIARCH")
-    subs = ["lib", "lib64"] + (["lib/" + multiarch] if multiarch else [])
-    seen = []
-    for prefix in prefixes:
-        for sub in subs:
-            path = os.path.join(prefix, sub, SONAME)
-            if path not in seen:
-                seen.append(path)
-    return seen
-
-
-def _loaded_path(name):
-    """The file the loader mapped for a library, from /proc/self/maps."""
+def loaded_path(name):
+    """The file the dynamic loader mapped for a library whose file name
+    starts with name, from /proc/self/maps; None if none is mapped."""
     try:
         with open("/proc/self/maps") as maps:
             for line in maps:
@@ -65,24 +52,55 @@ def _loaded_path(name):
     return None
 
 
+def pypi_opencl_loader():
+    """The libOpenCL.so.1 of the nvidia-cuda-opencl package, if installed
+    (its folder under the `nvidia` namespace package varies by release)."""
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        return None
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        found = sorted(glob.glob(os.path.join(folder, "*", "lib", OPENCL_SONAME)))
+        if found:
+            return found[0]
+    return None
+
+
+def _open(path):
+    """ctypes.CDLL(path), with the PyPI ICD loader loaded first when the
+    system has no libOpenCL.so.1."""
+    try:
+        return ctypes.CDLL(path)
+    except OSError as e:
+        if OPENCL_SONAME not in str(e):
+            raise
+        loader = pypi_opencl_loader()
+        if loader is None:
+            raise ImportError(NO_OPENCL_LOADER % (OPENCL_SONAME, e)) from None
+        # Global, so that the library's need of libOpenCL.so.1 (its soname) is met by it.
+        ctypes.CDLL(loader, mode=ctypes.RTLD_GLOBAL)
+        return ctypes.CDLL(path)
+
+
 def load():
-    """(ctypes.CDLL, path) of liboclblas, or OSError saying where it looked."""
+    """(ctypes.CDLL, path) of liboclblas, or ImportError saying where it looked."""
     explicit = os.environ.get("OCLBLAS_LIBRARY")
     if explicit:
         try:
-            return ctypes.CDLL(explicit), os.path.realpath(explicit)
+            return _open(explicit), os.path.realpath(explicit)
         except OSError as e:
-            raise OSError("oclblas: cannot load OCLBLAS_LIBRARY=%s: %s" % (explicit, e)) from None
-    for path in _prefix_candidates():
-        if os.path.exists(path):
-            return ctypes.CDLL(path), os.path.realpath(path)
+            raise ImportError("oclblas: cannot load OCLBLAS_LIBRARY=%s: %s" % (explicit, e)) from None
+    if os.path.exists(BUNDLED):
+        try:
+            return _open(BUNDLED), BUNDLED
+        except OSError as e:
+            raise ImportError("oclblas: cannot load its library %s: %s" % (BUNDLED, e)) from None
     try:
-        lib = ctypes.CDLL(SONAME)
+        lib = _open(SONAME)
     except OSError as e:
-        raise OSError("oclblas: %s not found: set OCLBLAS_LIBRARY to its path, or install it in this package's "
-                      "prefix or in the loader's path (looked above %s and in %s, then asked the loader: %s)"
-                      % (SONAME, os.path.dirname(os.path.abspath(__file__)), sys.prefix, e)) from None
-    return lib, _loaded_path("liboclblas.so") or SONAME
+        raise ImportError("oclblas: %s is neither beside the package (%s; `pip install` puts it there) nor in the "
+                          "loader's path, and OCLBLAS_LIBRARY is not set: %s" % (SONAME, BUNDLED, e)) from None
+    return lib, loaded_path("liboclblas.so") or SONAME
 
 
 def declare(lib):
@@ -92,7 +110,11 @@ def declare(lib):
     c_char_p, p_void_p = ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)
     protos = {
         "oclblas_status_string": (c_char_p, [c_int]),
+        "oclblas_status_name": (c_char_p, [c_int]),
         "oclblas_version": (c_char_p, []),
+        "oclblas_set_math_mode": (c_int, [c_int]),
+        "oclblas_get_math_mode": (c_int, []),
+        "oclblas_math_mode_name": (c_char_p, [c_int]),
         "oclblas_sgemm": (c_int, [c_int, c_int, c_int, c_size, c_size, c_size, c_float, c_void_p, c_size, c_void_p,
                                   c_size, c_float, c_void_p, c_size]),
         "oclblas_sgemv": (c_int, [c_int, c_int, c_size, c_size, c_float, c_void_p, c_size, c_void_p, c_ptrdiff,
@@ -114,8 +136,9 @@ def declare(lib):
         f = getattr(lib, name)
         f.restype = restype
         f.argtypes = argtypes
-    # Newer libraries also name each status; older ones only describe it.
-    if hasattr(lib, "oclblas_status_name"):
-        lib.oclblas_status_name.restype = c_char_p
-        lib.oclblas_status_name.argtypes = [c_int]
     return lib
+
+
+c, library_path = load()
+declare(c)
+opencl_loader_path = loaded_path("libOpenCL")

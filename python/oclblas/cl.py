@@ -30,8 +30,10 @@ import numpy as np
 import pyopencl as cl
 import pyopencl.array as cla
 
-from . import _c, _check, COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS
+from ._blas import COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS
 from ._layout import ROW, matrix_order, vector_inc
+from ._lib import c as _c
+from ._status import check as _check
 
 __all__ = ["sgemm", "sgemv", "sgemm_cl", "sgemv_cl"]
 

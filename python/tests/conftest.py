@@ -3,10 +3,14 @@ seeded random operands, and the comparison against numpy in float64 with
 the bound the C tests use (tests/testutil.c): for each element
     4 (k + 2) eps (|alpha| (|op(A)| |op(B)|)_ij + |beta| |C_ij|) + FLT_MIN,
 the classical dot-product bound, scaled by k and the operands' magnitudes.
+The reference takes the operands as the library gets them: converted to
+float32 (as numpy's astype does) and then widened to float64.
 """
 import atexit
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
 import numpy as np
@@ -45,27 +49,34 @@ def assert_close(got, ref, bound, what):
             what, worst, got[worst], ref[worst], err[worst], tol[worst])
 
 
-def check_gemm(got, a, b, c, alpha, beta, trans_a=False, trans_b=False, what="sgemm"):
-    opa = np.asarray(a, np.float64).T if trans_a else np.asarray(a, np.float64)
-    opb = np.asarray(b, np.float64).T if trans_b else np.asarray(b, np.float64)
-    k = opa.shape[1]
+def wide(x):
+    """x as the library reads it (float32), in float64."""
+    return np.asarray(x).astype(np.float32).astype(np.float64)
+
+
+def check_gemm(got, a, b, c, alpha, beta, trans_a=False, trans_b=False, what="sgemm", unit=EPS):
+    """got against alpha op(a) op(b) + beta c; unit: the unit roundoff of
+    the products (EPS for FP32, TF32's for the tf32 math mode)."""
+    opa = wide(a).T if trans_a else wide(a)
+    opb = wide(b).T if trans_b else wide(b)
+    k = opa.shape[-1]
     ref = alpha * (opa @ opb)
     mag = abs(alpha) * (np.abs(opa) @ np.abs(opb))
     if beta != 0:
-        ref = ref + beta * np.asarray(c, np.float64)
-        mag = mag + abs(beta) * np.abs(np.asarray(c, np.float64))
-    assert got.shape == ref.shape
-    assert_close(got, ref, 4 * (k + 2) * EPS * mag, what)
+        ref = ref + beta * wide(c)
+        mag = mag + abs(beta) * np.abs(wide(c))
+    assert isinstance(got, np.ndarray) and got.dtype == np.float32
+    assert got.shape == ref.shape, "%s: shape %s, numpy's %s" % (what, got.shape, ref.shape)
+    assert_close(got, ref, 4 * (k + 2) * unit * mag, what)
 
 
 def check_gemv(got, a, x, y, alpha, beta, trans=False, what="sgemv"):
-    opa = np.asarray(a, np.float64).T if trans else np.asarray(a, np.float64)
-    xx = np.asarray(x, np.float64)
-    k = opa.shape[1]
-    ref = alpha * (opa @ xx)
-    mag = abs(alpha) * (np.abs(opa) @ np.abs(xx))
-    if beta != 0:
-        ref = ref + beta * np.asarray(y, np.float64)
-        mag = mag + abs(beta) * np.abs(np.asarray(y, np.float64))
-    assert got.shape == ref.shape
-    assert_close(got, ref, 4 * (k + 2) * EPS * mag, what)
+    check_gemm(got, a, x, y, alpha, beta, trans_a=trans, what=what)
+
+
+def run_python(code):
+    """Runs code in a fresh interpreter, where the library has chosen no
+    device yet (it chooses once per process), nor has $OCLBLAS_DEVICE."""
+    environ = dict(os.environ)
+    environ.pop("OCLBLAS_DEVICE", None)
+    return subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300)

@@ -9,7 +9,7 @@ import pyopencl.array as cla  # noqa: E402
 
 import oclblas  # noqa: E402
 import oclblas.cl as ocl  # noqa: E402
-from conftest import check_gemm, check_gemv, operand  # noqa: E402
+from conftest import check_gemm, check_gemv, operand, run_python  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +80,12 @@ def test_raw_calls_with_offsets(queue, rng):
         ocl.sgemm_cl(oclblas.ROW_MAJOR, oclblas.NO_TRANS, oclblas.NO_TRANS, m, n, k + 50, 1.0, abuf, 0, k + 50, bbuf,
                      0, n, 0.0, cbuf, 0, n, queue)
     assert e.value.message == oclblas.status_string(e.value.status) and "oclblas_sgemm_cl" in str(e.value)
+
+
+def test_set_device_takes_a_pyopencl_device():
+    """In a fresh process (the library chooses its device once per process)."""
+    result = run_python("import pyopencl as cl, oclblas\n"
+                        "dev = cl.get_platforms()[-1].get_devices()[-1]\n"
+                        "print(oclblas.set_device(dev).device == dev.int_ptr)\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True"]

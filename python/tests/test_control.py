@@ -1,28 +1,114 @@
-"""The rest of the package: where the library came from, the default
-device, parameters, the database, the program cache, errors that carry the
-library's own message, and calls from several threads at once."""
+"""The rest of the package: where the library came from, the math mode and
+its scope, the device choice, parameters, the database, the program cache,
+errors that carry the library's own status and message, and calls from
+several threads at once."""
 import concurrent.futures
 import json
 import os
 import re
+import sys
 
 import numpy as np
 import pytest
 
 import oclblas
-from conftest import check_gemm, operand
+from conftest import EPS, check_gemm, operand, run_python
 
 
 def test_version_and_library_path():
     assert re.fullmatch(r"\d+\.\d+\.\d+", oclblas.version())
+    assert oclblas.__version__ == oclblas.version()
     assert os.path.isfile(oclblas.library_path)
-    # CI installs the library and this package into one prefix and says
-    # which: the package must have found the library there by itself.
-    prefix = os.environ.get("OCLBLAS_TEST_PREFIX")
-    if prefix:
+    assert os.path.basename(oclblas.opencl_loader_path or "").startswith("libOpenCL")
+    # CI installs the wheel into a fresh virtual environment and says so:
+    # the package must come from there and load the library it bundles.
+    if os.environ.get("OCLBLAS_TEST_INSTALLED"):
         assert "OCLBLAS_LIBRARY" not in os.environ
-        assert oclblas.library_path.startswith(os.path.realpath(prefix) + os.sep), oclblas.library_path
-        assert os.path.realpath(oclblas.__file__).startswith(os.path.realpath(prefix) + os.sep), oclblas.__file__
+        package = os.path.dirname(os.path.realpath(oclblas.__file__))
+        assert package.startswith(os.path.realpath(sys.prefix) + os.sep), package
+        assert oclblas.library_path == os.path.join(package, "liboclblas.so.0"), oclblas.library_path
+
+
+def test_pypi_opencl_loader():
+    """The ICD loader of the dependency nvidia-cuda-opencl, which the package
+    loads where the system has none, serves the library: loaded first (as
+    the package does then), it is the one liboclblas uses, and it finds the
+    same devices as the system's."""
+    from oclblas._lib import pypi_opencl_loader
+    loader = pypi_opencl_loader()
+    if loader is None:
+        assert not os.environ.get("OCLBLAS_TEST_INSTALLED"), "the installed package's dependency is missing"
+        pytest.skip("nvidia-cuda-opencl is not installed")
+    result = run_python("import ctypes\n"
+                        "ctypes.CDLL(%r, mode=ctypes.RTLD_GLOBAL)\n"
+                        "import oclblas, numpy as np\n"
+                        "print(oclblas.opencl_loader_path)\n"
+                        "print([d.name for d in oclblas.devices()])\n"
+                        "print(float(oclblas.sgemm(np.ones((3, 4)), np.ones((4, 2)))[2, 1]))" % loader)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [os.path.realpath(loader), str([d.name for d in oclblas.devices()]), "4.0"]
+
+
+def test_math_mode(rng):
+    assert oclblas.MATH_MODES == ("strict", "accurate", "tf32")
+    before = oclblas.get_math_mode()
+    assert before in oclblas.MATH_MODES
+    a, b = operand(rng, (130, 170)), operand(rng, (170, 90))
+    for mode in oclblas.MATH_MODES:
+        with oclblas.math_mode(mode):
+            assert oclblas.get_math_mode() == mode
+            # tf32: one product of 10-bit mantissas where the device has tensor cores, else FP32.
+            check_gemm(oclblas.sgemm(a, b), a, b, None, 1.0, 0.0, what=mode,
+                       unit=2.0 ** -10 if mode == "tf32" else EPS)
+        assert oclblas.get_math_mode() == before
+    # Nested scopes, one left by an exception: each restores the mode it found.
+    with pytest.raises(KeyError):
+        with oclblas.math_mode("strict"):
+            with oclblas.math_mode("TF32"):
+                assert oclblas.get_math_mode() == "tf32"
+                raise KeyError("leave")
+    assert oclblas.get_math_mode() == before
+    oclblas.set_math_mode("strict")
+    try:
+        assert oclblas.get_math_mode() == "strict"
+    finally:
+        oclblas.set_math_mode(before)
+    for bad in ("fast", "", 2, None):
+        with pytest.raises(ValueError, match="strict, accurate, tf32"):
+            oclblas.set_math_mode(bad)
+    assert oclblas.get_math_mode() == before
+
+
+def test_devices_and_set_device():
+    found = oclblas.devices()
+    assert found, "no OpenCL device: the tests need one (PoCL)"
+    assert all(re.fullmatch(r"\d+:\d+", d.spec) and d.name and d.handle for d in found)
+    assert oclblas.default_device().device in [d.handle for d in found]
+    # This process has chosen (the calls above): set_device says so.
+    with pytest.raises(RuntimeError, match="chooses once per process"):
+        oclblas.set_device(found[0])
+    # A fresh process: the last device by its spec, and a product on it.
+    last = found[-1]
+    result = run_python("import oclblas, numpy as np\n"
+                        "d = oclblas.set_device(%r)\n"
+                        "print(d.device == oclblas.default_device().device == oclblas.devices()[-1].handle)\n"
+                        "print(float(oclblas.sgemm(np.ones((70, 50)), np.ones((50, 60)))[3, 4]))" % last.spec)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "50.0"]
+    # A spec that names nothing: the library's own status, named.
+    result = run_python("import oclblas\n"
+                        "try:\n"
+                        "    oclblas.set_device('no such device anywhere')\n"
+                        "except oclblas.Error as e:\n"
+                        "    print(e.name)\n"
+                        "    print(e)\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[0] == "OCLBLAS_DEVICE_NOT_FOUND"
+    assert "set_device('no such device anywhere')" in result.stdout
+    with pytest.raises(TypeError):
+        oclblas.set_device(3.5)
+    with pytest.raises(ValueError, match="empty"):
+        oclblas.set_device(" ")
 
 
 def test_default_device():
@@ -68,6 +154,7 @@ def test_database_load(tmp_path):
     with pytest.raises(oclblas.Error) as e:
         oclblas.database_load(tmp_path / "missing.json")
     assert e.value.message == oclblas.status_string(e.value.status)
+    assert e.value.name == "OCLBLAS_DATABASE_FILE_ERROR" and e.value.name in str(e.value)
     assert "oclblas_database_load" in str(e.value)
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")

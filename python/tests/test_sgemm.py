@@ -1,7 +1,8 @@
 """oclblas.sgemm against numpy in float64: every order of every operand,
 transposes, views with a leading dimension (passed without a copy, which
-tracemalloc sees), views that need a copy, results into given arrays, in
-place, overlapping, the BLAS rules for beta = 0 and k = 0, and refusals."""
+tracemalloc sees), views that need a copy, array-likes and other dtypes
+(converted as numpy's astype would), results into given arrays, in place,
+overlapping, the BLAS rules for beta = 0 and k = 0, and refusals."""
 import itertools
 import tracemalloc
 
@@ -165,25 +166,62 @@ def test_trivial_sizes(rng):
     np.testing.assert_array_equal(got, -c)         # alpha = 0: beta C
 
 
+@pytest.mark.parametrize("kind", ["list", "tuple", "float64", "float64 F", "int32", "bool", "float16",
+                                  "big-endian float32", "strided float64", "object"])
+def test_array_likes_and_dtypes(rng, kind):
+    m, n, k = 23, 17, 31
+    a64 = rng.uniform(-4, 4, (m, k))
+    b64 = rng.uniform(-4, 4, (k, n))
+    c64 = rng.uniform(-4, 4, (m, n))
+    convert = {
+        "list": lambda x: x.tolist(),
+        "tuple": lambda x: tuple(map(tuple, x.tolist())),
+        "float64": lambda x: x,
+        "float64 F": np.asfortranarray,
+        "int32": lambda x: np.round(x).astype(np.int32),
+        "bool": lambda x: x > 0,
+        "float16": lambda x: x.astype(np.float16),
+        "big-endian float32": lambda x: x.astype(">f4"),
+        "strided float64": lambda x: np.repeat(x, 2, axis=1)[:, ::2],
+        "object": lambda x: x.astype(object),
+    }[kind]
+    a, b, c = convert(a64), convert(b64), convert(c64)
+    got = oclblas.sgemm(a, b, alpha=0.5, beta=2.0, c=c)
+    check_gemm(got, a, b, c, 0.5, 2.0, what=kind)
+    got = oclblas.sgemm(b, a, trans_a=True, trans_b=True)
+    check_gemm(got, b, a, None, 1.0, 0.0, trans_a=True, trans_b=True, what=kind + ", transposed")
+    # The conversion is numpy's: the same product from numpy's own float32 copies.
+    np.testing.assert_array_equal(oclblas.sgemm(a, b), oclblas.sgemm(np.asarray(a).astype(np.float32),
+                                                                     np.asarray(b).astype(np.float32)))
+
+
 def test_refusals(rng):
     a, b = operand(rng, (4, 3)), operand(rng, (3, 2))
-    with pytest.raises(TypeError, match="float32"):
-        oclblas.sgemm(a.astype(np.float64), b)
-    with pytest.raises(TypeError, match="float32"):
-        oclblas.sgemm(a.astype(">f4"), b)
-    with pytest.raises(TypeError, match="numpy array"):
-        oclblas.sgemm(a.tolist(), b)
+    with pytest.raises(TypeError, match="a is complex"):
+        oclblas.sgemm(a.astype(np.complex64), b)
+    with pytest.raises(TypeError, match="b holds <U"):
+        oclblas.sgemm(a, [["1", "2"]] * 3)
+    with pytest.raises(ValueError, match="b cannot be read as an array"):
+        oclblas.sgemm(a, [[1.0, 2.0], [3.0], [4.0, 5.0]])      # ragged
+    with pytest.raises(TypeError, match="c cannot be converted to float32"):
+        oclblas.sgemm(a, b, beta=1.0, c=np.array([[object()] * 2] * 4))
     with pytest.raises(ValueError, match="inner dimensions"):
         oclblas.sgemm(a, b, trans_a=True)
     with pytest.raises(ValueError, match="needs c"):
         oclblas.sgemm(a, b, beta=1.0)
     with pytest.raises(ValueError, match="c is 2x2"):
         oclblas.sgemm(a, b, beta=1.0, c=np.zeros((2, 2), np.float32))
-    with pytest.raises(ValueError, match="dimensions"):
+    with pytest.raises(ValueError, match="a must have 2 dimensions, not 1"):
         oclblas.sgemm(a.ravel(), b)
+    with pytest.raises(ValueError, match="b must have 2 dimensions, not 0"):
+        oclblas.sgemm(a, 3.0)
     out = np.zeros((4, 2), np.float32)
     out.flags.writeable = False
     with pytest.raises(ValueError, match="read-only"):
         oclblas.sgemm(a, b, out=out)
-    with pytest.raises(ValueError, match="out is"):
+    with pytest.raises(ValueError, match=r"out has shape \(2, 4\), the result \(4, 2\)"):
         oclblas.sgemm(a, b, out=np.zeros((2, 4), np.float32))
+    with pytest.raises(TypeError, match="out must be float32"):
+        oclblas.sgemm(a, b, out=np.zeros((4, 2)))
+    with pytest.raises(TypeError, match="out must be a numpy array"):
+        oclblas.sgemm(a, b, out=[[0.0] * 2] * 4)

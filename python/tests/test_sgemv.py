@@ -1,6 +1,7 @@
 """oclblas.sgemv against numpy in float64: both orders of A, both
 directions, vectors of any stride (negative ones walked backwards, as BLAS
-does), results into given arrays and in place, and refusals."""
+does), array-likes and other dtypes, results into given arrays and in
+place, and refusals."""
 import itertools
 
 import numpy as np
@@ -88,15 +89,28 @@ def test_trivial_sizes(rng):
     np.testing.assert_array_equal(oclblas.sgemv(operand(rng, (6, 4)), x, alpha=0.0, beta=2.0, y=y0), 2.0 * y0)
 
 
+@pytest.mark.parametrize("trans", [False, True])
+def test_array_likes_and_dtypes(rng, trans):
+    a = rng.uniform(-2, 2, (19, 13))
+    x = rng.uniform(-2, 2, 19 if trans else 13)
+    y = rng.integers(-5, 5, 13 if trans else 19)
+    got = oclblas.sgemv(a.tolist(), tuple(x), alpha=1.5, beta=-1.0, y=list(y), trans=trans)
+    check_gemv(got, a, x, y, 1.5, -1.0, trans)
+    got = oclblas.sgemv(np.asfortranarray(a), x[::-1], trans=trans)    # float64, F order, reversed
+    check_gemv(got, a, x[::-1], None, 1.0, 0.0, trans)
+
+
 def test_refusals(rng):
     a, x = operand(rng, (4, 3)), operand(rng, (3,))
-    with pytest.raises(TypeError, match="float32"):
-        oclblas.sgemv(a, x.astype(np.float64))
+    with pytest.raises(TypeError, match="x is complex"):
+        oclblas.sgemv(a, x.astype(np.complex128))
     with pytest.raises(ValueError, match="x has 3 elements"):
         oclblas.sgemv(a, x, trans=True)
     with pytest.raises(ValueError, match="needs y"):
         oclblas.sgemv(a, x, beta=0.5)
-    with pytest.raises(ValueError, match="1 dimension"):
+    with pytest.raises(ValueError, match="x must have 1 dimension, not 2"):
         oclblas.sgemv(a, x.reshape(3, 1))
-    with pytest.raises(ValueError, match="out has"):
+    with pytest.raises(ValueError, match="y has 2 elements"):
+        oclblas.sgemv(a, x, beta=1.0, y=[1.0, 2.0])
+    with pytest.raises(ValueError, match=r"out has shape \(3,\), the result \(4,\)"):
         oclblas.sgemv(a, x, out=np.zeros(3, np.float32))
