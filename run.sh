@@ -11,7 +11,7 @@ what=${1:-bench}
 [ $# -gt 0 ] && shift
 
 pkgs="build-essential cmake pkgconf gfortran ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
-      libopenblas-dev libcmocka-dev libclblast-dev python3 python3-venv"
+      libopenblas-dev libcmocka-dev libclblast1 python3 python3-venv"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
