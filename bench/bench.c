@@ -965,9 +965,11 @@ static int run_plot(const char *script, const char *arg1, const char *arg2)
 static void plot_check(const char *png)
 {
     char script[4200];
+    const char *env = getenv("OCLBLAS_BENCH_PLOT");
     if (plot_script(script, sizeof script) != 0)
-        bad_option("--png", png, "plot.py not found (looked beside oclblas-bench and in ../share/oclblas; "
-                                 "OCLBLAS_BENCH_PLOT names another)");
+        bad_option("--png", png, env && *env ? "the plot script that OCLBLAS_BENCH_PLOT names cannot be read"
+                                             : "plot.py not found (looked beside oclblas-bench and in "
+                                               "../share/oclblas; OCLBLAS_BENCH_PLOT names another)");
     if (run_plot(script, "--check", NULL) != 0) {
         fprintf(stderr, "oclblas-bench: --png '%s': %s %s cannot draw (see above); nothing was measured\n", png,
                 plot_python(), script);
@@ -1014,12 +1016,14 @@ static struct {
     int math;           /* 0: the process's mode */
     size_t child;       /* --first-call-child: this process is one of --first-call's */
     int child_clblast;
+    unsigned char given[32]; /* by option code - O_ROUTINE: the options on the command line */
 } cmd;
 
 enum {
     O_ROUTINE = 256, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS, O_DEVICE, O_PEERS, O_MATH, O_HOST, O_ALPHA,
     O_BETA, O_REPS, O_MIN_TIME, O_OVERRIDE, O_CSV, O_JSON, O_PNG, O_FIRST_CALL, O_QUIET, O_CHILD, O_CHILD_CLBLAST
 };
+_Static_assert(O_CHILD_CLBLAST - O_ROUTINE < (int)sizeof cmd.given, "cmd.given holds every option");
 static const struct option long_options[] = {
     {"routine", required_argument, NULL, O_ROUTINE},   {"preset", required_argument, NULL, O_PRESET},
     {"sizes", required_argument, NULL, O_SIZES},       {"shapes", required_argument, NULL, O_SHAPES},
@@ -1058,6 +1062,7 @@ static int math_mode_named(const char *name, const char *m)
 
 static void take_option(int code, const char *name, const char *v)
 {
+    cmd.given[code - O_ROUTINE] = 1;
     switch (code) {
     case O_ROUTINE: cmd.routine = parse_choice(name, v, routines, "must be gemm, gemv or all"); break;
     case O_PRESET:
@@ -1116,6 +1121,21 @@ static void take_option(int code, const char *name, const char *v)
     }
 }
 
+/* An option that the run will not use is said, not dropped in silence. */
+static void warn_unused(void)
+{
+    static const int unused_by_first_call[] = {O_ROUTINE, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS,
+                                               O_HOST,    O_ALPHA,  O_BETA,  O_REPS,   O_MIN_TIME, O_OVERRIDE,
+                                               O_JSON,    O_PNG,    O_QUIET};
+    if (cmd.given[O_MIN_TIME - O_ROUTINE] && opt.reps)
+        fprintf(stderr, "oclblas-bench: warning: --min-time is not used: --reps sets the calls per timing\n");
+    for (size_t i = 0; cmd.first_call && i < sizeof unused_by_first_call / sizeof *unused_by_first_call; ++i)
+        if (cmd.given[unused_by_first_call[i] - O_ROUTINE])
+            for (const struct option *o = long_options; o->name; ++o)
+                if (o->val == unused_by_first_call[i])
+                    fprintf(stderr, "oclblas-bench: warning: --%s is not used by --first-call\n", o->name);
+}
+
 /* Every option is read and checked before anything runs. */
 static void parse_options(int argc, char **argv)
 {
@@ -1151,6 +1171,7 @@ static void parse_options(int argc, char **argv)
         bad_combination("--sizes and --shapes exclude each other");
     if (cmd.preset_given && (nsizes || nshapes))
         bad_combination("--preset excludes --sizes and --shapes");
+    warn_unused();
 }
 
 /* ---- the problems of the run ------------------------------------------ */
@@ -1372,6 +1393,9 @@ int main(int argc, char **argv)
         plot_check(opt.png);
     if (cmd.math && oclblas_set_math_mode((oclblas_math_mode)cmd.math) != OCLBLAS_SUCCESS)
         die("cannot set the math mode %s", oclblas_math_mode_name((oclblas_math_mode)cmd.math));
+    /* --first-call's processes take the mode from the environment. */
+    if (cmd.math && setenv("OCLBLAS_MATH_MODE", oclblas_math_mode_name((oclblas_math_mode)cmd.math), 1) != 0)
+        die("cannot set OCLBLAS_MATH_MODE: %s", strerror(errno));
 
     bench_cl cl;
     open_device(&cl);

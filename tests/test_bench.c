@@ -297,15 +297,19 @@ static void remove_files(const run_files *f)
 }
 
 /* --opt=value reads as --opt value; --version says the library's version;
- * --device picks the device by OCLBLAS_DEVICE's syntax. */
+ * --device picks the device by OCLBLAS_DEVICE's syntax; an option the run
+ * does not use (--min-time beside --reps) is a warning. */
 static void test_option_forms(void **state)
 {
     (void)state;
     run_files f;
     make_files(&f);
     char args[256], text[4096], want[64];
-    snprintf(args, sizeof args, "--sizes=40 --routine=gemm --peers=none --reps=2 --quiet --device=0:0 --csv=%s", f.csv);
+    snprintf(args, sizeof args, "--sizes=40 --routine=gemm --peers=none --reps=2 --min-time=1 --quiet --device=0:0 --csv=%s",
+             f.csv);
     assert_int_equal(run_bench_to(args, "env -u OCLBLAS_DEVICE", f.out, f.err), 0);
+    slurp(f.err, text, sizeof text);
+    assert_string_equal(text, "oclblas-bench: warning: --min-time is not used: --reps sets the calls per timing\n");
     const csv_summary s = check_csv(f.csv);
     assert_int_equal(s.rows, 1);
     assert_int_equal(s.libs[0], 1);
