@@ -1,14 +1,17 @@
 /*
  * oclblas-bench: SGEMM and SGEMV rates of oclblas against OpenBLAS on the
- * host and, when present, CLBlast and cuBLAS (FP32, and TF32 tensor cores
- * for SGEMM), in the same run on the same operands, in the library's math
- * mode of the run (--math). oclblas and CLBlast run on one OpenCL context and profiling
- * queue; "device" time is the span between a marker before a batch of
- * back-to-back calls and the last call's completion, divided by the calls
- * (so launch gaps and helper kernels count), "wall" time the host clock
- * over the same batch. Each oclblas result is checked against OpenBLAS.
- * Output: a table on stdout, and CSV and JSON files on request; the first
- * call of a fresh process, with a cold and a warm disk cache, on request.
+ * host and, where they are installed, CLBlast, cuBLAS (FP32, and TF32
+ * tensor cores for SGEMM) and NVBLAS (host-pointer SGEMM), in the same run
+ * on the same operands, in the library's math mode of the run (--math).
+ * The peers are loaded at run time (peers.h): the bench runs without them
+ * and says which it found. oclblas and CLBlast run on one OpenCL context
+ * and profiling queue; "device" time is the span between a marker before a
+ * batch of back-to-back calls and the last call's completion, divided by
+ * the calls (so launch gaps and helper kernels count), "wall" time the host
+ * clock over the same batch (timing.h). Each oclblas result is checked
+ * against OpenBLAS. Output: a table on stdout, and CSV, JSON and a plot on
+ * request; the first call of a fresh process, with a cold and a warm disk
+ * cache, on request.
  */
 #define _GNU_SOURCE
 #include "oclblas.h"
@@ -17,29 +20,25 @@
 
 #include <cblas.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_CASES 512
 #define MAX_OVERRIDES 16
-
-typedef struct {
-    int gemm;
-    bench_problem p;
-} bench_case;
 
 enum { LIB_OCLBLAS, LIB_HOST, LIB_OPENBLAS, LIB_CLBLAST, LIB_CUBLAS, LIB_CUBLAS_TF32, LIB_NVBLAS, NLIBS };
 static const char *const lib_names[NLIBS] = {"oclblas", "oclblas-host", "openblas", "clblast",
                                              "cublas",  "cublas-tf32",  "nvblas"};
 
 typedef struct {
-    bench_case c;
+    bench_problem p;
     int have[NLIBS];
     bench_time t[NLIBS];
     double rate[NLIBS]; /* GFLOPS (gemm) or GB/s (gemv), by device time where there is one */
@@ -47,145 +46,64 @@ typedef struct {
     oclblas_host_report host; /* what the last timed host-pointer call did (have[LIB_HOST]) */
 } bench_result;
 
+/* The run's options; use[] loses the peers that are not there. */
 static struct {
     int reps;
     int use[NLIBS];
+    int named[NLIBS]; /* by --peers: an absent one gets a warning */
     int host;
     float alpha, beta;
-    const char *csv, *json, *png;
+    const char *csv, *json, *png, *device;
     int quiet;
-    double min_time;
-} opt = {0, {1, 0, 1, 1, 1, 1, 1}, 0, 1.0f, 0.0f, NULL, NULL, NULL, 0, 0.25};
+} opt = {0, {1, 0, 1, 1, 1, 1, 1}, {0}, 0, 1.0f, 0.0f, NULL, NULL, NULL, NULL, 0};
 
-double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void describe(const bench_case *c, char *buf, size_t len);
+static void describe(const bench_problem *p, char *buf, size_t len);
 static double ratio_of(const bench_result *r, int l);
 
-static void die(const char *fmt, const char *arg)
+/* A run that cannot go on: a one-line message, exit status 2. */
+static void die(const char *fmt, ...)
 {
-    fprintf(stderr, "oclblas-bench: ");
-    fprintf(stderr, fmt, arg);
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("oclblas-bench: ", stderr);
+    vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
     exit(2);
-}
-
-/* ---- timing on an OpenCL queue ---------------------------------------- */
-
-static cl_ulong profile(cl_event e, cl_profiling_info what)
-{
-    cl_ulong t = 0;
-    clGetEventProfilingInfo(e, what, sizeof t, &t, NULL);
-    return t;
-}
-
-int bench_reps(int reps, double one_call_s)
-{
-    if (reps > 0)
-        return reps;
-    const int r = (int)(opt.min_time / (one_call_s > 1e-6 ? one_call_s : 1e-6));
-    return r < 3 ? 3 : r > 500 ? 500 : r;
-}
-
-int bench_time_cl(const bench_cl *cl, bench_cl_call call, void *ctx, int reps, bench_time *t)
-{
-    cl_event ev = NULL, mark = NULL;
-    for (int warm = 0; warm < 2; ++warm) {
-        /* The first call builds and allocates; the second tells how many calls fill the time. */
-        const double w = bench_now();
-        if (call(ctx, &ev) != 0)
-            return -1;
-        if (ev)
-            clReleaseEvent(ev);
-        ev = NULL;
-        clFinish(cl->queue);
-        if (warm)
-            reps = bench_reps(reps, bench_now() - w);
-    }
-    if (clEnqueueMarkerWithWaitList(cl->queue, 0, NULL, &mark) != CL_SUCCESS)
-        return -1;
-    const double w0 = bench_now();
-    ev = NULL;
-    for (int r = 0; r < reps; ++r) {
-        if (ev)
-            clReleaseEvent(ev);
-        ev = NULL;
-        if (call(ctx, &ev) != 0) {
-            clReleaseEvent(mark);
-            return -1;
-        }
-    }
-    clFinish(cl->queue);
-    const double w1 = bench_now();
-    t->wall_s = (w1 - w0) / reps;
-    t->device_s = -1.0;
-    if (ev && mark) {
-        const cl_ulong start = profile(mark, CL_PROFILING_COMMAND_END), end = profile(ev, CL_PROFILING_COMMAND_END);
-        if (end > start && start)
-            t->device_s = (double)(end - start) * 1e-9 / reps;
-    }
-    if (ev)
-        clReleaseEvent(ev);
-    clReleaseEvent(mark);
-    return 0;
 }
 
 /* ---- oclblas on device buffers ---------------------------------------- */
 
 typedef struct {
     const bench_cl *cl;
-    const bench_case *c;
+    const bench_problem *p;
     cl_mem a, b, y;
 } ocl_ctx;
 
-static size_t lead(const bench_problem *p, size_t rows, size_t cols) { return p->col_major ? rows : cols; }
+static oclblas_layout layout_of(const bench_problem *p) { return p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR; }
+static oclblas_transpose trans_of(int t) { return t ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS; }
 
 static int ocl_call(void *v, cl_event *ev)
 {
     ocl_ctx *x = v;
-    const bench_problem *p = &x->c->p;
-    const oclblas_layout l = p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR;
-    const oclblas_transpose ta = p->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
-    const oclblas_transpose tb = p->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
-    oclblas_status st;
-    if (x->c->gemm)
-        st = oclblas_sgemm_cl(l, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0,
-                              lead(p, p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k), x->b, 0,
-                              lead(p, p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n), p->beta, x->y, 0,
-                              lead(p, p->m, p->n), x->cl->queue, ev);
-    else
-        st = oclblas_sgemv_cl(l, ta, p->m, p->n, p->alpha, x->a, 0, lead(p, p->m, p->n), x->b, 0, 1, p->beta, x->y, 0,
-                              1, x->cl->queue, ev);
+    const bench_problem *p = x->p;
+    const oclblas_status st =
+        p->gemm ? oclblas_sgemm_cl(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k, p->alpha,
+                                   x->a, 0, bench_lda(p), x->b, 0, bench_ldb(p), p->beta, x->y, 0, bench_ldc(p),
+                                   x->cl->queue, ev)
+                : oclblas_sgemv_cl(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, x->a, 0, bench_lda(p), x->b,
+                                   0, 1, p->beta, x->y, 0, 1, x->cl->queue, ev);
     if (st != OCLBLAS_SUCCESS)
         fprintf(stderr, "oclblas-bench: oclblas failed: %s\n", oclblas_status_string(st));
     return st == OCLBLAS_SUCCESS ? 0 : -1;
 }
 
-static void sizes_of(const bench_case *c, size_t *na, size_t *nb, size_t *nc)
-{
-    const bench_problem *p = &c->p;
-    if (c->gemm) {
-        *na = p->m * p->k;
-        *nb = p->k * p->n;
-        *nc = p->m * p->n;
-    } else {
-        *na = p->m * p->n;
-        *nb = p->trans_a ? p->m : p->n;
-        *nc = p->trans_a ? p->n : p->m;
-    }
-}
-
-static int ocl_run(const bench_cl *cl, const bench_case *c, const bench_data *d, int reps, bench_time *t)
+static int ocl_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
     size_t na, nb, nc;
-    sizes_of(c, &na, &nb, &nc);
+    bench_sizes(p, &na, &nb, &nc);
     cl_int err;
-    ocl_ctx x = {cl, c, NULL, NULL, NULL};
+    ocl_ctx x = {cl, p, NULL, NULL, NULL};
     x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
     if (err == CL_SUCCESS)
         x.b = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err);
@@ -203,37 +121,36 @@ static int ocl_run(const bench_cl *cl, const bench_case *c, const bench_data *d,
         if (rc == 0)
             rc = bench_time_cl(cl, ocl_call, &x, reps, t);
     }
-    if (x.a)
-        clReleaseMemObject(x.a);
-    if (x.b)
-        clReleaseMemObject(x.b);
-    if (x.y)
-        clReleaseMemObject(x.y);
+    cl_mem held[] = {x.a, x.b, x.y};
+    for (int i = 0; i < 3; ++i)
+        if (held[i])
+            clReleaseMemObject(held[i]);
     return rc;
 }
 
-/* One call of the host-pointer API (host 1), of OpenBLAS (host 0) or of
- * NVBLAS (host 2, SGEMM only) on a fresh copy of C in y. */
-static int host_call(int host, const bench_case *c, const bench_data *d, float *y, size_t nc)
+/* ---- host-pointer calls ------------------------------------------------ */
+
+enum { HOST_OPENBLAS, HOST_OCLBLAS, HOST_NVBLAS };
+
+/* One host-pointer call (OpenBLAS, oclblas's host API, or NVBLAS, SGEMM
+ * only) on a fresh copy of C in y. */
+static int host_call(int who, const bench_problem *p, const bench_data *d, float *y, size_t nc)
 {
-    const bench_problem *p = &c->p;
-    const size_t lda = c->gemm ? lead(p, p->trans_a ? p->k : p->m, p->trans_a ? p->m : p->k) : lead(p, p->m, p->n);
-    const size_t ldb = lead(p, p->trans_b ? p->n : p->k, p->trans_b ? p->k : p->n), ldc = lead(p, p->m, p->n);
+    const size_t lda = bench_lda(p), ldb = bench_ldb(p), ldc = bench_ldc(p);
     memcpy(y, d->c, nc * 4);
-    if (host == 2)
-        return c->gemm ? nvblas_gemm(p, d->a, d->b, y) : -1;
-    if (host) {
-        const oclblas_layout l = p->col_major ? OCLBLAS_COL_MAJOR : OCLBLAS_ROW_MAJOR;
-        const oclblas_transpose ta = p->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
-        const oclblas_transpose tb = p->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS;
+    if (who == HOST_NVBLAS)
+        return p->gemm ? nvblas_gemm(p, d->a, d->b, y) : -1;
+    if (who == HOST_OCLBLAS) {
         const oclblas_status st =
-            c->gemm ? oclblas_sgemm(l, ta, tb, p->m, p->n, p->k, p->alpha, d->a, lda, d->b, ldb, p->beta, y, ldc)
-                    : oclblas_sgemv(l, ta, p->m, p->n, p->alpha, d->a, lda, d->b, 1, p->beta, y, 1);
+            p->gemm ? oclblas_sgemm(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k, p->alpha,
+                                    d->a, lda, d->b, ldb, p->beta, y, ldc)
+                    : oclblas_sgemv(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, d->a, lda, d->b, 1,
+                                    p->beta, y, 1);
         return st == OCLBLAS_SUCCESS ? 0 : -1;
     }
     const CBLAS_ORDER o = p->col_major ? CblasColMajor : CblasRowMajor;
     const CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
-    if (c->gemm)
+    if (p->gemm)
         cblas_sgemm(o, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, d->a, (int)lda, d->b, (int)ldb, p->beta, y,
                     (int)ldc);
     else
@@ -245,24 +162,24 @@ static int host_call(int host, const bench_case *c, const bench_data *d, float *
  * that sets the number of calls, then the batch. The copies of C that each
  * call makes are timed on their own and subtracted. rep, when not NULL,
  * gets the library's report of the last host-pointer call. */
-static int host_run(int host, const bench_case *c, const bench_data *d, int reps, bench_time *t,
+static int host_run(int who, const bench_problem *p, const bench_data *d, int reps, bench_time *t,
                     oclblas_host_report *rep)
 {
     size_t na, nb, nc;
-    sizes_of(c, &na, &nb, &nc);
+    bench_sizes(p, &na, &nb, &nc);
     float *y = malloc(nc * 4);
     if (!y)
         return -1;
-    int rc = host_call(host, c, d, y, nc);
+    int rc = host_call(who, p, d, y, nc);
     if (rc == 0 && d->out)
         memcpy(d->out, y, nc * 4);
     double t0 = bench_now();
     if (rc == 0)
-        rc = host_call(host, c, d, y, nc);
+        rc = host_call(who, p, d, y, nc);
     reps = bench_reps(reps, bench_now() - t0);
     t0 = bench_now();
     for (int r = 0; r < reps && rc == 0; ++r)
-        rc = host_call(host, c, d, y, nc);
+        rc = host_call(who, p, d, y, nc);
     const double t1 = bench_now();
     if (rep)
         oclblas_host_report_get(rep);
@@ -277,22 +194,15 @@ static int host_run(int host, const bench_case *c, const bench_data *d, int reps
 
 /* ---- problems ---------------------------------------------------------- */
 
-static double flops(const bench_case *c)
-{
-    const bench_problem *p = &c->p;
-    return c->gemm ? 2.0 * p->m * p->n * p->k : 2.0 * p->m * p->n;
-}
-
-static double bytes(const bench_case *c)
+/* Rate in GFLOPS (gemm) or GB/s moved (gemv) for seconds per call; NAN
+ * when there is no time to divide by (a host call faster than the clock). */
+static double rate(const bench_problem *p, double s)
 {
     size_t na, nb, nc;
-    sizes_of(c, &na, &nb, &nc);
-    return 4.0 * (na + nb + nc + (c->p.beta != 0.0f ? nc : 0));
+    bench_sizes(p, &na, &nb, &nc);
+    const double work = p->gemm ? 2.0 * p->m * p->n * p->k : 4.0 * (na + nb + nc + (p->beta != 0.0f ? nc : 0));
+    return s > 0 ? work / s * 1e-9 : NAN;
 }
-
-/* Rate in GFLOPS (gemm) or GB/s (gemv) for seconds per call; NAN when
- * there is no time to divide by (a host call faster than the clock). */
-static double rate(const bench_case *c, double s) { return s > 0 ? (c->gemm ? flops(c) : bytes(c)) / s * 1e-9 : NAN; }
 
 static void fill(float *x, size_t n, unsigned seed)
 {
@@ -300,70 +210,62 @@ static void fill(float *x, size_t n, unsigned seed)
     oclblas__fill_uniform(x, n, &s);
 }
 
-static void run_case(const bench_cl *cl, int have_cublas, bench_result *res)
+/* max |oclblas - reference| / max |reference| */
+static double difference(const float *out, const float *ref, size_t n)
 {
-    bench_case *c = &res->c;
+    double maxdiff = 0, maxref = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const double diff = fabs((double)out[i] - ref[i]);
+        maxdiff = diff > maxdiff || isnan(diff) ? diff : maxdiff;
+        maxref = fabs(ref[i]) > maxref ? fabs(ref[i]) : maxref;
+    }
+    return maxref > 0 ? maxdiff / maxref : maxdiff;
+}
+
+/* Every library of the run on one problem; the libraries absent from the
+ * run are those main took out of opt.use. */
+static void run_case(const bench_cl *cl, bench_result *res)
+{
+    const bench_problem *p = &res->p;
     size_t na, nb, nc;
-    sizes_of(c, &na, &nb, &nc);
+    bench_sizes(p, &na, &nb, &nc);
     float *a = malloc(na * 4), *b = malloc(nb * 4), *y = malloc(nc * 4);
     float *out_ocl = malloc(nc * 4), *out_ref = malloc(nc * 4);
     memset(res->have, 0, sizeof res->have);
     res->check = -1;
-    if (!a || !b || !y || !out_ocl || !out_ref) {
-        char d[96];
-        describe(c, d, sizeof d);
-        fprintf(stderr, "oclblas-bench: %s: not enough host memory for the operands (%.1f GB)\n", d,
-                4e-9 * ((double)na + nb + 3.0 * nc));
-        free(a);
-        free(b);
-        free(y);
-        free(out_ocl);
-        free(out_ref);
-        return;
-    }
-    fill(a, na, 1);
-    fill(b, nb, 2);
-    fill(y, nc, 3);
-    bench_data d = {a, b, y, NULL};
-    const int reps = opt.reps;
-
-    d.out = out_ref;
-    if (opt.use[LIB_OPENBLAS]) {
-        if (host_run(0, c, &d, reps, &res->t[LIB_OPENBLAS], NULL) == 0)
-            res->have[LIB_OPENBLAS] = 1;
-    } else {
-        /* Only the reference: one call (at 16384^3 a host call may take a minute). */
-        host_call(0, c, &d, out_ref, nc);
-    }
-    d.out = out_ocl;
-    if (opt.use[LIB_OCLBLAS] && ocl_run(cl, c, &d, reps, &res->t[LIB_OCLBLAS]) == 0) {
-        res->have[LIB_OCLBLAS] = 1;
-        double maxdiff = 0, maxref = 0;
-        for (size_t i = 0; i < nc; ++i) {
-            const double diff = fabs((double)out_ocl[i] - out_ref[i]);
-            maxdiff = diff > maxdiff || isnan(diff) ? diff : maxdiff;
-            maxref = fabs(out_ref[i]) > maxref ? fabs(out_ref[i]) : maxref;
+    if (a && b && y && out_ocl && out_ref) {
+        fill(a, na, 1);
+        fill(b, nb, 2);
+        fill(y, nc, 3);
+        bench_data d = {a, b, y, out_ref};
+        const int reps = opt.reps;
+        if (opt.use[LIB_OPENBLAS])
+            res->have[LIB_OPENBLAS] = host_run(HOST_OPENBLAS, p, &d, reps, &res->t[LIB_OPENBLAS], NULL) == 0;
+        else /* only the reference: one call (at 16384^3 a host call may take a minute) */
+            host_call(HOST_OPENBLAS, p, &d, out_ref, nc);
+        d.out = out_ocl;
+        res->have[LIB_OCLBLAS] = opt.use[LIB_OCLBLAS] && ocl_run(cl, p, &d, reps, &res->t[LIB_OCLBLAS]) == 0;
+        if (res->have[LIB_OCLBLAS])
+            res->check = difference(out_ocl, out_ref, nc);
+        d.out = NULL;
+        res->have[LIB_HOST] = opt.host && host_run(HOST_OCLBLAS, p, &d, reps, &res->t[LIB_HOST], &res->host) == 0;
+        /* NVBLAS takes host pointers: a peer of the host-pointer rows; it has no SGEMV. */
+        res->have[LIB_NVBLAS] = opt.host && opt.use[LIB_NVBLAS] && p->gemm &&
+                                host_run(HOST_NVBLAS, p, &d, reps, &res->t[LIB_NVBLAS], NULL) == 0;
+        res->have[LIB_CLBLAST] = opt.use[LIB_CLBLAST] && clblast_run(cl, p, &d, reps, &res->t[LIB_CLBLAST]) == 0;
+        res->have[LIB_CUBLAS] = opt.use[LIB_CUBLAS] && cublas_run(0, p, &d, reps, &res->t[LIB_CUBLAS]) == 0;
+        /* TF32 changes nothing in cuBLAS's SGEMV. */
+        res->have[LIB_CUBLAS_TF32] =
+            opt.use[LIB_CUBLAS_TF32] && p->gemm && cublas_run(1, p, &d, reps, &res->t[LIB_CUBLAS_TF32]) == 0;
+        for (int l = 0; l < NLIBS; ++l) {
+            const double s = res->t[l].device_s > 0 ? res->t[l].device_s : res->t[l].wall_s;
+            res->rate[l] = res->have[l] ? rate(p, s) : NAN;
         }
-        res->check = maxref > 0 ? maxdiff / maxref : maxdiff;
-    }
-    d.out = NULL;
-    if (opt.host && host_run(1, c, &d, reps, &res->t[LIB_HOST], &res->host) == 0)
-        res->have[LIB_HOST] = 1;
-    /* NVBLAS takes host pointers: a peer of the host-pointer rows. */
-    if (opt.host && opt.use[LIB_NVBLAS] && c->gemm && nvblas_available(NULL) &&
-        host_run(2, c, &d, reps, &res->t[LIB_NVBLAS], NULL) == 0)
-        res->have[LIB_NVBLAS] = 1;
-    if (opt.use[LIB_CLBLAST] && clblast_available() && clblast_run(cl, c->gemm, &c->p, &d, reps, &res->t[LIB_CLBLAST]) == 0)
-        res->have[LIB_CLBLAST] = 1;
-    if (opt.use[LIB_CUBLAS] && have_cublas && cublas_run(c->gemm, 0, &c->p, &d, reps, &res->t[LIB_CUBLAS]) == 0)
-        res->have[LIB_CUBLAS] = 1;
-    /* TF32 changes nothing in cuBLAS's SGEMV. */
-    if (opt.use[LIB_CUBLAS_TF32] && have_cublas && c->gemm &&
-        cublas_run(1, 1, &c->p, &d, reps, &res->t[LIB_CUBLAS_TF32]) == 0)
-        res->have[LIB_CUBLAS_TF32] = 1;
-    for (int l = 0; l < NLIBS; ++l) {
-        const double s = res->t[l].device_s > 0 ? res->t[l].device_s : res->t[l].wall_s;
-        res->rate[l] = res->have[l] ? rate(c, s) : NAN;
+    } else {
+        char text[96];
+        describe(p, text, sizeof text);
+        fprintf(stderr, "oclblas-bench: %s: not enough host memory for the operands (%.1f GB)\n", text,
+                4e-9 * ((double)na + nb + 3.0 * nc));
     }
     free(a);
     free(b);
@@ -530,7 +432,7 @@ static void peer_item(const char *name, const char *whole, const char *it)
     if (i == 5)
         peers_none = 1;
     else {
-        opt.use[lib[i]] = 1;
+        opt.use[lib[i]] = opt.named[lib[i]] = 1;
         peers_named = 1;
     }
     if (peers_none && peers_named)
@@ -568,25 +470,23 @@ static const char *output_path(const char *name, const char *path)
 }
 
 static int ncases;
-static bench_case cases[MAX_CASES];
+static bench_problem cases[MAX_CASES];
 
 static void add_case(int gemm, int col_major, int ta, int tb, size_t m, size_t n, size_t k)
 {
-    const bench_problem p = {col_major, ta, gemm ? tb : 0, m, n, gemm ? k : 0, opt.alpha, opt.beta};
+    const bench_problem p = {gemm, col_major, ta, gemm ? tb : 0, m, n, gemm ? k : 0, opt.alpha, opt.beta};
     for (int i = 0; i < ncases; ++i) /* gemv takes only the first letter of each --trans item */
-        if (cases[i].gemm == gemm && !memcmp(&cases[i].p, &p, sizeof p))
+        if (!memcmp(&cases[i], &p, sizeof p))
             return;
     if (ncases >= MAX_CASES)
-        die("too many problems (at most %s): fewer sizes, shapes, layouts or transposes", "512");
-    cases[ncases].gemm = gemm;
-    cases[ncases].p = p;
-    ++ncases;
+        bad_combination("too many problems (at most 512): fewer sizes, shapes, layouts or transposes");
+    cases[ncases++] = p;
 }
 
 static void usage(void)
 {
     printf(
-        "usage: oclblas-bench [options]\n"
+        "usage: oclblas-bench [options]   (--opt value or --opt=value)\n"
         "  --routine gemm|gemv|all      what to measure (all)\n"
         "  --preset NAME                quick: 256..1024 squares; default: 256..2048 squares;\n"
         "                               users: tall-skinny, short-wide, large k, odd sizes, m or n = 1;\n"
@@ -599,8 +499,11 @@ static void usage(void)
         "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
         "  --layout row|col|both        (row)\n"
         "  --trans NN,NT,TN,TT          gemm transposes (N, T or C each); gemv takes the first letter (NN)\n"
-        "  --peers LIST                 openblas,clblast,cublas,cublas-tf32,nvblas or none (all that are present;\n"
-        "                               cublas-tf32: cuBLAS SGEMM on the TF32 tensor cores)\n"
+        "  --device SPEC                the OpenCL device, as OCLBLAS_DEVICE names it: gpu, cpu, P:D, or part\n"
+        "                               of its name (default: OCLBLAS_DEVICE, else the library's default)\n"
+        "  --peers LIST                 openblas,clblast,cublas,cublas-tf32,nvblas or none (all that are found\n"
+        "                               at run time; cublas-tf32: cuBLAS SGEMM on the TF32 tensor cores;\n"
+        "                               nvblas: with --host); a peer named here and not found is a warning\n"
         "  --math MODE                  the library's math mode for the run: strict, accurate or tf32\n"
         "                               (default: the process's, OCLBLAS_MATH_MODE or accurate)\n"
         "  --host                       also time oclblas_sgemm/sgemv on host memory, transfers included, with\n"
@@ -614,6 +517,7 @@ static void usage(void)
         "                               run by python3 or by $OCLBLAS_BENCH_PYTHON\n"
         "  --first-call SIZE            time the first SGEMM of a fresh process, cold and warm disk cache\n"
         "  --quiet                      no progress line\n"
+        "  --version, --help\n"
         "exit status: 0 done; 1 a result differs from OpenBLAS (by 1e-3 relative; 1e-2 in the tf32 mode), or\n"
         "a problem or the plot could not be done;\n"
         "2 a bad option, or no device (nothing was measured)\n");
@@ -696,7 +600,7 @@ static void first_call_report(size_t s)
 {
     char dir[] = "/tmp/oclblas-bench-cache-XXXXXX";
     if (!mkdtemp(dir))
-        die("cannot make a temporary folder%s", "");
+        die("cannot make a temporary folder");
     char ours[64], driver[64], driver2[64], driver3[64];
     snprintf(ours, sizeof ours, "%s/oclblas", dir);
     snprintf(driver, sizeof driver, "%s/driver", dir);   /* shared by the runs of one "user" */
@@ -713,7 +617,11 @@ static void first_call_report(size_t s)
         {"CLBlast, empty driver cache", driver3, 1, 0, 0, 0},
         {"CLBlast, a second process (warm driver cache)", driver3, 1, 0, 0, 0},
     };
-    const int nruns = clblast_available() ? 5 : 3;
+    const char *note = "";
+    const int with_clblast = opt.use[LIB_CLBLAST] && clblast_available(&note);
+    if (opt.named[LIB_CLBLAST] && !with_clblast)
+        fprintf(stderr, "oclblas-bench: warning: --peers clblast: %s; no CLBlast runs\n", note);
+    const int nruns = with_clblast ? 5 : 3;
     for (int i = 0; i < nruns; ++i)
         runs[i].ok = spawn_first_call(s, ours, runs[i].driver_cache, runs[i].clblast, &runs[i].first,
                                       &runs[i].second) == 0;
@@ -744,14 +652,13 @@ static void first_call_report(size_t s)
 
 /* ---- output ------------------------------------------------------------ */
 
-static void describe(const bench_case *c, char *buf, size_t len)
+static void describe(const bench_problem *p, char *buf, size_t len)
 {
-    if (c->gemm)
-        snprintf(buf, len, "sgemm %s %c%c %zux%zux%zu", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N',
-                 c->p.trans_b ? 'T' : 'N', c->p.m, c->p.n, c->p.k);
+    if (p->gemm)
+        snprintf(buf, len, "sgemm %s %c%c %zux%zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N',
+                 p->trans_b ? 'T' : 'N', p->m, p->n, p->k);
     else
-        snprintf(buf, len, "sgemv %s %c %zux%zu", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N', c->p.m,
-                 c->p.n);
+        snprintf(buf, len, "sgemv %s %c %zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N', p->m, p->n);
 }
 
 static void print_table(const bench_result *r, int n, const int *present)
@@ -772,12 +679,12 @@ static void print_table(const bench_result *r, int n, const int *present)
     printf(" %10s\n", "max diff");
     for (int i = 0; i < n; ++i) {
         char d[96];
-        describe(&r[i].c, d, sizeof d);
+        describe(&r[i].p, d, sizeof d);
         printf("%-32s", d);
         for (int l = 0; l < NLIBS; ++l)
             if (present[l]) {
                 if (r[i].have[l] && isfinite(r[i].rate[l]))
-                    printf(" %8.1f %s", r[i].rate[l], r[i].c.gemm ? "GF/s" : "GB/s");
+                    printf(" %8.1f %s", r[i].rate[l], r[i].p.gemm ? "GF/s" : "GB/s");
                 else
                     printf(" %13s", "-");
             }
@@ -856,8 +763,8 @@ static void print_host_table(const bench_result *r, int n, const int *present)
         if (!r[i].have[LIB_HOST])
             continue;
         char d[96];
-        describe(&r[i].c, d, sizeof d);
-        const char *unit = r[i].c.gemm ? "GF/s" : "GB/s";
+        describe(&r[i].p, d, sizeof d);
+        const char *unit = r[i].p.gemm ? "GF/s" : "GB/s";
         printf("%-32s %8.1f %s", d, r[i].rate[LIB_HOST], unit);
         for (int l = LIB_OPENBLAS; l <= LIB_NVBLAS; l += LIB_NVBLAS - LIB_OPENBLAS) {
             if (r[i].have[l] && isfinite(r[i].rate[l]))
@@ -883,104 +790,118 @@ static void print_host_table(const bench_result *r, int n, const int *present)
     }
 }
 
-/* One row per library and problem. k and trans_b are empty for sgemv,
- * device_ms where the library has no device clock (OpenBLAS, the host API),
- * max_rel_diff on all but oclblas's rows; the host-pointer figures
- * (moved_gb per call, bus_gbs, device_busy as a fraction, ran_on) on the
- * oclblas-host rows only. */
-static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
+/* One row of the CSV or the JSON: a library's result on a problem. */
+typedef void (*row_writer)(FILE *f, const bench_result *r, int lib, const bench_cl *cl, int first);
+
+/* Writes a row for each library and problem that was measured, between a
+ * head and a tail. */
+static void write_rows(const char *path, const char *head, const char *tail, row_writer row, const bench_result *r,
+                       int n, const bench_cl *cl)
 {
     FILE *f = fopen(path, "w");
     if (!f)
-        die("cannot write %s", path);
-    fprintf(f, "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit,ratio_oclblas_to_lib,"
-               "max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on\n");
-    for (int i = 0; i < n; ++i) {
-        const bench_case *c = &r[i].c;
-        for (int l = 0; l < NLIBS; ++l) {
-            if (!r[i].have[l])
-                continue;
-            const bench_time *t = &r[i].t[l];
-            fprintf(f, "%s,%s,%c,", c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N');
-            if (c->gemm)
-                fprintf(f, "%c,%zu,%zu,%zu,", c->p.trans_b ? 'T' : 'N', c->p.m, c->p.n, c->p.k);
-            else
-                fprintf(f, ",%zu,%zu,,", c->p.m, c->p.n);
-            fprintf(f, "%g,%g,%s,", (double)c->p.alpha, (double)c->p.beta, lib_names[l]);
-            cell(f, "%.6f,", t->device_s * 1e3, t->device_s > 0, ",");
-            cell(f, "%.6f,", t->wall_s * 1e3, t->wall_s > 0, ",");
-            cell(f, "%.3f,", r[i].rate[l], 1, ",");
-            fprintf(f, "%s,", c->gemm ? "GFLOPS" : "GB/s");
-            cell(f, "%.4f,", ratio_of(&r[i], l), 1, ",");
-            cell(f, "%.3e,", r[i].check, l == LIB_OCLBLAS && r[i].check >= 0, ",");
-            fprintf(f, "\"%s\",", device_of(l, cl));
-            const host_figures h = figures_of(&r[i]);
-            const int host = l == LIB_HOST;
-            cell(f, "%.6f,", h.moved_gb, host, ",");
-            cell(f, "%.3f,", h.bus_gbs, host, ",");
-            cell(f, "%.4f,", h.busy, host, ",");
-            fprintf(f, "%s\n", host ? h.where : "");
-        }
-    }
-    fclose(f);
+        die("cannot write %s: %s", path, strerror(errno));
+    fputs(head, f);
+    int first = 1;
+    for (int i = 0; i < n; ++i)
+        for (int l = 0; l < NLIBS; ++l)
+            if (r[i].have[l]) {
+                row(f, &r[i], l, cl, first);
+                first = 0;
+            }
+    fputs(tail, f);
+    if (fclose(f) != 0)
+        die("cannot write %s: %s", path, strerror(errno));
 }
 
-static void write_json(const char *path, const bench_result *r, int n, const bench_cl *cl, const char *cublas_dev)
+/* CSV: k and trans_b are empty for sgemv, device_ms where the library has
+ * no device clock (OpenBLAS, the host API), max_rel_diff on all but
+ * oclblas's rows; the host-pointer figures (moved_gb per call, bus_gbs,
+ * device_busy as a fraction, ran_on) on the oclblas-host rows only. */
+static void csv_row(FILE *f, const bench_result *r, int l, const bench_cl *cl, int first)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        die("cannot write %s", path);
-    fprintf(f, "{\n  \"tool\": \"oclblas-bench %s\",\n  \"opencl_device\": \"%s\",\n  \"cuda_device\": \"%s\",\n"
-               "  \"math_mode\": \"%s\",\n  \"results\": [\n",
-            oclblas_version(), cl->name, cublas_dev, oclblas_math_mode_name(oclblas_get_math_mode()));
-    int first = 1;
-    for (int i = 0; i < n; ++i) {
-        const bench_case *c = &r[i].c;
-        for (int l = 0; l < NLIBS; ++l) {
-            if (!r[i].have[l])
-                continue;
-            const bench_time *t = &r[i].t[l];
-            fprintf(f, "%s    {\"routine\": \"%s\", \"layout\": \"%s\", \"trans_a\": \"%c\", ", first ? "" : ",\n",
-                    c->gemm ? "sgemm" : "sgemv", c->p.col_major ? "col" : "row", c->p.trans_a ? 'T' : 'N');
-            if (c->gemm)
-                fprintf(f, "\"trans_b\": \"%c\", \"m\": %zu, \"n\": %zu, \"k\": %zu, ", c->p.trans_b ? 'T' : 'N', c->p.m,
-                        c->p.n, c->p.k);
-            else
-                fprintf(f, "\"trans_b\": null, \"m\": %zu, \"n\": %zu, \"k\": null, ", c->p.m, c->p.n);
-            fprintf(f, "\"library\": \"%s\", \"device_ms\": ", lib_names[l]);
-            cell(f, "%.6f", t->device_s * 1e3, t->device_s > 0, "null");
-            fputs(", \"wall_ms\": ", f);
-            cell(f, "%.6f", t->wall_s * 1e3, t->wall_s > 0, "null");
-            fputs(", \"rate\": ", f);
-            cell(f, "%.3f", r[i].rate[l], 1, "null");
-            fprintf(f, ", \"unit\": \"%s\", \"ratio_oclblas_to_lib\": ", c->gemm ? "GFLOPS" : "GB/s");
-            cell(f, "%.4f", ratio_of(&r[i], l), 1, "null");
-            if (l == LIB_OCLBLAS) {
-                fputs(", \"max_rel_diff\": ", f);
-                cell(f, "%.3e", r[i].check, r[i].check >= 0, "null");
-            }
-            if (l == LIB_HOST) {
-                const host_figures h = figures_of(&r[i]);
-                const oclblas_host_report *hr = &r[i].host;
-                fprintf(f, ", \"ran_on\": \"%s\", \"host_blas\": \"%s\", \"devices\": %d, \"moved_gb\": ", h.where,
-                        hr->host_blas, hr->devices);
-                cell(f, "%.6f", h.moved_gb, 1, "null");
-                fputs(", \"bus_gbs\": ", f);
-                cell(f, "%.3f", h.bus_gbs, 1, "null");
-                fputs(", \"device_busy\": ", f);
-                cell(f, "%.4f", h.busy, 1, "null");
-                fprintf(f, ", \"tiles\": %lu, \"tiles_on_host\": %lu, \"model_host_ms\": ", hr->tiles,
-                        hr->tiles_on_host);
-                cell(f, "%.4f", hr->model_host_s * 1e3, hr->model_host_s > 0, "null");
-                fputs(", \"model_device_ms\": ", f);
-                cell(f, "%.4f", hr->model_device_s * 1e3, hr->model_host_s > 0, "null");
-            }
-            fputc('}', f);
-            first = 0;
-        }
+    const bench_problem *p = &r->p;
+    const bench_time *t = &r->t[l];
+    fprintf(f, "%s,%s,%c,", p->gemm ? "sgemm" : "sgemv", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N');
+    if (p->gemm)
+        fprintf(f, "%c,%zu,%zu,%zu,", p->trans_b ? 'T' : 'N', p->m, p->n, p->k);
+    else
+        fprintf(f, ",%zu,%zu,,", p->m, p->n);
+    fprintf(f, "%g,%g,%s,", (double)p->alpha, (double)p->beta, lib_names[l]);
+    cell(f, "%.6f,", t->device_s * 1e3, t->device_s > 0, ",");
+    cell(f, "%.6f,", t->wall_s * 1e3, t->wall_s > 0, ",");
+    cell(f, "%.3f,", r->rate[l], 1, ",");
+    fprintf(f, "%s,", p->gemm ? "GFLOPS" : "GB/s");
+    cell(f, "%.4f,", ratio_of(r, l), 1, ",");
+    cell(f, "%.3e,", r->check, l == LIB_OCLBLAS && r->check >= 0, ",");
+    fprintf(f, "\"%s\",", device_of(l, cl));
+    const host_figures h = figures_of(r);
+    const int host = l == LIB_HOST;
+    cell(f, "%.6f,", h.moved_gb, host, ",");
+    cell(f, "%.3f,", h.bus_gbs, host, ",");
+    cell(f, "%.4f,", h.busy, host, ",");
+    fprintf(f, "%s\n", host ? h.where : "");
+}
+
+static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
+{
+    write_rows(path,
+               "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit,"
+               "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on\n",
+               "", csv_row, r, n, cl);
+}
+
+/* JSON: the CSV's columns, null where nothing was measured, and on the
+ * oclblas-host rows more of the library's report. */
+static void json_row(FILE *f, const bench_result *r, int l, const bench_cl *cl, int first)
+{
+    const bench_problem *p = &r->p;
+    const bench_time *t = &r->t[l];
+    fprintf(f, "%s    {\"routine\": \"%s\", \"layout\": \"%s\", \"trans_a\": \"%c\", ", first ? "" : ",\n",
+            p->gemm ? "sgemm" : "sgemv", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N');
+    if (p->gemm)
+        fprintf(f, "\"trans_b\": \"%c\", \"m\": %zu, \"n\": %zu, \"k\": %zu, ", p->trans_b ? 'T' : 'N', p->m, p->n,
+                p->k);
+    else
+        fprintf(f, "\"trans_b\": null, \"m\": %zu, \"n\": %zu, \"k\": null, ", p->m, p->n);
+    fprintf(f, "\"library\": \"%s\", \"device\": \"%s\", \"device_ms\": ", lib_names[l], device_of(l, cl));
+    cell(f, "%.6f", t->device_s * 1e3, t->device_s > 0, "null");
+    fputs(", \"wall_ms\": ", f);
+    cell(f, "%.6f", t->wall_s * 1e3, t->wall_s > 0, "null");
+    fputs(", \"rate\": ", f);
+    cell(f, "%.3f", r->rate[l], 1, "null");
+    fprintf(f, ", \"unit\": \"%s\", \"ratio_oclblas_to_lib\": ", p->gemm ? "GFLOPS" : "GB/s");
+    cell(f, "%.4f", ratio_of(r, l), 1, "null");
+    if (l == LIB_OCLBLAS) {
+        fputs(", \"max_rel_diff\": ", f);
+        cell(f, "%.3e", r->check, r->check >= 0, "null");
     }
-    fprintf(f, "\n  ]\n}\n");
-    fclose(f);
+    if (l == LIB_HOST) {
+        const host_figures h = figures_of(r);
+        const oclblas_host_report *hr = &r->host;
+        fprintf(f, ", \"ran_on\": \"%s\", \"host_blas\": \"%s\", \"devices\": %d, \"moved_gb\": ", h.where,
+                hr->host_blas, hr->devices);
+        cell(f, "%.6f", h.moved_gb, 1, "null");
+        fputs(", \"bus_gbs\": ", f);
+        cell(f, "%.3f", h.bus_gbs, 1, "null");
+        fputs(", \"device_busy\": ", f);
+        cell(f, "%.4f", h.busy, 1, "null");
+        fprintf(f, ", \"tiles\": %lu, \"tiles_on_host\": %lu, \"model_host_ms\": ", hr->tiles, hr->tiles_on_host);
+        cell(f, "%.4f", hr->model_host_s * 1e3, hr->model_host_s > 0, "null");
+        fputs(", \"model_device_ms\": ", f);
+        cell(f, "%.4f", hr->model_device_s * 1e3, hr->model_host_s > 0, "null");
+    }
+    fputc('}', f);
+}
+
+static void write_json(const char *path, const bench_result *r, int n, const bench_cl *cl)
+{
+    char head[1024];
+    snprintf(head, sizeof head,
+             "{\n  \"tool\": \"oclblas-bench %s\",\n  \"opencl_device\": \"%s\",\n  \"cuda_device\": \"%s\",\n"
+             "  \"math_mode\": \"%s\",\n  \"results\": [\n",
+             oclblas_version(), cl->name, cublas_device(), oclblas_math_mode_name(oclblas_get_math_mode()));
+    write_rows(path, head, "\n  ]\n}\n", json_row, r, n, cl);
 }
 
 /* ---- the plot ------------------------------------------------------------ */
@@ -1044,9 +965,11 @@ static int run_plot(const char *script, const char *arg1, const char *arg2)
 static void plot_check(const char *png)
 {
     char script[4200];
+    const char *env = getenv("OCLBLAS_BENCH_PLOT");
     if (plot_script(script, sizeof script) != 0)
-        bad_option("--png", png, "plot.py not found (looked beside oclblas-bench and in ../share/oclblas; "
-                                 "OCLBLAS_BENCH_PLOT names another)");
+        bad_option("--png", png, env && *env ? "the plot script that OCLBLAS_BENCH_PLOT names cannot be read"
+                                             : "plot.py not found (looked beside oclblas-bench and in "
+                                               "../share/oclblas; OCLBLAS_BENCH_PLOT names another)");
     if (run_plot(script, "--check", NULL) != 0) {
         fprintf(stderr, "oclblas-bench: --png '%s': %s %s cannot draw (see above); nothing was measured\n", png,
                 plot_python(), script);
@@ -1078,259 +1001,430 @@ static int plot(const bench_result *r, int n, const bench_cl *cl)
     return rc;
 }
 
-/* ---- main -------------------------------------------------------------- */
+/* ---- options ----------------------------------------------------------- */
 
-int main(int argc, char **argv)
-{
-    static const char *const routines[] = {"all", "gemm", "gemv", NULL}, *const layouts[] = {"row", "col", "both", NULL},
-                             *const presets[] = {"default", "quick", "users", "gpu", "shapes", NULL};
-    int routine = 0, layout = 0, preset = 0, preset_given = 0, layout_given = 0, trans_given = 0;
+static const char *const routines[] = {"all", "gemm", "gemv", NULL}, *const layouts[] = {"row", "col", "both", NULL},
+                         *const presets[] = {"default", "quick", "users", "gpu", "shapes", NULL};
+
+/* What the command line asks for beyond opt and the lists (sizes, shapes,
+ * transposes) that the item parsers fill. */
+static struct {
+    int routine, layout, preset, preset_given, layout_given, trans_given;
     const char *overrides[MAX_OVERRIDES];
-    int noverrides = 0;
-    size_t first_call = 0;
-    int math = 0; /* 0: the process's mode */
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        /* The option's value; an option in its place means the value is missing. */
-#define TAKE() (v && strncmp(v, "--", 2) ? (++i, v) : (bad_option(a, v ? v : "", "needs a value"), ""))
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage();
-            return 0;
-        } else if (!strcmp(a, "--first-call-child") || !strcmp(a, "--first-call-child-clblast")) {
-            const size_t s = parse_count(a, TAKE(), MAX_DIM);
-            double first, second;
-            if (child_first_call(s, !strcmp(a, "--first-call-child-clblast"), &first, &second) != 0)
-                return 1;
-            printf("%.9f %.9f\n", first, second);
-            return 0;
-        } else if (!strcmp(a, "--routine")) routine = parse_choice(a, TAKE(), routines, "must be gemm, gemv or all");
-        else if (!strcmp(a, "--preset")) {
-            preset = parse_choice(a, TAKE(), presets, "must be quick, default, users, gpu or shapes");
-            preset_given = 1;
-        } else if (!strcmp(a, "--sizes")) {
-            nsizes = 0;
-            parse_list(a, TAKE(), size_item);
-        } else if (!strcmp(a, "--shapes")) {
-            nshapes = 0;
-            parse_list(a, TAKE(), shape_item);
-        } else if (!strcmp(a, "--layout")) {
-            layout = parse_choice(a, TAKE(), layouts, "must be row, col or both");
-            layout_given = 1;
-        } else if (!strcmp(a, "--trans")) {
-            trans_given = 1;
-            ntrans = 0;
-            parse_list(a, TAKE(), trans_item);
-        } else if (!strcmp(a, "--peers")) {
-            for (int l = LIB_OPENBLAS; l < NLIBS; ++l) /* every peer: the list names those wanted */
-                opt.use[l] = 0;
-            peers_none = peers_named = 0;
-            parse_list(a, TAKE(), peer_item);
-        } else if (!strcmp(a, "--host")) opt.host = 1;
-        else if (!strcmp(a, "--alpha")) opt.alpha = parse_scalar(a, TAKE());
-        else if (!strcmp(a, "--beta")) opt.beta = parse_scalar(a, TAKE());
-        else if (!strcmp(a, "--reps")) opt.reps = (int)parse_count(a, TAKE(), 1000000);
-        else if (!strcmp(a, "--min-time")) {
-            const char *text = TAKE();
-            const float t = parse_scalar(a, text);
-            if (!(t >= 0.001f && t <= 100.0f))
-                bad_option(a, text, "must be 0.001 to 100 seconds");
-            opt.min_time = t;
-        }
-        else if (!strcmp(a, "--csv")) opt.csv = output_path(a, TAKE());
-        else if (!strcmp(a, "--json")) opt.json = output_path(a, TAKE());
-        else if (!strcmp(a, "--png")) opt.png = output_path(a, TAKE());
-        else if (!strcmp(a, "--quiet")) opt.quiet = 1;
-        else if (!strcmp(a, "--math")) {
-            /* The library's own names of its modes. */
-            const char *m = TAKE();
-            int i = OCLBLAS_MATH_STRICT;
-            while (i <= OCLBLAS_MATH_TF32 && strcmp(m, oclblas_math_mode_name((oclblas_math_mode)i)))
-                ++i;
-            if (i > OCLBLAS_MATH_TF32)
-                bad_option(a, m, "must be strict, accurate or tf32");
-            math = (oclblas_math_mode)i;
-        }
-        else if (!strcmp(a, "--first-call")) first_call = parse_count(a, TAKE(), MAX_DIM);
-        else if (!strcmp(a, "--override")) {
-            const char *o = TAKE();
-            const char *colon = strchr(o, ':');
-            if (!colon || colon == o || colon - o >= 64)
-                bad_option(a, o, "KERNEL:PARAMS, e.g. gemm_fast:MWG=64,NWG=64");
-            if (noverrides == MAX_OVERRIDES)
-                bad_option(a, o, "more than 16 overrides");
-            overrides[noverrides++] = o;
-        } else
-            bad_option("option", a, "unknown");
-#undef TAKE
+    int noverrides;
+    size_t first_call;
+    int math;           /* 0: the process's mode */
+    size_t child;       /* --first-call-child: this process is one of --first-call's */
+    int child_clblast;
+    unsigned char given[32]; /* by option code - O_ROUTINE: the options on the command line */
+} cmd;
+
+enum {
+    O_ROUTINE = 256, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS, O_DEVICE, O_PEERS, O_MATH, O_HOST, O_ALPHA,
+    O_BETA, O_REPS, O_MIN_TIME, O_OVERRIDE, O_CSV, O_JSON, O_PNG, O_FIRST_CALL, O_QUIET, O_CHILD, O_CHILD_CLBLAST
+};
+_Static_assert(O_CHILD_CLBLAST - O_ROUTINE < (int)sizeof cmd.given, "cmd.given holds every option");
+static const struct option long_options[] = {
+    {"routine", required_argument, NULL, O_ROUTINE},   {"preset", required_argument, NULL, O_PRESET},
+    {"sizes", required_argument, NULL, O_SIZES},       {"shapes", required_argument, NULL, O_SHAPES},
+    {"layout", required_argument, NULL, O_LAYOUT},     {"trans", required_argument, NULL, O_TRANS},
+    {"device", required_argument, NULL, O_DEVICE},     {"peers", required_argument, NULL, O_PEERS},
+    {"math", required_argument, NULL, O_MATH},         {"host", no_argument, NULL, O_HOST},
+    {"alpha", required_argument, NULL, O_ALPHA},       {"beta", required_argument, NULL, O_BETA},
+    {"reps", required_argument, NULL, O_REPS},         {"min-time", required_argument, NULL, O_MIN_TIME},
+    {"override", required_argument, NULL, O_OVERRIDE}, {"csv", required_argument, NULL, O_CSV},
+    {"json", required_argument, NULL, O_JSON},         {"png", required_argument, NULL, O_PNG},
+    {"first-call", required_argument, NULL, O_FIRST_CALL}, {"quiet", no_argument, NULL, O_QUIET},
+    {"help", no_argument, NULL, 'h'},                  {"version", no_argument, NULL, 'V'},
+    /* Internal: --first-call runs the measured call in a fresh process of this program. */
+    {"first-call-child", required_argument, NULL, O_CHILD},
+    {"first-call-child-clblast", required_argument, NULL, O_CHILD_CLBLAST},
+    {NULL, 0, NULL, 0}};
+
+/* The value of the option just read. A value given apart that looks like
+ * an option (--csv --quiet) means the value was left out. */
+static const char *value_of(const char *name, char **argv)
+{
+    if (optarg == argv[optind - 1] && !strncmp(optarg, "--", 2))
+        bad_option(name, "", "needs a value");
+    return optarg;
+}
+
+static int math_mode_named(const char *name, const char *m)
+{
+    /* The library's own names of its modes. */
+    for (int i = OCLBLAS_MATH_STRICT; i <= OCLBLAS_MATH_TF32; ++i)
+        if (!strcmp(m, oclblas_math_mode_name((oclblas_math_mode)i)))
+            return i;
+    bad_option(name, m, "must be strict, accurate or tf32");
+    return 0;
+}
+
+static void take_option(int code, const char *name, const char *v)
+{
+    cmd.given[code - O_ROUTINE] = 1;
+    switch (code) {
+    case O_ROUTINE: cmd.routine = parse_choice(name, v, routines, "must be gemm, gemv or all"); break;
+    case O_PRESET:
+        cmd.preset = parse_choice(name, v, presets, "must be quick, default, users, gpu or shapes");
+        cmd.preset_given = 1;
+        break;
+    case O_SIZES: nsizes = 0; parse_list(name, v, size_item); break;
+    case O_SHAPES: nshapes = 0; parse_list(name, v, shape_item); break;
+    case O_LAYOUT:
+        cmd.layout = parse_choice(name, v, layouts, "must be row, col or both");
+        cmd.layout_given = 1;
+        break;
+    case O_TRANS: cmd.trans_given = 1; ntrans = 0; parse_list(name, v, trans_item); break;
+    case O_DEVICE:
+        if (!*v)
+            bad_option(name, v, "empty (gpu, cpu, P:D or part of a device's name)");
+        opt.device = v;
+        break;
+    case O_PEERS:
+        for (int l = LIB_OPENBLAS; l < NLIBS; ++l) /* every peer: the list names those wanted */
+            opt.use[l] = opt.named[l] = 0;
+        peers_none = peers_named = 0;
+        parse_list(name, v, peer_item);
+        break;
+    case O_MATH: cmd.math = math_mode_named(name, v); break;
+    case O_HOST: opt.host = 1; break;
+    case O_ALPHA: opt.alpha = parse_scalar(name, v); break;
+    case O_BETA: opt.beta = parse_scalar(name, v); break;
+    case O_REPS: opt.reps = (int)parse_count(name, v, 1000000); break;
+    case O_MIN_TIME: {
+        const float t = parse_scalar(name, v);
+        if (!(t >= 0.001f && t <= 100.0f))
+            bad_option(name, v, "must be 0.001 to 100 seconds");
+        bench_set_min_time(t);
+        break;
     }
+    case O_OVERRIDE: {
+        const char *colon = strchr(v, ':');
+        if (!colon || colon == v || colon - v >= 64)
+            bad_option(name, v, "KERNEL:PARAMS, e.g. gemm_fast:MWG=64,NWG=64");
+        if (cmd.noverrides == MAX_OVERRIDES)
+            bad_option(name, v, "more than 16 overrides");
+        cmd.overrides[cmd.noverrides++] = v;
+        break;
+    }
+    case O_CSV: opt.csv = output_path(name, v); break;
+    case O_JSON: opt.json = output_path(name, v); break;
+    case O_PNG: opt.png = output_path(name, v); break;
+    case O_FIRST_CALL: cmd.first_call = parse_count(name, v, MAX_DIM); break;
+    case O_QUIET: opt.quiet = 1; break;
+    case O_CHILD:
+    case O_CHILD_CLBLAST:
+        cmd.child = parse_count(name, v, MAX_DIM);
+        cmd.child_clblast = code == O_CHILD_CLBLAST;
+        break;
+    }
+}
+
+/* An option that the run will not use is said, not dropped in silence. */
+static void warn_unused(void)
+{
+    static const int unused_by_first_call[] = {O_ROUTINE, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS,
+                                               O_HOST,    O_ALPHA,  O_BETA,  O_REPS,   O_MIN_TIME, O_OVERRIDE,
+                                               O_JSON,    O_PNG,    O_QUIET};
+    if (cmd.given[O_MIN_TIME - O_ROUTINE] && opt.reps)
+        fprintf(stderr, "oclblas-bench: warning: --min-time is not used: --reps sets the calls per timing\n");
+    for (size_t i = 0; cmd.first_call && i < sizeof unused_by_first_call / sizeof *unused_by_first_call; ++i)
+        if (cmd.given[unused_by_first_call[i] - O_ROUTINE])
+            for (const struct option *o = long_options; o->name; ++o)
+                if (o->val == unused_by_first_call[i])
+                    fprintf(stderr, "oclblas-bench: warning: --%s is not used by --first-call\n", o->name);
+}
+
+/* Every option is read and checked before anything runs. */
+static void parse_options(int argc, char **argv)
+{
+    opterr = 0; /* our own messages */
+    for (;;) {
+        int index = -1;
+        const int code = getopt_long(argc, argv, "+:hV", long_options, &index);
+        if (code == -1)
+            break;
+        const char *arg = argv[optind - 1];
+        char name[64];
+        if (index >= 0)
+            snprintf(name, sizeof name, "--%s", long_options[index].name);
+        else
+            snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+        if (code == 'h') {
+            usage();
+            exit(0);
+        } else if (code == 'V') {
+            printf("oclblas-bench %s\n", oclblas_version());
+            exit(0);
+        } else if (code == ':') {
+            bad_option(name, "", "needs a value");
+        } else if (code == '?') {
+            bad_option("option", arg, strchr(arg, '=') ? "unknown, or it takes no value" : "unknown or ambiguous");
+        } else {
+            take_option(code, name, long_options[index].has_arg ? value_of(name, argv) : NULL);
+        }
+    }
+    if (optind < argc)
+        bad_option("argument", argv[optind], "unknown: options start with --");
     if (nsizes && nshapes)
         bad_combination("--sizes and --shapes exclude each other");
-    if (preset_given && (nsizes || nshapes))
+    if (cmd.preset_given && (nsizes || nshapes))
         bad_combination("--preset excludes --sizes and --shapes");
-    const int shapes_preset = preset_given && !strcmp(presets[preset], "shapes");
-    if (shapes_preset && !layout_given)
-        layout = 2;
-    if (shapes_preset && !trans_given)
-        for (int t = 0; t < 4; ++t) {
-            trans_pairs[t][0] = t / 2;
-            trans_pairs[t][1] = t % 2;
-            ntrans = 4;
+    warn_unused();
+}
+
+/* ---- the problems of the run ------------------------------------------ */
+
+/* The shapes preset: each class of shapes (caller's m x n x k; both
+ * layouts cover a small m and a small n of the problem the kernels
+ * compute), at GPU sizes or, on a CPU device, smaller ones. */
+static void add_shapes_preset(int col, int ta, int tb, int do_gemm, int do_gemv, int on_cpu)
+{
+    static const size_t gpu_gemm[][3] = {{512, 512, 512},   {1000, 1000, 1000}, {2048, 2048, 2048}, {4096, 4096, 4096},
+                                         {32, 4096, 4096},  {64, 16384, 1024},  {4096, 128, 4096},  {1024, 1024, 16384},
+                                         {256, 256, 65536}, {4096, 4096, 128},  {3001, 2999, 1000}};
+    static const size_t cpu_gemm[][3] = {{256, 256, 256}, {512, 512, 512},  {1000, 1000, 1000},
+                                         {1024, 1024, 1024}, {64, 2048, 1024}, {2048, 64, 1024},
+                                         {256, 256, 8192}, {1024, 1024, 64}, {1001, 999, 1003}};
+    static const size_t gpu_gemv[][2] = {{4096, 4096}, {8192, 8192}, {16384, 16384}, {3001, 2999}, {65536, 256}};
+    static const size_t cpu_gemv[][2] = {{512, 512},   {1024, 1024}, {2048, 2048},
+                                         {4096, 4096}, {3001, 2999}, {16384, 256}};
+    const size_t(*g)[3] = on_cpu ? cpu_gemm : gpu_gemm;
+    const size_t(*v)[2] = on_cpu ? cpu_gemv : gpu_gemv;
+    const int ng = on_cpu ? (int)(sizeof cpu_gemm / sizeof *cpu_gemm) : (int)(sizeof gpu_gemm / sizeof *gpu_gemm);
+    const int nv = on_cpu ? (int)(sizeof cpu_gemv / sizeof *cpu_gemv) : (int)(sizeof gpu_gemv / sizeof *gpu_gemv);
+    for (int i = 0; i < ng && do_gemm; ++i)
+        add_case(1, col, ta, tb, g[i][0], g[i][1], g[i][2]);
+    for (int i = 0; i < nv && do_gemv; ++i)
+        add_case(0, col, ta, 0, v[i][0], v[i][1], 0);
+}
+
+/* The square presets, and the users' shapes (at GPU scale for gpu). */
+static void add_preset(const char *name, int col, int ta, int tb, int do_gemm, int do_gemv)
+{
+    static const size_t quick[] = {256, 512, 1024, 0}, deflt[] = {256, 512, 1024, 2048, 0},
+                        gpu[] = {1024, 2048, 4096, 8192, 0};
+    const int is_gpu = !strcmp(name, "gpu"), users = !strcmp(name, "users");
+    const size_t *sq = !strcmp(name, "default") ? deflt : is_gpu ? gpu : quick;
+    for (int i = 0; sq[i] && !users; ++i) {
+        if (do_gemm && (sq[i] <= 4096 || !is_gpu))
+            add_case(1, col, ta, tb, sq[i], sq[i], sq[i]);
+        if (do_gemv)
+            add_case(0, col, ta, 0, sq[i], sq[i], 0);
+    }
+    if (!users && !is_gpu)
+        return;
+    const size_t f = is_gpu ? 4 : 1;
+    if (do_gemm) {
+        add_case(1, col, ta, tb, 4096 * f, 64, 1024);  /* tall-skinny */
+        add_case(1, col, ta, tb, 64, 4096 * f, 1024);  /* short-wide */
+        add_case(1, col, ta, tb, 256, 256, 16384 * f); /* k much larger */
+        add_case(1, col, ta, tb, 1000 * f, 999 * f, 1001);
+        add_case(1, col, ta, tb, 1, 2048 * f, 2048);
+        add_case(1, col, ta, tb, 2048 * f, 1, 2048);
+    }
+    if (do_gemv) {
+        add_case(0, col, ta, 0, 65536 * f, 256, 0);
+        add_case(0, col, ta, 0, 256, 65536 * f, 0);
+        add_case(0, col, ta, 0, 3001 * f, 2999 * f, 0);
+    }
+}
+
+static void build_cases(int on_cpu)
+{
+    const int shapes_preset = cmd.preset_given && !strcmp(presets[cmd.preset], "shapes");
+    if (shapes_preset && !cmd.layout_given)
+        cmd.layout = 2;
+    if (shapes_preset && !cmd.trans_given)
+        for (ntrans = 0; ntrans < 4; ++ntrans) {
+            trans_pairs[ntrans][0] = ntrans / 2;
+            trans_pairs[ntrans][1] = ntrans % 2;
         }
     if (ntrans == 0) {
         ntrans = 1;
         trans_pairs[0][0] = trans_pairs[0][1] = 0;
     }
-    if (opt.png && !first_call)
-        plot_check(opt.png);
-    if (math && oclblas_set_math_mode((oclblas_math_mode)math) != OCLBLAS_SUCCESS)
-        die("cannot set the math mode%s", "");
-
-    bench_cl cl;
-    oclblas_status st = oclblas_default_device(&cl.device, NULL, NULL);
-    if (st != OCLBLAS_SUCCESS)
-        die("no OpenCL device: %s", oclblas_status_string(st));
-    clGetDeviceInfo(cl.device, CL_DEVICE_NAME, sizeof cl.name, cl.name, NULL);
-    for (int i = 0; i < noverrides; ++i) {
-        char kernel[64];
-        const char *colon = strchr(overrides[i], ':');
-        memcpy(kernel, overrides[i], (size_t)(colon - overrides[i]));
-        kernel[colon - overrides[i]] = '\0';
-        st = oclblas_override_params(cl.device, kernel, colon + 1);
-        if (st != OCLBLAS_SUCCESS)
-            bad_option("--override", overrides[i], oclblas_status_string(st));
-    }
-    if (first_call) {
-        first_call_report(first_call);
-        return 0;
-    }
-
-    const int do_gemm = routine != 2, do_gemv = routine != 1;
-    cl_device_type device_type = CL_DEVICE_TYPE_GPU;
-    clGetDeviceInfo(cl.device, CL_DEVICE_TYPE, sizeof device_type, &device_type, NULL);
-    const int on_cpu = (device_type & CL_DEVICE_TYPE_CPU) != 0;
+    const int do_gemm = cmd.routine != 2, do_gemv = cmd.routine != 1;
     for (int col = 0; col < 2; ++col) {
-        if ((col && layout == 0) || (!col && layout == 1))
+        if ((col && cmd.layout == 0) || (!col && cmd.layout == 1))
             continue;
         for (int t = 0; t < ntrans; ++t) {
             const int ta = trans_pairs[t][0], tb = trans_pairs[t][1];
-            if (nshapes) {
-                for (int i = 0; i < nshapes; ++i) {
-                    if (shapes[i].gemm && do_gemm)
-                        add_case(1, col, ta, tb, shapes[i].m, shapes[i].n, shapes[i].k);
-                    else if (!shapes[i].gemm && do_gemv)
-                        add_case(0, col, ta, 0, shapes[i].m, shapes[i].n, 0);
-                }
-            } else if (nsizes) {
-                for (int i = 0; i < nsizes; ++i) {
-                    if (do_gemm)
-                        add_case(1, col, ta, tb, sizes[i], sizes[i], sizes[i]);
-                    if (do_gemv)
-                        add_case(0, col, ta, 0, sizes[i], sizes[i], 0);
-                }
-            } else if (shapes_preset) {
-                /* Each class of shapes (caller's m x n x k; both layouts cover a
-                 * small m and a small n of the problem the kernels compute). */
-                static const size_t gpu_gemm[][3] = {
-                    {512, 512, 512},      {1000, 1000, 1000}, {2048, 2048, 2048},  {4096, 4096, 4096},
-                    {32, 4096, 4096},     {64, 16384, 1024},  {4096, 128, 4096},   {1024, 1024, 16384},
-                    {256, 256, 65536},    {4096, 4096, 128},  {3001, 2999, 1000}};
-                static const size_t cpu_gemm[][3] = {
-                    {256, 256, 256},     {512, 512, 512},   {1000, 1000, 1000}, {1024, 1024, 1024},
-                    {64, 2048, 1024},    {2048, 64, 1024},  {256, 256, 8192},   {1024, 1024, 64},
-                    {1001, 999, 1003}};
-                static const size_t gpu_gemv[][2] = {{4096, 4096}, {8192, 8192}, {16384, 16384}, {3001, 2999},
-                                                     {65536, 256}};
-                static const size_t cpu_gemv[][2] = {{512, 512}, {1024, 1024}, {2048, 2048}, {4096, 4096},
-                                                     {3001, 2999}, {16384, 256}};
-                const size_t(*g)[3] = on_cpu ? cpu_gemm : gpu_gemm;
-                const size_t(*v)[2] = on_cpu ? cpu_gemv : gpu_gemv;
-                const int ng = on_cpu ? (int)(sizeof cpu_gemm / sizeof *cpu_gemm) : (int)(sizeof gpu_gemm / sizeof *gpu_gemm);
-                const int nv = on_cpu ? (int)(sizeof cpu_gemv / sizeof *cpu_gemv) : (int)(sizeof gpu_gemv / sizeof *gpu_gemv);
-                for (int i = 0; i < ng && do_gemm; ++i)
-                    add_case(1, col, ta, tb, g[i][0], g[i][1], g[i][2]);
-                for (int i = 0; i < nv && do_gemv; ++i)
-                    add_case(0, col, ta, 0, v[i][0], v[i][1], 0);
-            } else {
-                static const size_t quick[] = {256, 512, 1024}, deflt[] = {256, 512, 1024, 2048},
-                                    gpu[] = {1024, 2048, 4096, 8192};
-                const char *name = presets[preset];
-                const size_t *sq = quick;
-                int nsq = 3;
-                if (!strcmp(name, "default"))
-                    sq = deflt, nsq = 4;
-                else if (!strcmp(name, "gpu"))
-                    sq = gpu, nsq = 4;
-                if (strcmp(name, "users"))
-                    for (int i = 0; i < nsq; ++i) {
-                        if (do_gemm && (sq[i] <= 4096 || strcmp(name, "gpu")))
-                            add_case(1, col, ta, tb, sq[i], sq[i], sq[i]);
-                        if (do_gemv)
-                            add_case(0, col, ta, 0, sq[i], sq[i], 0);
-                    }
-                if (!strcmp(name, "users") || !strcmp(name, "gpu")) {
-                    const size_t f = strcmp(name, "gpu") ? 1 : 4;
-                    if (do_gemm) {
-                        add_case(1, col, ta, tb, 4096 * f, 64, 1024);  /* tall-skinny */
-                        add_case(1, col, ta, tb, 64, 4096 * f, 1024);  /* short-wide */
-                        add_case(1, col, ta, tb, 256, 256, 16384 * f); /* k much larger */
-                        add_case(1, col, ta, tb, 1000 * f, 999 * f, 1001);
-                        add_case(1, col, ta, tb, 1, 2048 * f, 2048);
-                        add_case(1, col, ta, tb, 2048 * f, 1, 2048);
-                    }
-                    if (do_gemv) {
-                        add_case(0, col, ta, 0, 65536 * f, 256, 0);
-                        add_case(0, col, ta, 0, 256, 65536 * f, 0);
-                        add_case(0, col, ta, 0, 3001 * f, 2999 * f, 0);
-                    }
-                }
+            for (int i = 0; i < nshapes; ++i) {
+                if (shapes[i].gemm && do_gemm)
+                    add_case(1, col, ta, tb, shapes[i].m, shapes[i].n, shapes[i].k);
+                else if (!shapes[i].gemm && do_gemv)
+                    add_case(0, col, ta, 0, shapes[i].m, shapes[i].n, 0);
             }
+            for (int i = 0; i < nsizes; ++i) {
+                if (do_gemm)
+                    add_case(1, col, ta, tb, sizes[i], sizes[i], sizes[i]);
+                if (do_gemv)
+                    add_case(0, col, ta, 0, sizes[i], sizes[i], 0);
+            }
+            if (shapes_preset)
+                add_shapes_preset(col, ta, tb, do_gemm, do_gemv, on_cpu);
+            else if (!nshapes && !nsizes)
+                add_preset(presets[cmd.preset], col, ta, tb, do_gemm, do_gemv);
         }
     }
     if (ncases == 0)
-        bad_combination(routine == 1 ? "nothing to run: --routine gemm and --shapes has no MxNxK shape"
-                                     : "nothing to run: --routine gemv and --shapes has no MxN shape");
+        bad_combination(cmd.routine == 1 ? "nothing to run: --routine gemm and --shapes has no MxNxK shape"
+                                         : "nothing to run: --routine gemv and --shapes has no MxN shape");
+}
 
+/* ---- the peers of the run ------------------------------------------------ */
+
+/* Loads the peers the run wants and takes out those that are not there.
+ * The header line names the peers found; a line lists the absent ones with
+ * why, and a peer that --peers named gets a warning on stderr instead. */
+static void find_peers(const bench_cl *cl)
+{
+    static const struct {
+        int lib;
+        const char *name;
+        int (*available)(const char **note);
+    } peers[] = {{LIB_CLBLAST, "CLBlast", clblast_available},
+                 {LIB_CUBLAS, "cuBLAS", cublas_available},
+                 {LIB_CUBLAS_TF32, "cuBLAS-TF32", cublas_available},
+                 {LIB_NVBLAS, "NVBLAS", nvblas_available}};
+    if (opt.use[LIB_NVBLAS] && !opt.host) {
+        if (opt.named[LIB_NVBLAS])
+            fprintf(stderr, "oclblas-bench: warning: --peers nvblas: NVBLAS is a peer of the host-pointer calls, "
+                            "which only --host measures; no nvblas column\n");
+        opt.use[LIB_NVBLAS] = 0;
+    }
+    char found[1024] = "", absent[2048] = "";
+    size_t nf = 0, na = 0;
+    if (opt.use[LIB_OPENBLAS])
+        nf += (size_t)snprintf(found, sizeof found, " OpenBLAS");
+    for (size_t i = 0; i < sizeof peers / sizeof peers[0]; ++i) {
+        const int l = peers[i].lib;
+        const char *note = "";
+        if (!opt.use[l])
+            continue;
+        if (peers[i].available(&note)) {
+            if (nf < sizeof found)
+                nf += (size_t)snprintf(found + nf, sizeof found - nf, "%s %s", nf ? "," : "", peers[i].name);
+            continue;
+        }
+        opt.use[l] = 0;
+        if (opt.named[l])
+            fprintf(stderr, "oclblas-bench: warning: --peers %s: %s; no %s column\n", lib_names[l], note, lib_names[l]);
+        else if (na < sizeof absent && l != LIB_CUBLAS_TF32) /* cuBLAS's reason once */
+            na += (size_t)snprintf(absent + na, sizeof absent - na, "%s%s: %s", na ? "; " : "", peers[i].name, note);
+    }
+    printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl->name);
+    if (opt.use[LIB_CUBLAS] || opt.use[LIB_CUBLAS_TF32])
+        printf("; CUDA device %s", cublas_device());
+    printf("; peers:%s\n", nf ? found : " none");
+    if (na)
+        printf("peers not found: %s\n", absent);
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+/* --first-call's child: the first and second SGEMM of this fresh process. */
+static int first_call_child(void)
+{
+    double first, second;
+    if (child_first_call(cmd.child, cmd.child_clblast, &first, &second) != 0)
+        return 1;
+    printf("%.9f %.9f\n", first, second);
+    return 0;
+}
+
+/* The device of the run (--device, else the library's default) with a
+ * context and a profiling queue; overrides applied. */
+static void open_device(bench_cl *cl)
+{
+    oclblas_status st = oclblas_default_device(&cl->device, NULL, NULL);
+    if (st != OCLBLAS_SUCCESS && opt.device)
+        bad_option("--device", opt.device, oclblas_status_string(st));
+    if (st != OCLBLAS_SUCCESS)
+        die("no OpenCL device: %s", oclblas_status_string(st));
+    clGetDeviceInfo(cl->device, CL_DEVICE_NAME, sizeof cl->name, cl->name, NULL);
+    for (int i = 0; i < cmd.noverrides; ++i) {
+        char kernel[64];
+        const char *colon = strchr(cmd.overrides[i], ':');
+        memcpy(kernel, cmd.overrides[i], (size_t)(colon - cmd.overrides[i]));
+        kernel[colon - cmd.overrides[i]] = '\0';
+        st = oclblas_override_params(cl->device, kernel, colon + 1);
+        if (st != OCLBLAS_SUCCESS)
+            bad_option("--override", cmd.overrides[i], oclblas_status_string(st));
+    }
     cl_int err;
-    cl.context = clCreateContext(NULL, 1, &cl.device, NULL, NULL, &err);
+    cl->context = clCreateContext(NULL, 1, &cl->device, NULL, NULL, &err);
     if (err != CL_SUCCESS)
-        die("cannot create a context%s", "");
-    cl.queue = clCreateCommandQueue(cl.context, cl.device, CL_QUEUE_PROFILING_ENABLE, &err);
+        die("cannot create a context on %s (OpenCL error %d)", cl->name, err);
+    cl->queue = clCreateCommandQueue(cl->context, cl->device, CL_QUEUE_PROFILING_ENABLE, &err);
     if (err != CL_SUCCESS)
-        die("cannot create a queue%s", "");
-    char cublas_dev[256] = "";
-    const int have_cublas =
-        (opt.use[LIB_CUBLAS] || opt.use[LIB_CUBLAS_TF32]) && cublas_available(cublas_dev, sizeof cublas_dev);
+        die("cannot create a queue on %s (OpenCL error %d)", cl->name, err);
+}
 
-    printf("oclblas-bench %s: OpenCL device %s", oclblas_version(), cl.name);
-    if (have_cublas)
-        printf("; CUDA device %s", cublas_dev);
-    const char *nvblas_note = "";
-    const int have_nvblas = opt.host && opt.use[LIB_NVBLAS] && nvblas_available(&nvblas_note);
-    printf("; peers:%s%s%s%s%s\n", opt.use[LIB_OPENBLAS] ? " OpenBLAS" : "",
-           opt.use[LIB_CLBLAST] && clblast_available() ? " CLBlast" : "",
-           have_cublas && opt.use[LIB_CUBLAS] ? " cuBLAS" : "",
-           have_cublas && opt.use[LIB_CUBLAS_TF32] ? " cuBLAS-TF32" : "",
-           have_nvblas ? " NVBLAS (host-pointer SGEMM)" : "");
-    if (opt.host && opt.use[LIB_NVBLAS] && !have_nvblas)
-        printf("note: %s: no NVBLAS column\n", nvblas_note);
-    const oclblas_math_mode mode = oclblas_get_math_mode();
+/* The exit status: 1 when an oclblas result differs from OpenBLAS's or a
+ * problem did not run, with a line saying which. */
+static int judge(const bench_result *results, int n)
+{
+    /* One TF32 product is about 1e-3 from FP32 (relative to the largest element, less). */
+    const double tolerance = oclblas_get_math_mode() == OCLBLAS_MATH_TF32 ? 1e-2 : 1e-3;
+    int differ = 0, missing = 0;
+    for (int i = 0; i < n; ++i) {
+        differ |= results[i].have[LIB_OCLBLAS] && !(results[i].check < tolerance);
+        missing |= !results[i].have[LIB_OCLBLAS];
+    }
+    if (differ)
+        fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than %g (relative)\n", tolerance);
+    if (missing)
+        fprintf(stderr, "oclblas-bench: oclblas did not run some problems (\"-\" in its column; see above)\n");
+    return differ || missing;
+}
+
+int main(int argc, char **argv)
+{
+    parse_options(argc, argv);
+    /* The library reads OCLBLAS_DEVICE at its first call, which comes after this. */
+    if (opt.device && setenv("OCLBLAS_DEVICE", opt.device, 1) != 0)
+        die("cannot set OCLBLAS_DEVICE: %s", strerror(errno));
+    if (cmd.child)
+        return first_call_child();
+    if (opt.png && !cmd.first_call)
+        plot_check(opt.png);
+    if (cmd.math && oclblas_set_math_mode((oclblas_math_mode)cmd.math) != OCLBLAS_SUCCESS)
+        die("cannot set the math mode %s", oclblas_math_mode_name((oclblas_math_mode)cmd.math));
+    /* --first-call's processes take the mode from the environment. */
+    if (cmd.math && setenv("OCLBLAS_MATH_MODE", oclblas_math_mode_name((oclblas_math_mode)cmd.math), 1) != 0)
+        die("cannot set OCLBLAS_MATH_MODE: %s", strerror(errno));
+
+    bench_cl cl;
+    open_device(&cl);
+    if (cmd.first_call) {
+        first_call_report(cmd.first_call);
+        return 0;
+    }
+    cl_device_type type = CL_DEVICE_TYPE_GPU;
+    clGetDeviceInfo(cl.device, CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    build_cases((type & CL_DEVICE_TYPE_CPU) != 0);
+    find_peers(&cl);
     printf("oclblas math mode %s; rates by device time where there is one (OpenCL events, CUDA events), else by host "
            "clock; alpha=%g beta=%g\n",
-           oclblas_math_mode_name(mode), (double)opt.alpha, (double)opt.beta);
+           oclblas_math_mode_name(oclblas_get_math_mode()), (double)opt.alpha, (double)opt.beta);
+
     bench_result *results = calloc((size_t)ncases, sizeof *results);
+    if (!results)
+        die("out of host memory");
     int present[NLIBS] = {0};
     const double t_start = bench_now();
     for (int i = 0; i < ncases; ++i) {
-        results[i].c = cases[i];
+        results[i].p = cases[i];
         if (!opt.quiet) {
             char d[96];
             describe(&cases[i], d, sizeof d);
-            const double el = bench_now() - t_start;
-            fprintf(stderr, "[%d/%d] %s (%.0f s elapsed%s)\n", i + 1, ncases, d, el,
+            fprintf(stderr, "[%d/%d] %s (%.0f s elapsed%s)\n", i + 1, ncases, d, bench_now() - t_start,
                     i ? "" : ", first calls compile kernels");
         }
-        run_case(&cl, have_cublas, &results[i]);
+        run_case(&cl, &results[i]);
         for (int l = 0; l < NLIBS; ++l)
             present[l] |= results[i].have[l];
     }
@@ -1340,19 +1434,8 @@ int main(int argc, char **argv)
     if (opt.csv)
         write_csv(opt.csv, results, ncases, &cl);
     if (opt.json)
-        write_json(opt.json, results, ncases, &cl, cublas_dev);
-    int bad = opt.png && plot(results, ncases, &cl) != 0, differ = 0, missing = 0;
-    /* One TF32 product is about 1e-3 from FP32 (relative to the largest element, less). */
-    const double tolerance = mode == OCLBLAS_MATH_TF32 ? 1e-2 : 1e-3;
-    for (int i = 0; i < ncases; ++i) {
-        differ |= results[i].have[LIB_OCLBLAS] && !(results[i].check < tolerance);
-        missing |= !results[i].have[LIB_OCLBLAS];
-    }
-    if (differ)
-        fprintf(stderr, "oclblas-bench: some results differ from OpenBLAS by more than %g (relative)\n", tolerance);
-    if (missing)
-        fprintf(stderr, "oclblas-bench: oclblas did not run some problems (\"-\" in its column; see above)\n");
-    bad |= differ | missing;
+        write_json(opt.json, results, ncases, &cl);
+    const int bad = (opt.png && plot(results, ncases, &cl) != 0) | judge(results, ncases);
     free(results);
     clReleaseCommandQueue(cl.queue);
     clReleaseContext(cl.context);

@@ -6,7 +6,8 @@
 #   bench/compare-builds.sh OLD_SRC NEW_SRC OUT
 # OLD_SRC is a source tree of the earlier commit (git archive COMMIT | tar -x -C DIR);
 # results go to OUT/{old,new}-{1,2}-*.csv and OUT/compare.txt.
-# On the lent NVIDIA machines: source .device/env.sh first (see README).
+# On the lent NVIDIA machines: source .device/env.sh first (the OpenCL ICD, CLBlast and
+# OpenBLAS staged there).
 set -uo pipefail
 old=$1 new=$2 out=$3
 mkdir -p "$out"

@@ -22,7 +22,8 @@
 #                                   cuBLAS as the peer -> OUT/shapes-LABEL.{txt,csv,json}
 # Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first, or for the
 # classes of shapes: bench/gpu.sh test shapes shipped classes auto 225 shapes tuned.
-# On the lent NVIDIA machines: source .device/env.sh first (see README).
+# On the lent NVIDIA machines: source .device/env.sh first (the OpenCL ICD, CLBlast and
+# OpenBLAS staged there).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-gpu-out}

@@ -29,6 +29,7 @@
 
 #include <cblas.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -51,7 +52,7 @@ static double now(void)
 
 static void usage(void)
 {
-    printf("usage: oclblas-hostcheck [options]\n"
+    printf("usage: oclblas-hostcheck [options]   (--opt value or --opt=value)\n"
            "  --sizes N,N,...        square problems (default 4096)\n"
            "  --shapes MxNxK,...     or any shapes\n"
            "  --reps R               timed calls after the first (3); the median is reported\n"
@@ -59,7 +60,9 @@ static void usage(void)
            "  --beta B               (0; alpha is 1)\n"
            "  --layout row|col       (col)\n"
            "  --json FILE            results as JSON\n"
-           "The devices are OCLBLAS_DEVICE's (e.g. 0:0,0:1 or gpus); OCLBLAS_FAULT makes one fail.\n"
+           "  --device SPEC          the devices, as OCLBLAS_DEVICE names them (e.g. 0:0,0:1 or gpus;\n"
+           "                         default: OCLBLAS_DEVICE); OCLBLAS_FAULT makes one fail\n"
+           "  --version, --help\n"
            "exit status: 0 every checked element right, 1 a wrong one or a failed call, 2 a bad option\n");
 }
 
@@ -69,15 +72,20 @@ static void bad(const char *opt, const char *val, const char *why)
     exit(2);
 }
 
-static size_t parse_size(const char *opt, const char *s)
+/* A decimal count in 1..max. */
+static size_t parse_count(const char *opt, const char *s, size_t max)
 {
     char *end;
     errno = 0;
     const unsigned long long v = strtoull(s, &end, 10);
-    if (end == s || *end || errno || v == 0 || s[0] == '-' || v > ((size_t)1 << 40))
-        bad(opt, s, "not a positive size");
+    if (end == s || *end || errno || v == 0 || s[0] == '-')
+        bad(opt, s, "not a positive integer");
+    if (v > max)
+        bad(opt, s, "too large");
     return (size_t)v;
 }
+
+#define MAX_SIZE ((size_t)1 << 40)
 
 #define MAX_SHAPES 32
 
@@ -170,56 +178,77 @@ int main(int argc, char **argv)
     size_t samples = 256;
     float beta = 0.0f;
     const char *json = NULL;
-    for (int i = 1; i < argc; ++i) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+    static const struct option options[] = {
+        {"sizes", required_argument, NULL, 's'}, {"shapes", required_argument, NULL, 'S'},
+        {"reps", required_argument, NULL, 'r'},  {"samples", required_argument, NULL, 'n'},
+        {"beta", required_argument, NULL, 'b'},  {"layout", required_argument, NULL, 'l'},
+        {"json", required_argument, NULL, 'j'},  {"device", required_argument, NULL, 'd'},
+        {"help", no_argument, NULL, 'h'},        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    opterr = 0; /* our own messages */
+    for (int code, index = -1; (code = getopt_long(argc, argv, "+:hV", options, &index)) != -1; index = -1) {
+        const char *arg = argv[optind - 1], *v = optarg;
+        char o[32];
+        snprintf(o, sizeof o, index >= 0 ? "--%s" : "%s", index >= 0 ? options[index].name : arg);
+        if (code == 'h') {
             usage();
             return 0;
         }
-        if (!v)
+        if (code == 'V') {
+            printf("oclblas-hostcheck %s\n", oclblas_version());
+            return 0;
+        }
+        if (code == '?')
+            bad("option", arg, strchr(arg, '=') ? "unknown, or it takes no value" : "unknown or ambiguous");
+        /* A value given apart that looks like an option means it was left out. */
+        if (code == ':' || (v == arg && !strncmp(v, "--", 2)))
             bad(o, "", "needs a value");
-        ++i;
-        if (!strcmp(o, "--sizes") || !strcmp(o, "--shapes")) {
+        if (code == 's' || code == 'S') {
             nshapes = 0;
             char *list = strdup(v), *save = NULL;
             for (char *it = strtok_r(list, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
                 if (nshapes == MAX_SHAPES)
                     bad(o, v, "too many");
                 shape *s = &shapes[nshapes++];
-                if (!strcmp(o, "--sizes")) {
-                    s->m = s->n = s->k = parse_size(o, it);
+                if (code == 's') {
+                    s->m = s->n = s->k = parse_count(o, it, MAX_SIZE);
                 } else {
                     char *x1 = strchr(it, 'x'), *x2 = x1 ? strchr(x1 + 1, 'x') : NULL;
                     if (!x1 || !x2)
                         bad(o, it, "a shape is MxNxK");
                     *x1 = *x2 = '\0';
-                    s->m = parse_size(o, it);
-                    s->n = parse_size(o, x1 + 1);
-                    s->k = parse_size(o, x2 + 1);
+                    s->m = parse_count(o, it, MAX_SIZE);
+                    s->n = parse_count(o, x1 + 1, MAX_SIZE);
+                    s->k = parse_count(o, x2 + 1, MAX_SIZE);
                 }
             }
             free(list);
             if (!nshapes)
                 bad(o, v, "empty list");
-        } else if (!strcmp(o, "--reps")) {
-            reps = (int)parse_size(o, v);
-        } else if (!strcmp(o, "--samples")) {
-            samples = parse_size(o, v);
-        } else if (!strcmp(o, "--beta")) {
+        } else if (code == 'r') {
+            reps = (int)parse_count(o, v, 100000);
+        } else if (code == 'n') {
+            samples = parse_count(o, v, (size_t)1 << 24);
+        } else if (code == 'b') {
             char *end;
             beta = strtof(v, &end);
             if (*end || end == v || !isfinite(beta))
                 bad(o, v, "not a number");
-        } else if (!strcmp(o, "--layout")) {
+        } else if (code == 'l') {
             if (strcmp(v, "row") && strcmp(v, "col"))
                 bad(o, v, "row or col");
             row = !strcmp(v, "row");
-        } else if (!strcmp(o, "--json")) {
+        } else if (code == 'j') {
             json = v;
-        } else {
-            bad("option", o, "unknown");
+        } else if (code == 'd') {
+            /* The library reads OCLBLAS_DEVICE at its first call, after this. */
+            if (!*v)
+                bad(o, v, "empty");
+            setenv("OCLBLAS_DEVICE", v, 1);
         }
     }
+    if (optind < argc)
+        bad("argument", argv[optind], "unknown: options start with --");
     if (!nshapes) {
         shapes[0] = (shape){4096, 4096, 4096};
         nshapes = 1;

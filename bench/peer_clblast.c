@@ -1,17 +1,54 @@
 /*
- * CLBlast as a peer: the same device, context and profiling queue as
- * oclblas, the same operands, timed the same way.
+ * CLBlast as a peer: libclblast loaded at run time, on the same device,
+ * context and profiling queue as oclblas, the same operands, timed the
+ * same way (timing.h).
  */
 #include "peers.h"
 
-#ifdef OCLBLAS_BENCH_CLBLAST
-#include <clblast_c.h>
+#include <stdio.h>
 
-#include <string.h>
+/* CLBlast's C API as far as the bench calls it: its layout and transpose
+ * values are those of CBLAS, and 0 is success. */
+enum { CLBLAST_ROW_MAJOR = 101, CLBLAST_COL_MAJOR = 102, CLBLAST_NO_TRANS = 111, CLBLAST_TRANS = 112 };
+typedef int (*clblast_sgemm_fn)(int layout, int ta, int tb, size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                                size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c,
+                                size_t c_off, size_t ldc, cl_command_queue *q, cl_event *ev);
+typedef int (*clblast_sgemv_fn)(int layout, int ta, size_t m, size_t n, float alpha, cl_mem a, size_t a_off,
+                                size_t lda, cl_mem x, size_t x_off, size_t incx, float beta, cl_mem y, size_t y_off,
+                                size_t incy, cl_command_queue *q, cl_event *ev);
+
+static struct {
+    int state; /* 0 not tried, 1 loaded, -1 absent */
+    clblast_sgemm_fn sgemm;
+    clblast_sgemv_fn sgemv;
+    char note[600];
+} lib;
+
+int clblast_available(const char **note)
+{
+    if (lib.state == 0) {
+        static const char *const names[] = {"libclblast.so.1", "libclblast.so", NULL};
+        char found[512], missing[64];
+        void *h = bench_load(names, NULL, found, sizeof found);
+        const bench_symbol symbols[] = {{"CLBlastSgemm", (void **)&lib.sgemm}, {"CLBlastSgemv", (void **)&lib.sgemv},
+                                        {NULL, NULL}};
+        lib.state = -1;
+        if (!h)
+            snprintf(lib.note, sizeof lib.note, "CLBlast not found (%s)", found);
+        else if (bench_symbols(h, symbols, missing, sizeof missing) != 0)
+            snprintf(lib.note, sizeof lib.note, "%s has no %s", found, missing);
+        else {
+            snprintf(lib.note, sizeof lib.note, "%s", found);
+            lib.state = 1;
+        }
+    }
+    if (note)
+        *note = lib.note;
+    return lib.state == 1;
+}
 
 typedef struct {
     const bench_cl *cl;
-    int gemm;
     const bench_problem *p;
     cl_mem a, b, c;
 } call_ctx;
@@ -21,39 +58,23 @@ static int call(void *v, cl_event *ev)
     call_ctx *x = v;
     const bench_problem *p = x->p;
     cl_command_queue q = x->cl->queue;
-    const CLBlastLayout layout = p->col_major ? CLBlastLayoutColMajor : CLBlastLayoutRowMajor;
-    const CLBlastTranspose ta = p->trans_a ? CLBlastTransposeYes : CLBlastTransposeNo;
-    const CLBlastTranspose tb = p->trans_b ? CLBlastTransposeYes : CLBlastTransposeNo;
-    CLBlastStatusCode st;
-    if (x->gemm) {
-        const size_t ar = p->trans_a ? p->k : p->m, ac = p->trans_a ? p->m : p->k;
-        const size_t br = p->trans_b ? p->n : p->k, bc = p->trans_b ? p->k : p->n;
-        st = CLBlastSgemm(layout, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0, p->col_major ? ar : ac, x->b, 0,
-                          p->col_major ? br : bc, p->beta, x->c, 0, p->col_major ? p->m : p->n, &q, ev);
-    } else {
-        st = CLBlastSgemv(layout, ta, p->m, p->n, p->alpha, x->a, 0, p->col_major ? p->m : p->n, x->b, 0, 1, p->beta,
-                          x->c, 0, 1, &q, ev);
-    }
-    return st == CLBlastSuccess ? 0 : -1;
+    const int layout = p->col_major ? CLBLAST_COL_MAJOR : CLBLAST_ROW_MAJOR;
+    const int ta = p->trans_a ? CLBLAST_TRANS : CLBLAST_NO_TRANS, tb = p->trans_b ? CLBLAST_TRANS : CLBLAST_NO_TRANS;
+    const int st = p->gemm ? lib.sgemm(layout, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0, bench_lda(p), x->b, 0,
+                                       bench_ldb(p), p->beta, x->c, 0, bench_ldc(p), &q, ev)
+                           : lib.sgemv(layout, ta, p->m, p->n, p->alpha, x->a, 0, bench_lda(p), x->b, 0, 1, p->beta,
+                                       x->c, 0, 1, &q, ev);
+    return st == 0 ? 0 : -1;
 }
 
-int clblast_available(void) { return 1; }
-const char *clblast_version(void) { return "CLBlast"; }
-
-int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
+int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
+    if (!clblast_available(NULL))
+        return -1;
     size_t na, nb, nc;
-    if (gemm) {
-        na = p->m * p->k;
-        nb = p->k * p->n;
-        nc = p->m * p->n;
-    } else {
-        na = p->m * p->n;
-        nb = p->trans_a ? p->m : p->n;
-        nc = p->trans_a ? p->n : p->m;
-    }
+    bench_sizes(p, &na, &nb, &nc);
     cl_int err;
-    call_ctx x = {cl, gemm, p, NULL, NULL, NULL};
+    call_ctx x = {cl, p, NULL, NULL, NULL};
     x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
     if (err == CL_SUCCESS)
         x.b = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err);
@@ -70,36 +91,19 @@ int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const benc
         if (rc == 0)
             rc = clEnqueueReadBuffer(cl->queue, x.c, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
     }
-    if (x.a)
-        clReleaseMemObject(x.a);
-    if (x.b)
-        clReleaseMemObject(x.b);
-    if (x.c)
-        clReleaseMemObject(x.c);
+    cl_mem held[] = {x.a, x.b, x.c};
+    for (int i = 0; i < 3; ++i)
+        if (held[i])
+            clReleaseMemObject(held[i]);
     return rc;
 }
 
 int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c)
 {
-    return CLBlastSgemm(CLBlastLayoutRowMajor, CLBlastTransposeNo, CLBlastTransposeNo, s, s, s, 1.0f, a, 0, s, b, 0, s,
-                        0.0f, c, 0, s, &q, NULL) == CLBlastSuccess
+    if (!clblast_available(NULL))
+        return -1;
+    return lib.sgemm(CLBLAST_ROW_MAJOR, CLBLAST_NO_TRANS, CLBLAST_NO_TRANS, s, s, s, 1.0f, a, 0, s, b, 0, s, 0.0f, c, 0,
+                     s, &q, NULL) == 0
                ? 0
                : -1;
 }
-
-#else
-
-int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c)
-{
-    (void)q, (void)s, (void)a, (void)b, (void)c;
-    return -1;
-}
-int clblast_available(void) { return 0; }
-const char *clblast_version(void) { return "absent"; }
-int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
-{
-    (void)cl, (void)gemm, (void)p, (void)d, (void)reps, (void)t;
-    return -1;
-}
-
-#endif

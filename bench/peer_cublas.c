@@ -1,134 +1,176 @@
 /*
- * cuBLAS as a peer, when the CUDA toolkit was there at build time and a CUDA
- * device is there at run time: FP32 math (the default mode, no TF32) on one
- * handle, and on a second handle TF32 tensor-core math
- * (CUBLAS_TF32_TENSOR_OP_MATH: SGEMM with operands rounded to TF32, the
- * peer of oclblas's tf32 mode and the speed its accurate mode competes
- * with). Timed with CUDA events around back-to-back calls, like the OpenCL
- * peers. Row-major problems use the usual identity C^T = B^T A^T, so cuBLAS
- * sees column-major operands.
+ * cuBLAS as a peer, loaded at run time where a CUDA driver, a CUDA GPU and
+ * the toolkit's libcublas and libcudart are found: FP32 math (the default,
+ * no TF32) on one handle, and on a second handle TF32 tensor-core math
+ * (the peer of oclblas's tf32 mode and the speed its accurate mode
+ * competes with). Timed with CUDA events around back-to-back calls, like
+ * the OpenCL peers. Row-major problems use the identity C^T = B^T A^T, so
+ * cuBLAS sees column-major operands.
  */
 #include "peers.h"
 
-#ifdef OCLBLAS_BENCH_CUBLAS
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-
+#include <dlfcn.h>
 #include <stdio.h>
 
-static cublasHandle_t handles[2]; /* FP32, TF32 */
+/* The CUDA runtime and cuBLAS calls the bench makes, declared here
+ * (0 is success everywhere; handles, streams and events are pointers). */
+enum { CUDA_TO_DEVICE = 1, CUDA_TO_HOST = 2 };
+enum { CUBLAS_NO_TRANS = 0, CUBLAS_TRANS = 1, CUBLAS_FP32_MATH = 0, CUBLAS_TF32_MATH = 3 };
+static struct {
+    int (*cudaMalloc)(void **p, size_t bytes);
+    int (*cudaFree)(void *p);
+    int (*cudaMemcpy)(void *dst, const void *src, size_t bytes, int kind);
+    int (*cudaDeviceSynchronize)(void);
+    int (*cudaEventCreate)(void **ev);
+    int (*cudaEventRecord)(void *ev, void *stream);
+    int (*cudaEventSynchronize)(void *ev);
+    int (*cudaEventElapsedTime)(float *ms, void *start, void *end);
+    int (*cudaEventDestroy)(void *ev);
+    int (*cublasCreate)(void **handle);
+    int (*cublasSetMathMode)(void *handle, int mode);
+    int (*cublasSgemm)(void *h, int ta, int tb, int m, int n, int k, const float *alpha, const float *a, int lda,
+                       const float *b, int ldb, const float *beta, float *c, int ldc);
+    int (*cublasSgemv)(void *h, int t, int m, int n, const float *alpha, const float *a, int lda, const float *x,
+                       int incx, const float *beta, float *y, int incy);
+} cu;
 
-int cublas_available(char *device_name, size_t len)
+static int state; /* 0 not tried, 1 ready, -1 absent */
+static char note[1200], device_name[256];
+static void *handles[2]; /* FP32, TF32 */
+
+/* libcublas and libcudart of one toolkit version, newest first. */
+static int load_toolkit(void)
 {
-    int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0)
+    static const char *const versions[] = {"13", "12", "11", ""};
+    const bench_symbol runtime[] = {{"cudaMalloc", (void **)&cu.cudaMalloc},
+                                    {"cudaFree", (void **)&cu.cudaFree},
+                                    {"cudaMemcpy", (void **)&cu.cudaMemcpy},
+                                    {"cudaDeviceSynchronize", (void **)&cu.cudaDeviceSynchronize},
+                                    {"cudaEventCreate", (void **)&cu.cudaEventCreate},
+                                    {"cudaEventRecord", (void **)&cu.cudaEventRecord},
+                                    {"cudaEventSynchronize", (void **)&cu.cudaEventSynchronize},
+                                    {"cudaEventElapsedTime", (void **)&cu.cudaEventElapsedTime},
+                                    {"cudaEventDestroy", (void **)&cu.cudaEventDestroy},
+                                    {NULL, NULL}};
+    const bench_symbol blas[] = {{"cublasCreate_v2", (void **)&cu.cublasCreate},
+                                 {"cublasSetMathMode", (void **)&cu.cublasSetMathMode},
+                                 {"cublasSgemm_v2", (void **)&cu.cublasSgemm},
+                                 {"cublasSgemv_v2", (void **)&cu.cublasSgemv},
+                                 {NULL, NULL}};
+    for (int v = 0; v < 4; ++v) {
+        char blas_name[64], rt_name[64], blas_path[512], rt_path[512], missing[64];
+        snprintf(blas_name, sizeof blas_name, "libcublas.so%s%s", *versions[v] ? "." : "", versions[v]);
+        snprintf(rt_name, sizeof rt_name, "libcudart.so%s%s", *versions[v] ? "." : "", versions[v]);
+        const char *const bn[] = {blas_name, NULL}, *const rn[] = {rt_name, NULL};
+        void *b = bench_load(bn, bench_cuda_dirs(), blas_path, sizeof blas_path);
+        void *r = b ? bench_load(rn, bench_cuda_dirs(), rt_path, sizeof rt_path) : NULL;
+        if (!b || !r) {
+            if (b)
+                dlclose(b);
+            continue;
+        }
+        if (bench_symbols(r, runtime, missing, sizeof missing) != 0 ||
+            bench_symbols(b, blas, missing, sizeof missing) != 0) {
+            snprintf(note, sizeof note, "%s or %s has no %s", blas_path, rt_path, missing);
+            return -1;
+        }
+        snprintf(note, sizeof note, "%s on %s", blas_path, device_name);
         return 0;
-    for (int tf32 = 0; tf32 < 2; ++tf32)
-        if (!handles[tf32] && cublasCreate(&handles[tf32]) != CUBLAS_STATUS_SUCCESS)
-            return 0;
-    /* Plain FP32: the default mode uses no TF32 unless asked to. */
-    if (cublasSetMathMode(handles[0], CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetMathMode(handles[1], CUBLAS_TF32_TENSOR_OP_MATH) != CUBLAS_STATUS_SUCCESS)
-        return 0;
-    struct cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-        snprintf(device_name, len, "%s", prop.name);
-    return 1;
+    }
+    snprintf(note, sizeof note, "cuBLAS not found (libcublas.so.13, .12, .11 with libcudart, on the loader's path or "
+                                "in $CUDA_HOME, /usr/local/cuda)");
+    return -1;
 }
 
-static int one_call(cublasHandle_t handle, int gemm, const bench_problem *p, const float *a, const float *b, float *c)
+int cublas_available(const char **why)
 {
-    cublasStatus_t st;
-    if (gemm) {
-        const size_t ar = p->trans_a ? p->k : p->m, ac = p->trans_a ? p->m : p->k;
-        const size_t br = p->trans_b ? p->n : p->k, bc = p->trans_b ? p->k : p->n;
-        const cublasOperation_t ta = p->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N, tb = p->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
+    if (state == 0) {
+        state = -1;
+        if (bench_cuda_gpu(device_name, sizeof device_name, note, sizeof note) == 0 && load_toolkit() == 0) {
+            /* Plain FP32 on one handle: the default mode uses no TF32 unless asked to. */
+            if (cu.cublasCreate(&handles[0]) != 0 || cu.cublasCreate(&handles[1]) != 0 ||
+                cu.cublasSetMathMode(handles[0], CUBLAS_FP32_MATH) != 0 ||
+                cu.cublasSetMathMode(handles[1], CUBLAS_TF32_MATH) != 0)
+                snprintf(note, sizeof note, "cuBLAS could not make its handles on %s", device_name);
+            else
+                state = 1;
+        }
+    }
+    if (why)
+        *why = note;
+    return state == 1;
+}
+
+const char *cublas_device(void) { return state == 1 ? device_name : ""; }
+
+static int one_call(void *handle, const bench_problem *p, const float *a, const float *b, float *c)
+{
+    if (p->gemm) {
+        const int ta = p->trans_a ? CUBLAS_TRANS : CUBLAS_NO_TRANS, tb = p->trans_b ? CUBLAS_TRANS : CUBLAS_NO_TRANS;
+        const int lda = (int)bench_lda(p), ldb = (int)bench_ldb(p), ldc = (int)bench_ldc(p);
         if (p->col_major)
-            st = cublasSgemm(handle, ta, tb, (int)p->m, (int)p->n, (int)p->k, &p->alpha, a, (int)ar, b, (int)br,
-                             &p->beta, c, (int)p->m);
-        else
-            st = cublasSgemm(handle, tb, ta, (int)p->n, (int)p->m, (int)p->k, &p->alpha, b, (int)bc, a, (int)ac,
-                             &p->beta, c, (int)p->n);
-    } else {
-        /* Row-major A is column-major A^T. */
-        const int t = p->col_major ? p->trans_a : !p->trans_a;
-        const int rows = (int)(p->col_major ? p->m : p->n), cols = (int)(p->col_major ? p->n : p->m);
-        st = cublasSgemv(handle, t ? CUBLAS_OP_T : CUBLAS_OP_N, rows, cols, &p->alpha, a, rows, b, 1, &p->beta, c, 1);
+            return cu.cublasSgemm(handle, ta, tb, (int)p->m, (int)p->n, (int)p->k, &p->alpha, a, lda, b, ldb, &p->beta,
+                                  c, ldc);
+        return cu.cublasSgemm(handle, tb, ta, (int)p->n, (int)p->m, (int)p->k, &p->alpha, b, ldb, a, lda, &p->beta, c,
+                              ldc);
     }
-    return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
+    /* Row-major A is column-major A^T. */
+    const int t = p->col_major ? p->trans_a : !p->trans_a;
+    const int rows = (int)(p->col_major ? p->m : p->n), cols = (int)(p->col_major ? p->n : p->m);
+    return cu.cublasSgemv(handle, t ? CUBLAS_TRANS : CUBLAS_NO_TRANS, rows, cols, &p->alpha, a, rows, b, 1, &p->beta,
+                          c, 1);
 }
 
-int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
+int cublas_run(int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
-    const cublasHandle_t handle = handles[tf32 != 0];
+    if (!cublas_available(NULL))
+        return -1;
+    void *const handle = handles[tf32 != 0];
     size_t na, nb, nc;
-    if (gemm) {
-        na = p->m * p->k;
-        nb = p->k * p->n;
-        nc = p->m * p->n;
-    } else {
-        na = p->m * p->n;
-        nb = p->trans_a ? p->m : p->n;
-        nc = p->trans_a ? p->n : p->m;
-    }
+    bench_sizes(p, &na, &nb, &nc);
     float *a = NULL, *b = NULL, *c = NULL;
     int rc = -1;
-    cudaEvent_t e0 = NULL, e1 = NULL;
-    if (cudaMalloc((void **)&a, na * 4) != cudaSuccess || cudaMalloc((void **)&b, nb * 4) != cudaSuccess ||
-        cudaMalloc((void **)&c, nc * 4) != cudaSuccess)
+    void *e0 = NULL, *e1 = NULL;
+    if (cu.cudaMalloc((void **)&a, na * 4) != 0 || cu.cudaMalloc((void **)&b, nb * 4) != 0 ||
+        cu.cudaMalloc((void **)&c, nc * 4) != 0)
         goto done;
-    cudaMemcpy(a, d->a, na * 4, cudaMemcpyHostToDevice);
-    cudaMemcpy(b, d->b, nb * 4, cudaMemcpyHostToDevice);
-    cudaMemcpy(c, d->c, nc * 4, cudaMemcpyHostToDevice);
-    if (one_call(handle, gemm, p, a, b, c) != 0) /* warm-up */
+    cu.cudaMemcpy(a, d->a, na * 4, CUDA_TO_DEVICE);
+    cu.cudaMemcpy(b, d->b, nb * 4, CUDA_TO_DEVICE);
+    cu.cudaMemcpy(c, d->c, nc * 4, CUDA_TO_DEVICE);
+    if (one_call(handle, p, a, b, c) != 0) /* warm-up */
         goto done;
     if (d->out) {
-        cudaMemcpy(d->out, c, nc * 4, cudaMemcpyDeviceToHost);
-        cudaMemcpy(c, d->c, nc * 4, cudaMemcpyHostToDevice);
+        cu.cudaMemcpy(d->out, c, nc * 4, CUDA_TO_HOST);
+        cu.cudaMemcpy(c, d->c, nc * 4, CUDA_TO_DEVICE);
     }
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    cudaDeviceSynchronize();
-    double w0 = bench_now();
-    if (one_call(handle, gemm, p, a, b, c) != 0)
+    if (cu.cudaEventCreate(&e0) != 0 || cu.cudaEventCreate(&e1) != 0)
         goto done;
-    cudaDeviceSynchronize();
+    cu.cudaDeviceSynchronize();
+    double w0 = bench_now();
+    if (one_call(handle, p, a, b, c) != 0)
+        goto done;
+    cu.cudaDeviceSynchronize();
     reps = bench_reps(reps, bench_now() - w0);
     w0 = bench_now();
-    cudaEventRecord(e0, 0);
+    cu.cudaEventRecord(e0, NULL);
     for (int r = 0; r < reps; ++r)
-        if (one_call(handle, gemm, p, a, b, c) != 0)
+        if (one_call(handle, p, a, b, c) != 0)
             goto done;
-    cudaEventRecord(e1, 0);
-    cudaEventSynchronize(e1);
+    cu.cudaEventRecord(e1, NULL);
+    cu.cudaEventSynchronize(e1);
     const double w1 = bench_now();
     float ms = 0;
-    cudaEventElapsedTime(&ms, e0, e1);
+    cu.cudaEventElapsedTime(&ms, e0, e1);
     t->device_s = ms * 1e-3 / reps;
     t->wall_s = (w1 - w0) / reps;
     rc = 0;
 done:
     if (e0)
-        cudaEventDestroy(e0);
+        cu.cudaEventDestroy(e0);
     if (e1)
-        cudaEventDestroy(e1);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
+        cu.cudaEventDestroy(e1);
+    cu.cudaFree(a);
+    cu.cudaFree(b);
+    cu.cudaFree(c);
     return rc;
 }
-
-#else
-
-int cublas_available(char *device_name, size_t len)
-{
-    (void)device_name, (void)len;
-    return 0;
-}
-int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
-{
-    (void)gemm, (void)tf32, (void)p, (void)d, (void)reps, (void)t;
-    return -1;
-}
-
-#endif

@@ -9,10 +9,9 @@
  * $OCLBLAS_BENCH_NVBLAS_GPUS), tiles and the rest as NVBLAS sets them by
  * default, and the caller's memory is not pinned for it (pageable, as
  * oclblas gets it). The library is $OCLBLAS_BENCH_NVBLAS, else
- * libnvblas.so(.12, .11) on the loader's path or in the CUDA toolkit the
- * build found (OCLBLAS_BENCH_CUDA_LIBDIR) or /usr/local/cuda/lib64. NVBLAS
- * has no SGEMV: that row is the CPU BLAS's (the openblas column). Without a
- * CUDA GPU (the CUDA driver counts none) it is not measured: NVBLAS would
+ * libnvblas.so (.13, .12, .11) on the loader's path or in a CUDA toolkit's
+ * folders (peers.h). NVBLAS has no SGEMV: that row is the CPU BLAS's (the
+ * openblas column). Without a CUDA GPU it is not measured: NVBLAS would
  * only hand every call to the CPU BLAS.
  */
 #define _GNU_SOURCE
@@ -31,12 +30,8 @@ typedef void (*sgemm_fn)(const char *ta, const char *tb, const int *m, const int
 
 static int state; /* 0 not tried, 1 loaded, -1 absent */
 static sgemm_fn nv_sgemm;
-static char note[512];
+static char note[1024];
 static char conf_dir[64];
-
-#ifndef OCLBLAS_BENCH_CUDA_LIBDIR
-#define OCLBLAS_BENCH_CUDA_LIBDIR "/usr/local/cuda/lib64"
-#endif
 
 static void remove_config(void)
 {
@@ -76,52 +71,45 @@ static int write_config(void)
     return 0;
 }
 
-/* NVBLAS without a GPU hands everything to the CPU BLAS: no peer then.
- * The CUDA driver (libcuda.so.1) counts the GPUs. */
-static int cuda_gpus(void)
+/* The NVBLAS library, once a GPU is there and the configuration written;
+ * NULL with the note saying why not. */
+static void *open_nvblas(char *found, size_t len)
 {
-    void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    static const char *const names[] = {"libnvblas.so.13", "libnvblas.so.12", "libnvblas.so.11", "libnvblas.so",
+                                        NULL};
+    const char *env = getenv("OCLBLAS_BENCH_NVBLAS");
+    char gpu[256];
+    if (bench_cuda_gpu(gpu, sizeof gpu, note, sizeof note) != 0 || write_config() != 0)
+        return NULL;
+    if (env && *env) {
+        const char *const chosen[] = {env, NULL};
+        void *h = bench_load(chosen, NULL, found, len);
+        if (!h)
+            snprintf(note, sizeof note, "OCLBLAS_BENCH_NVBLAS=%s does not load: %s", env, dlerror());
+        return h;
+    }
+    void *h = bench_load(names, bench_cuda_dirs(), found, len);
     if (!h)
-        return 0;
-    int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
-    int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
-    int n = 0;
-    if (!init || !count || init(0) != 0 || count(&n) != 0)
-        n = 0;
-    return n;
+        snprintf(note, sizeof note, "NVBLAS not found (%s, or in $CUDA_HOME, /usr/local/cuda; OCLBLAS_BENCH_NVBLAS "
+                                    "names one)", found);
+    return h;
 }
 
 int nvblas_available(const char **why)
 {
     if (state == 0) {
+        char found[512];
+        void *h = open_nvblas(found, sizeof found);
         state = -1;
-        if (cuda_gpus() < 1) {
-            snprintf(note, sizeof note, "NVBLAS not measured: no CUDA GPU (libcuda.so.1 counts none)");
-            if (why)
-                *why = note;
-            return 0;
-        }
-        const char *env = getenv("OCLBLAS_BENCH_NVBLAS");
-        const char *names[] = {"libnvblas.so", "libnvblas.so.12", "libnvblas.so.11",
-                               OCLBLAS_BENCH_CUDA_LIBDIR "/libnvblas.so", "/usr/local/cuda/lib64/libnvblas.so"};
-        void *h = NULL;
-        if (write_config() == 0) {
-            if (env && *env)
-                h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-            for (size_t i = 0; !h && !(env && *env) && i < sizeof names / sizeof names[0]; ++i)
-                h = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-            if (!h)
-                snprintf(note, sizeof note, "NVBLAS not found (%s; set OCLBLAS_BENCH_NVBLAS to libnvblas.so)",
-                         env && *env ? env : "libnvblas.so on the loader's path or in the CUDA toolkit");
-        }
         if (h) {
             nv_sgemm = (sgemm_fn)dlsym(h, "sgemm_");
             Dl_info di;
             /* Its own sgemm_, not one of a library it depends on. */
-            if (nv_sgemm && dladdr((void *)nv_sgemm, &di) && di.dli_fname && strstr(di.dli_fname, "nvblas"))
+            if (nv_sgemm && dladdr((void *)nv_sgemm, &di) && di.dli_fname && strstr(di.dli_fname, "nvblas")) {
+                snprintf(note, sizeof note, "%s", found);
                 state = 1;
-            else
-                snprintf(note, sizeof note, "the NVBLAS library found has no sgemm_ of its own");
+            } else
+                snprintf(note, sizeof note, "%s has no sgemm_ of its own", found);
         }
     }
     if (why)

@@ -1,19 +1,25 @@
 /*
- * The libraries oclblas-bench compares with. Each peer is optional at build
- * time; one that was not built, or finds no device at run time, reports
- * itself absent and never gets a column of numbers.
+ * The libraries oclblas-bench compares with, as one interface. Each peer
+ * (peer_clblast.c, peer_cublas.c, peer_nvblas.c) loads its library at run
+ * time, by soname from a few candidate names and folders, with its own
+ * declarations of the few functions it calls: the bench neither links the
+ * peers nor needs their headers to build. A peer that is not installed, or
+ * finds no device, says why and never gets a column of numbers.
  */
 #ifndef OCLBLAS_BENCH_PEERS_H
 #define OCLBLAS_BENCH_PEERS_H
 
-#include "oclblas.h"
+#include "timing.h"
 
 #include <stddef.h>
 
+/* One problem: SGEMM C = alpha op(A) op(B) + beta C, or SGEMV
+ * y = alpha op(A) x + beta y (gemv uses trans_a, no k). */
 typedef struct {
+    int gemm;
     int col_major;
-    int trans_a, trans_b; /* gemv uses trans_a */
-    size_t m, n, k;       /* k unused by gemv */
+    int trans_a, trans_b;
+    size_t m, n, k;
     float alpha, beta;
 } bench_problem;
 
@@ -24,43 +30,69 @@ typedef struct {
     float *out;
 } bench_data;
 
-typedef struct {
-    double device_s; /* seconds per call by device timestamps; < 0 when not measured */
-    double wall_s;   /* seconds per call by the host clock */
-} bench_time;
+/* Elements of A, B (gemv: x) and C (gemv: y), stored tightly. */
+static inline void bench_sizes(const bench_problem *p, size_t *na, size_t *nb, size_t *nc)
+{
+    *na = p->gemm ? p->m * p->k : p->m * p->n;
+    *nb = p->gemm ? p->k * p->n : p->trans_a ? p->m : p->n;
+    *nc = p->gemm ? p->m * p->n : p->trans_a ? p->n : p->m;
+}
 
-/* An OpenCL device shared by the OpenCL peers, with a profiling queue. */
-typedef struct {
-    cl_device_id device;
-    cl_context context;
-    cl_command_queue queue;
-    char name[256];
-} bench_cl;
+/* Tight leading dimensions of A, B and C in the problem's layout. */
+static inline size_t bench_lda(const bench_problem *p)
+{
+    const int t = p->gemm && p->trans_a;
+    const size_t rows = t ? p->k : p->m, cols = !p->gemm ? p->n : t ? p->m : p->k;
+    return p->col_major ? rows : cols;
+}
+static inline size_t bench_ldb(const bench_problem *p)
+{
+    const size_t rows = p->trans_b ? p->n : p->k, cols = p->trans_b ? p->k : p->n;
+    return p->col_major ? rows : cols;
+}
+static inline size_t bench_ldc(const bench_problem *p) { return p->col_major ? p->m : p->n; }
 
-/* CLBlast (peer_clblast.c). */
-int clblast_available(void);
-const char *clblast_version(void);
-int clblast_run(const bench_cl *cl, int gemm, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
-/* One CLBlast SGEMM s^3, row-major NN, alpha 1, beta 0, on q. */
+/* Each peer's *_available loads its library and looks for a device at its
+ * first call: 1 when the peer can run, else 0. *note (when note is not
+ * NULL) says where the library was found, or what is missing. */
+
+/* CLBlast on the bench's own OpenCL device, context and profiling queue. */
+int clblast_available(const char **note);
+int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
+/* One CLBlast SGEMM s^3, row-major NN, alpha 1, beta 0, on q; 0 on success. */
 int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c);
 
-/* cuBLAS (peer_cublas.c): FP32 math, or with tf32 TF32 tensor-core math. */
-int cublas_available(char *device_name, size_t len);
-int cublas_run(int gemm, int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
+/* cuBLAS on the first CUDA device: FP32 math, or with tf32 the TF32 tensor
+ * cores. cublas_device names the device once available. */
+int cublas_available(const char **note);
+const char *cublas_device(void);
+int cublas_run(int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
 
-/* NVBLAS (peer_nvblas.c), loaded at run time: host-pointer SGEMM only.
- * why gets the note to print when it is absent. */
-int nvblas_available(const char **why);
+/* NVBLAS, host-pointer SGEMM only, on the CUDA GPUs. */
+int nvblas_available(const char **note);
 int nvblas_gemm(const bench_problem *p, const float *a, const float *b, float *c);
 
-/* Shared helpers (bench.c). */
-double bench_now(void);
-/* reps if positive, else as many calls as fill the timing budget, given one call's seconds. */
-int bench_reps(int reps, double one_call_s);
-/* Runs call reps times after one warm-up on an OpenCL queue, timing by the
- * events of a marker before and the last call's event (device) and by the
- * host clock. call returns 0 on success and gives its last event. */
-typedef int (*bench_cl_call)(void *ctx, cl_event *ev);
-int bench_time_cl(const bench_cl *cl, bench_cl_call call, void *ctx, int reps, bench_time *t);
+/* ---- for the peer files (peer_load.c) ---------------------------------- */
+
+/* The first of names (NULL-terminated) that loads: each on the loader's
+ * path, then in each of dirs (NULL-terminated; NULL for none). The path
+ * loaded goes to found; when nothing loads, found lists what was tried. */
+void *bench_load(const char *const *names, const char *const *dirs, char *found, size_t len);
+
+/* Folders where a CUDA toolkit's libraries may be, outside the loader's
+ * path: $CUDA_HOME's, the toolkit found at build time, /usr/local/cuda's. */
+const char *const *bench_cuda_dirs(void);
+
+/* The first CUDA GPU, as the CUDA driver (libcuda.so.1) counts them: 0
+ * with its name, else -1 with why (no driver, no GPU). */
+int bench_cuda_gpu(char *name, size_t len, char *why, size_t why_len);
+
+/* Looks up every symbol of a NULL-terminated table in lib; 0 when all were
+ * found, else -1 with the first missing name in missing. */
+typedef struct {
+    const char *name;
+    void **fn;
+} bench_symbol;
+int bench_symbols(void *lib, const bench_symbol *table, char *missing, size_t len);
 
 #endif

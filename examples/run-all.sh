@@ -53,7 +53,7 @@ run() {
   fi
 }
 
-# What `cmake --install` promises (README.md, "Install").
+# What `cmake --install` promises (docs/install.md).
 installed_tree() {
   for f in lib/liboclblas.so.0 lib/liboclblas_cblas.so.0 lib/pkgconfig/oclblas.pc lib/pkgconfig/oclblas_cblas.pc \
            lib/cmake/oclblas/oclblasConfig.cmake include/oclblas.h include/oclblas_cblas.h \

@@ -4,10 +4,13 @@
  * that is absent (cuBLAS without a CUDA device, any peer left out with
  * --peers), oclblas results that agree with OpenBLAS, and empty cells (JSON
  * null) wherever nothing was measured; the JSON file must be well-formed;
- * --math sets the library's mode and the output says it.
- * Every bad option must stop the program before it measures anything, with
- * a message that names the option and exit status 2; so must --png when the
- * interpreter that would draw the plot is missing or has no matplotlib.
+ * --math sets the library's mode and the output says it. Options take
+ * --opt=value as well as --opt value; --version and --device work; a peer
+ * that --peers names and that is not there costs a one-line warning, and
+ * the run goes on. Every bad option must stop the program before it
+ * measures anything, with a message that names the option and exit status
+ * 2; so must --png when the interpreter that would draw the plot is missing
+ * or has no matplotlib.
  */
 #include "testutil.h"
 #include "json.h"
@@ -273,6 +276,73 @@ static void test_absent_peers(void **state)
     unlink(csv);
 }
 
+/* A run's files: the CSV, and the program's stdout and stderr. */
+typedef struct {
+    char csv[32], out[48], err[48];
+} run_files;
+
+static void make_files(run_files *f)
+{
+    snprintf(f->csv, sizeof f->csv, "/tmp/oclblas-test-bench-XXXXXX");
+    close(mkstemp(f->csv));
+    snprintf(f->out, sizeof f->out, "%s.out", f->csv);
+    snprintf(f->err, sizeof f->err, "%s.err", f->csv);
+}
+
+static void remove_files(const run_files *f)
+{
+    unlink(f->csv);
+    unlink(f->out);
+    unlink(f->err);
+}
+
+/* --opt=value reads as --opt value; --version says the library's version;
+ * --device picks the device by OCLBLAS_DEVICE's syntax; an option the run
+ * does not use (--min-time beside --reps) is a warning. */
+static void test_option_forms(void **state)
+{
+    (void)state;
+    run_files f;
+    make_files(&f);
+    char args[256], text[4096], want[64];
+    snprintf(args, sizeof args, "--sizes=40 --routine=gemm --peers=none --reps=2 --min-time=1 --quiet --device=0:0 --csv=%s",
+             f.csv);
+    assert_int_equal(run_bench_to(args, "env -u OCLBLAS_DEVICE", f.out, f.err), 0);
+    slurp(f.err, text, sizeof text);
+    assert_string_equal(text, "oclblas-bench: warning: --min-time is not used: --reps sets the calls per timing\n");
+    const csv_summary s = check_csv(f.csv);
+    assert_int_equal(s.rows, 1);
+    assert_int_equal(s.libs[0], 1);
+    slurp(f.out, text, sizeof text);
+    if (!strstr(text, "sgemm row NN 40x40x40"))
+        fail_msg("--sizes=40 did not run 40^3: %s", text);
+    assert_int_equal(run_bench_to("--version", NULL, f.out, f.err), 0);
+    slurp(f.out, text, sizeof text);
+    snprintf(want, sizeof want, "oclblas-bench %s\n", oclblas_version());
+    assert_string_equal(text, want);
+    remove_files(&f);
+}
+
+/* A peer named by --peers that cannot run (here NVBLAS from a path that
+ * does not exist, or no CUDA GPU at all) is one warning line on stderr;
+ * the run goes on without its column. */
+static void test_absent_named_peer(void **state)
+{
+    (void)state;
+    run_files f;
+    make_files(&f);
+    char args[256], text[4096];
+    snprintf(args, sizeof args, "--sizes 40 --routine gemm --host --peers nvblas --reps 2 --quiet --csv %s", f.csv);
+    assert_int_equal(run_bench_to(args, "OCLBLAS_BENCH_NVBLAS=/nonexistent/libnvblas.so", f.out, f.err), 0);
+    slurp(f.err, text, sizeof text);
+    if (strncmp(text, "oclblas-bench: warning: --peers nvblas: ", 40) != 0 || strchr(text, '\n') != strrchr(text, '\n'))
+        fail_msg("not one warning line for the absent NVBLAS: '%s'", text);
+    const csv_summary s = check_csv(f.csv);
+    assert_int_equal(s.libs[6], 0);
+    assert_int_equal(s.libs[0], 1);
+    remove_files(&f);
+}
+
 /* Runs the bench with `args` (and an environment prefix); it must exit with
  * status 2 before measuring, its message naming each of the `expect`
  * strings. */
@@ -347,7 +417,13 @@ static void test_bad_options(void **state)
         {"--preset quick --sizes 64", {"--preset", "--sizes"}},
         {"--routine gemv --shapes 64x64x64", {"--routine gemv", "MxN"}},
         {"--no-such-option", {"--no-such-option", "unknown"}},
+        {"--quiet=1", {"--quiet=1", "no value"}},
         {"64", {"'64'", "unknown"}},
+        {"--sizes=0", {"--sizes", "'0'"}},
+        {"--routine=", {"--routine", "''"}},
+        {"--device", {"--device", "needs a value"}},
+        {"--device ''", {"--device", "empty"}},
+        {"--device no-such-device-anywhere --sizes 16", {"--device", "'no-such-device-anywhere'"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         expect_refusal(cases[i].args, NULL, cases[i].expect);
@@ -382,6 +458,7 @@ static void test_png_without_matplotlib(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_options), cmocka_unit_test(test_png_without_matplotlib),
+                                       cmocka_unit_test(test_option_forms), cmocka_unit_test(test_absent_named_peer),
                                        cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers),
                                        cmocka_unit_test(test_math_mode)};
     return cmocka_run_group_tests_name("bench", tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /*
- * liboclblas_cblas as a program linked against it sees it (no OpenBLAS in
- * this program): cblas_sgemm, cblas_sgemv, sgemm_ and sgemv_ against the
+ * liboclblas_cblas as a program linked against it alone sees it (the
+ * system BLAS comes as the drop-in's dependency): cblas_sgemm, cblas_sgemv, sgemm_ and sgemv_ against the
  * double-precision reference of reference.h, over both layouts, every
  * transpose, sizes that take the host path, the direct kernel, gemm_fast
  * and the gemv kernels, padded leading dimensions, negative increments and
@@ -8,7 +8,7 @@
  * program's own cblas_xerbla and xerbla_, with the reference parameter
  * number and routine name, the arrays left untouched. ctest also runs it
  * with no usable device and with kernels that fail to build: the results
- * must not change (the library falls back to its host routine).
+ * must not change (the drop-in falls back to the host BLAS).
  */
 #include "oclblas_cblas.h"
 #include "reference.h"
