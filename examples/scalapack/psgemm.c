@@ -269,42 +269,51 @@ static void bind_device(const char *list, int local)
 
 /* ---- what served the local calls -------------------------------------- */
 
-/* The file whose sgemm_ ScaLAPACK's calls reach, and one line on the BLAS
- * libraries in the process, all looked up at run time: OpenBLAS's build and
- * the kernels it chose (it computes what oclblas gives the host), oclblas's
- * version and default device. */
-static void describe_blas(char *buf, size_t len)
+/* What serves the local calls, all looked up at run time: the file whose
+ * sgemm_ ScaLAPACK's calls reach, OpenBLAS's build and the kernels it chose
+ * (it computes what oclblas gives the host), oclblas's default device. */
+typedef struct {
+    char sgemm_from[256];
+    char openblas[256], openblas_core[64];
+    char device[320];
+} blas_facts;
+
+static void describe_blas(blas_facts *f)
 {
     Dl_info info;
     void *sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
-    const char *file = sgemm && dladdr(sgemm, &info) && info.dli_fname ? info.dli_fname : "?";
+    snprintf(f->sgemm_from, sizeof f->sgemm_from, "%s",
+             sgemm && dladdr(sgemm, &info) && info.dli_fname ? info.dli_fname : "?");
+
     char *(*config)(void) = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_config");
     char *(*core)(void) = (char *(*)(void))dlsym(RTLD_DEFAULT, "openblas_get_corename");
     int (*threads)(void) = (int (*)(void))dlsym(RTLD_DEFAULT, "openblas_get_num_threads");
-    char openblas[400] = "no OpenBLAS";
+    snprintf(f->openblas_core, sizeof f->openblas_core, "%s", core ? core() : "none");
     if (config && core)
-        snprintf(openblas, sizeof openblas, "%s, kernels for %s, %d threads", config(), core(),
+        snprintf(f->openblas, sizeof f->openblas, "%s, kernels for %s, %d threads", config(), core(),
                  threads ? threads() : 0);
+    else
+        snprintf(f->openblas, sizeof f->openblas, "no OpenBLAS");
 
     typedef oclblas_status default_fn(cl_device_id *, cl_context *, cl_command_queue *);
     typedef oclblas_status describe_fn(cl_device_id, char *, size_t);
     default_fn *default_device = (default_fn *)dlsym(RTLD_DEFAULT, "oclblas_default_device");
     describe_fn *description = (describe_fn *)dlsym(RTLD_DEFAULT, "oclblas_device_description");
-    char device[400] = "oclblas not in the process";
-    cl_device_id dev;
+    snprintf(f->device, sizeof f->device, "oclblas not in the process");
     if (default_device && description) {
+        cl_device_id dev;
+        char desc[256] = "";
         oclblas_status st = default_device(&dev, NULL, NULL);
-        char desc[300] = "";
         if (st == OCLBLAS_SUCCESS)
             st = description(dev, desc, sizeof desc);
         const char *spec = getenv("OCLBLAS_DEVICE");
         if (st == OCLBLAS_SUCCESS)
-            snprintf(device, sizeof device, "oclblas device (OCLBLAS_DEVICE=%s): %s", spec ? spec : "unset", desc);
+            snprintf(f->device, sizeof f->device, "oclblas device (OCLBLAS_DEVICE=%s): %s", spec ? spec : "unset",
+                     desc);
         else
-            snprintf(device, sizeof device, "oclblas device (OCLBLAS_DEVICE=%s): none (status %d)",
+            snprintf(f->device, sizeof f->device, "oclblas device (OCLBLAS_DEVICE=%s): none (status %d)",
                      spec ? spec : "unset", (int)st);
     }
-    snprintf(buf, len, "sgemm_ from %s; %s; %s", file, openblas, device);
 }
 
 /* ---- timing and the check --------------------------------------------- */
@@ -437,16 +446,16 @@ int main(int argc, char **argv)
     local_matrix_fill(&b, MAT_B, myrow, mycol, nprow, npcol);
 
     const int kb = pilaenv_(&ctxt, "S");
-    char blas[1024];
-    describe_blas(blas, sizeof blas);
+    blas_facts blas;
+    describe_blas(&blas);
     if (me == 0)
         printf("psgemm: %dx%dx%d, alpha %g, beta %g, NB %d, %d processes as a %dx%d grid, PBLAS panel width %d%s\n",
                opt.m, opt.n, opt.k, opt.alpha, opt.beta, opt.nb, np, nprow, npcol, kb,
                opt.kb ? " (--kb)" : " (ScaLAPACK's)");
     for (int r = 0; r < np; ++r) {
         if (r == me)
-            printf("rank %d (node rank %d, grid %d,%d, local C %dx%d): %s\n", me, local, myrow, mycol, c.rows, c.cols,
-                   blas);
+            printf("rank %d (node rank %d, grid %d,%d, local C %dx%d): sgemm_ from %s; %s; %s\n", me, local, myrow,
+                   mycol, c.rows, c.cols, blas.sgemm_from, blas.openblas, blas.device);
         fflush(stdout);
         Cblacs_barrier(ctxt, "All");
     }
@@ -503,12 +512,14 @@ int main(int argc, char **argv)
         if (opt.csv) {
             FILE *f = fopen(opt.csv, "a");
             if (f) {
+                fseek(f, 0, SEEK_END);
                 if (ftell(f) == 0)
-                    fprintf(f, "sgemm_from,np,grid,m,n,k,nb,kb,alpha,beta,first_s,median_s,best_s,gflops,check\n");
-                const char *from = strstr(blas, "sgemm_ from ") ? blas + 12 : blas;
-                fprintf(f, "%.*s,%d,%dx%d,%d,%d,%d,%d,%d,%g,%g,%.4f,%.4f,%.4f,%.1f,%s\n", (int)strcspn(from, ";"), from,
-                        np, nprow, npcol, opt.m, opt.n, opt.k, opt.nb, kb, opt.alpha, opt.beta, first, median, best,
-                        flops / median * 1e-9, ok ? "ok" : "FAILED");
+                    fprintf(f, "sgemm_from,openblas_core,rank0_device,np,grid,m,n,k,nb,kb,alpha,beta,first_s,median_s,"
+                               "best_s,gflops,check\n");
+                const char *spec = getenv("OCLBLAS_DEVICE");
+                fprintf(f, "%s,%s,\"%s\",%d,%dx%d,%d,%d,%d,%d,%d,%g,%g,%.4f,%.4f,%.4f,%.1f,%s\n", blas.sgemm_from,
+                        blas.openblas_core, spec ? spec : "", np, nprow, npcol, opt.m, opt.n, opt.k, opt.nb, kb,
+                        opt.alpha, opt.beta, first, median, best, flops / median * 1e-9, ok ? "ok" : "FAILED");
                 fclose(f);
             } else
                 fprintf(stderr, "psgemm: cannot write %s: %s\n", opt.csv, strerror(errno));
