@@ -127,6 +127,14 @@ preload() {
   grep -q "oclblas: sgemv " "$work/preload.log"
 }
 
+# ScaLAPACK's PSGEMM over 2 MPI processes whose local sgemm_ the drop-in
+# serves, preloaded and linked (examples/scalapack/run.sh); where Open MPI
+# and ScaLAPACK are installed (examples/scalapack/deps.sh installs them, as
+# CI does).
+scalapack() {
+  "$src/examples/scalapack/run.sh" "$P"
+}
+
 # The Python package installed in PYTHON's environment: its example and
 # tests run from outside the checkout, so that they import the installed
 # package, which must load the library it bundles (OCLBLAS_TEST_INSTALLED).
@@ -144,6 +152,11 @@ run pkg-config-dropin pkgconfig_dropin
 run cmake-consumer cmake_consumer
 run fortran fortran
 run preload preload
+if "$src/examples/scalapack/deps.sh" --check; then
+  run scalapack scalapack
+else
+  echo "no mpirun or ScaLAPACK (examples/scalapack/deps.sh installs them): the ScaLAPACK example is left out"
+fi
 if [ -n "$PY" ]; then
   run python python_package
 else
