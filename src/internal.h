@@ -32,7 +32,7 @@
 typedef enum {
 #define OCLBLAS_KERNEL(ID, name) OCLBLAS__K_##ID,
 #define OCLBLAS_TABLE(ID, name) OCLBLAS__K_##ID,
-#include "kernels.def"
+#include "kernels/kernels.def"
 #undef OCLBLAS_KERNEL
 #undef OCLBLAS_TABLE
     OCLBLAS__K_COUNT
@@ -41,7 +41,7 @@ typedef enum {
 /* The embedded sources (generated: kernels.c), one per OCLBLAS_KERNEL line. */
 #define OCLBLAS_KERNEL(ID, name) extern const char oclblas__source_##name[];
 #define OCLBLAS_TABLE(ID, name)
-#include "kernels.def"
+#include "kernels/kernels.def"
 #undef OCLBLAS_KERNEL
 #undef OCLBLAS_TABLE
 
@@ -107,7 +107,7 @@ typedef struct {
 
 #define OCLBLAS_KERNEL(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;
 #define OCLBLAS_TABLE(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;
-#include "kernels.def"
+#include "kernels/kernels.def"
 #undef OCLBLAS_KERNEL
 #undef OCLBLAS_TABLE
 

@@ -10,7 +10,7 @@
  * interpreter that would draw the plot is missing or has no matplotlib.
  */
 #include "testutil.h"
-#include "json.h"
+#include "util/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * kernel's descriptor points to, so the library carries its kernels and
  * needs no files at run time. Bytes, not string literals: no escaping, no
  * limit on literal length. The build passes one NAME=FILE per
- * OCLBLAS_KERNEL line of src/kernels.def.
+ * OCLBLAS_KERNEL line of src/kernels/kernels.def.
  *   embed OUT.c NAME=FILE.cl ...
  */
 #include <stdio.h>

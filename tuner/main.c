@@ -15,8 +15,8 @@
 #define _GNU_SOURCE /* nftw */
 #include "budget.h"
 #include "interrupt.h"
-#include "json.h"
-#include "kernel_gemm_fast.h"
+#include "util/json.h"
+#include "kernels/gemm_fast.h"
 #include "measure.h"
 
 #include <ctype.h>

@@ -10,7 +10,7 @@
 #ifndef OCLBLAS_TUNE_H
 #define OCLBLAS_TUNE_H
 
-#include "kernel_routine.h"
+#include "kernels/routine.h"
 
 #include <stdint.h>
 #include <stdio.h>

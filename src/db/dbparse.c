@@ -11,7 +11,7 @@
  * to is refused, as are bad rules, names given twice and empty classes.
  */
 #include "internal.h"
-#include "json.h"
+#include "util/json.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef OCLBLAS_KERNEL_GEMV_T_H
 #define OCLBLAS_KERNEL_GEMV_T_H
 
-#include "kernel_gemv_n.h"
+#include "kernels/gemv_n.h"
 
 enum { GT_WGS, GT_TPC, GT_VW, GT_UNR, GT_COUNT };
 

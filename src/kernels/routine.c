@@ -5,7 +5,7 @@
  * the plans divide by or multiply with sane; oclblas-tune measures them
  * (tuner/routine.c) after the kernels.
  */
-#include "kernel_routine.h"
+#include "kernels/routine.h"
 
 static const oclblas__param_def params[RT_COUNT] = {
     /* gemm_fast when m * n * k >= this cubed, else the direct kernel */

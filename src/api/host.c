@@ -22,7 +22,7 @@
  * call fails. Every call leaves a report for oclblas_host_report_get.
  */
 #include "hostpath.h"
-#include "kernel_routine.h"
+#include "kernels/routine.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * name short), no member name twice in an object (tools differ on which
  * one wins). Every refusal names its cause and line.
  */
-#include "json.h"
+#include "util/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 #ifndef OCLBLAS_KERNEL_GEMM_TC_H
 #define OCLBLAS_KERNEL_GEMM_TC_H
 
-#include "kernel_gemm_fast.h"
+#include "kernels/gemm_fast.h"
 
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_PADA, TC_PADB, TC_PRODUCTS,
        TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_KPAIR, TC_COUNT };

@@ -10,7 +10,7 @@
  * their tiles over all of them (pipeline.c).
  */
 #include "hostpath.h"
-#include "json.h"
+#include "util/json.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>

@@ -27,12 +27,12 @@
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
  * narrow tile, its own split of k) serves the problems its rule takes.
  */
-#include "kernel_gemm_direct.h"
-#include "kernel_gemm_fast.h"
-#include "kernel_gemm_tc.h"
-#include "kernel_gemv_t.h"
-#include "kernel_helpers.h"
-#include "kernel_routine.h"
+#include "kernels/gemm_direct.h"
+#include "kernels/gemm_fast.h"
+#include "kernels/gemm_tc.h"
+#include "kernels/gemv_t.h"
+#include "kernels/helpers.h"
+#include "kernels/routine.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * (whose OpenCL runs a work-group's items one after the other), large
  * interleaved ones for GPUs.
  */
-#include "kernel_gemv_n.h"
+#include "kernels/gemv_n.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

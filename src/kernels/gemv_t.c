@@ -7,7 +7,7 @@
  * reduction included. TPC goes down to 1, a CPU's choice (a work-item
  * streams its column, nothing to reduce).
  */
-#include "kernel_gemv_t.h"
+#include "kernels/gemv_t.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

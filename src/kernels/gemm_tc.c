@@ -21,7 +21,7 @@
  * may have no accurate form, and the plan then keeps gemm_fast for that
  * mode.
  */
-#include "kernel_gemm_tc.h"
+#include "kernels/gemm_tc.h"
 
 #include <stdatomic.h>
 

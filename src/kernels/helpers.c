@@ -6,8 +6,8 @@
  * times pad_copy and pad_transpose padding an operand to the tuned
  * gemm_fast's tile.
  */
-#include "kernel_helpers.h"
-#include "kernel_gemm_fast.h"
+#include "kernels/helpers.h"
+#include "kernels/gemm_fast.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }

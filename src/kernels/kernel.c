@@ -17,7 +17,7 @@
 const oclblas__kernel_desc *const oclblas__kernels[OCLBLAS__K_COUNT] = {
 #define OCLBLAS_KERNEL(ID, name) [OCLBLAS__K_##ID] = &oclblas__desc_##name,
 #define OCLBLAS_TABLE(ID, name) [OCLBLAS__K_##ID] = &oclblas__desc_##name,
-#include "kernels.def"
+#include "kernels/kernels.def"
 #undef OCLBLAS_KERNEL
 #undef OCLBLAS_TABLE
 };

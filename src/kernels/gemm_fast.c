@@ -9,8 +9,8 @@
  * multiples of the candidate's tile, read in place, k not split; for a
  * class of shapes, the library's whole plan on the class's problems.
  */
-#include "kernel_gemm_fast.h"
-#include "kernel_routine.h"
+#include "kernels/gemm_fast.h"
+#include "kernels/routine.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

@@ -5,7 +5,7 @@
  * geometry (one entry point per pair of transposes), and what oclblas-tune
  * times it on: column-major NN products from the caller's buffers.
  */
-#include "kernel_gemm_direct.h"
+#include "kernels/gemm_direct.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
