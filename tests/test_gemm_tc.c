@@ -35,6 +35,8 @@
  */
 #include "kernels/gemm_tc.h"
 #include "kernels/routine.h"
+#include "plan/plan.h"
+#include "runtime/devctx.h"
 #include "testutil.h"
 
 #include <float.h>

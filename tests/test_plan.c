@@ -14,12 +14,15 @@
  * the descriptors give, the sizes they derive, and legality on partial
  * assignments.
  */
+#include "db/db.h"
 #include "kernels/gemm_direct.h"
 #include "kernels/gemm_fast.h"
 #include "kernels/gemm_tc.h"
 #include "kernels/gemv_t.h"
 #include "kernels/helpers.h"
 #include "kernels/routine.h"
+#include "plan/plan.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <setjmp.h>

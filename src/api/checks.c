@@ -6,7 +6,7 @@
  * make before they enqueue anything, so that a bad argument is a status and
  * never a write.
  */
-#include "hostpath.h"
+#include "api/checks.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -77,27 +77,6 @@ oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose tra
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)
-{
-    if (!q)
-        return OCLBLAS_NULL_QUEUE;
-    cl_int err = clGetCommandQueueInfo(q, CL_QUEUE_CONTEXT, sizeof *ctx, ctx, NULL);
-    if (err == CL_SUCCESS)
-        err = clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof *dev, dev, NULL);
-    return (oclblas_status)err;
-}
-
-int oclblas__aligned(cl_mem buf, size_t off, size_t bytes)
-{
-    void *host = NULL;
-    if (clGetMemObjectInfo(buf, CL_MEM_HOST_PTR, sizeof host, &host, NULL) != CL_SUCCESS)
-        return 0;
-    /* Kernels index vectors from the start of the buffer, so the start must
-     * be aligned as well as the offset. The implementation's own allocations
-     * (host NULL) start far more aligned than any vector. */
-    return (uintptr_t)host % bytes == 0 && off * sizeof(float) % bytes == 0;
-}
-
 size_t oclblas__extent(size_t rows, size_t cols, size_t ld)
 {
     if (rows == 0 || cols == 0)
@@ -140,11 +119,4 @@ oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, siz
     if (off > elems || need > elems - off)
         return small_status;
     return OCLBLAS_SUCCESS;
-}
-
-oclblas_status oclblas__marker(cl_command_queue q, cl_event *event)
-{
-    if (!event)
-        return OCLBLAS_SUCCESS;
-    return (oclblas_status)clEnqueueMarkerWithWaitList(q, 0, NULL, event);
 }

@@ -21,8 +21,15 @@
  * caller's C or y is never written, and nothing at all is written when a
  * call fails. Every call leaves a report for oclblas_host_report_get.
  */
-#include "hostpath.h"
+#include "api/checks.h"
+#include "host/hostblas.h"
+#include "host/hostdev.h"
+#include "host/pipeline.h"
+#include "host/sysblas.h"
 #include "kernels/routine.h"
+#include "plan/context.h"
+#include "runtime/devctx.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <stdio.h>

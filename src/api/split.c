@@ -17,7 +17,11 @@
  * sub-problem (the device out of resources) leaves the blocks before it
  * computed: the call returns that error.
  */
-#include "hostpath.h"
+#include "api/split.h"
+#include "api/checks.h"
+#include "runtime/launch.h"
+#include "runtime/run.h"
+#include "util/util.h"
 
 #include <string.h>
 

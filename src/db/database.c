@@ -16,7 +16,9 @@
  * into their context (oclblas__devctx_resolve) and keep it until the
  * generation counter says that a load or an override changed something.
  */
-#include "internal.h"
+#include "db/db.h"
+#include "device/device.h"
+#include "util/util.h"
 
 #include <dirent.h>
 #include <stdatomic.h>

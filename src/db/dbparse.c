@@ -10,8 +10,9 @@
  * winning: a class that an earlier one of the same kernel leaves no shape
  * to is refused, as are bad rules, names given twice and empty classes.
  */
-#include "internal.h"
+#include "db/db.h"
 #include "util/json.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdio.h>

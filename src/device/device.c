@@ -9,8 +9,9 @@
  * the first is the default device, and large host-pointer SGEMMs spread
  * their tiles over all of them (pipeline.c).
  */
-#include "hostpath.h"
+#include "device/device.h"
 #include "util/json.h"
+#include "util/util.h"
 
 #include <CL/cl_ext.h>
 #include <ctype.h>

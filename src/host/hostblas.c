@@ -16,7 +16,8 @@
  * library's host threads (pool.c) compute side by side. These routines
  * serve only when the process has no other BLAS (sysblas.c).
  */
-#include "hostpath.h"
+#include "host/hostblas.h"
+#include "host/pool.h"
 
 #include <stdlib.h>
 #include <string.h>

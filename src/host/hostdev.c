@@ -33,7 +33,12 @@
  *     flight are lost with it): the documented way to test that a device
  *     lost mid-call costs only speed.
  */
-#include "hostpath.h"
+#include "host/hostdev.h"
+#include "host/pool.h"
+#include "host/sysblas.h"
+#include "runtime/devctx.h"
+#include "runtime/run.h"
+#include "util/util.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -45,7 +45,12 @@
  * (copies in and out, enqueueing, waiting) is kept too, for the verbose
  * log: where a call's time went.
  */
-#include "hostpath.h"
+#include "host/pipeline.h"
+#include "host/pool.h"
+#include "host/sysblas.h"
+#include "runtime/devctx.h"
+#include "runtime/run.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>

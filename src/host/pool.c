@@ -12,7 +12,8 @@
  * OCLBLAS_HOST_THREADS sets how many threads a job may use, the submitter
  * included (default: the processors online, at most 16).
  */
-#include "hostpath.h"
+#include "host/pool.h"
+#include "util/util.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

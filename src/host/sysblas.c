@@ -19,7 +19,9 @@
  * the verbose log.
  */
 #define _GNU_SOURCE
-#include "hostpath.h"
+#include "host/sysblas.h"
+#include "host/hostblas.h"
+#include "util/util.h"
 
 #include <dlfcn.h>
 #include <limits.h>

@@ -6,6 +6,7 @@
  * times it on: column-major NN products from the caller's buffers.
  */
 #include "kernels/gemm_direct.h"
+#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

@@ -1,11 +1,11 @@
 /*
- * gemm_direct's descriptor (kernel_gemm_direct.c), as the plans use it: the
+ * gemm_direct's descriptor (gemm_direct.c), as the plans use it: the
  * indices of its parameters, its arguments as a struct, and its step.
  */
 #ifndef OCLBLAS_KERNEL_GEMM_DIRECT_H
 #define OCLBLAS_KERNEL_GEMM_DIRECT_H
 
-#include "internal.h"
+#include "kernels/step.h"
 
 enum { GD_WGD, GD_KWGD, GD_MDIMCD, GD_NDIMCD, GD_KWID, GD_PADA, GD_PADB, GD_COUNT };
 

@@ -10,6 +10,7 @@
  * class of shapes, the library's whole plan on the class's problems.
  */
 #include "kernels/gemm_fast.h"
+#include "tune/tuning.h"
 #include "kernels/routine.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }

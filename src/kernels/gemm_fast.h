@@ -1,12 +1,12 @@
 /*
- * gemm_fast's descriptor (kernel_gemm_fast.c), as the plans use it: the
+ * gemm_fast's descriptor (gemm_fast.c), as the plans use it: the
  * indices of its parameters, its arguments as a struct, and the step that
  * launches it with its geometry.
  */
 #ifndef OCLBLAS_KERNEL_GEMM_FAST_H
 #define OCLBLAS_KERNEL_GEMM_FAST_H
 
-#include "internal.h"
+#include "kernels/step.h"
 
 enum { GF_MWG, GF_NWG, GF_KWG, GF_MDIMC, GF_NDIMC, GF_MDIMA, GF_NDIMB, GF_KWI, GF_VWM, GF_VWN,
        GF_STRM, GF_STRN, GF_SA, GF_SB, GF_COUNT };

@@ -22,6 +22,7 @@
  * mode.
  */
 #include "kernels/gemm_tc.h"
+#include "tune/tuning.h"
 
 #include <stdatomic.h>
 

@@ -1,5 +1,5 @@
 /*
- * gemm_tc's descriptor (kernel_gemm_tc.c), as the plans use it: the indices
+ * gemm_tc's descriptor (gemm_tc.c), as the plans use it: the indices
  * of its parameters, the vector width of its operands, the set a math mode
  * runs, and its step. Its arguments are gemm_fast's, with the same padded
  * operands and the same split of k, so that one plan serves both kernels

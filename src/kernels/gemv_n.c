@@ -10,6 +10,7 @@
  * interleaved ones for GPUs.
  */
 #include "kernels/gemv_n.h"
+#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

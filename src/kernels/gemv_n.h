@@ -1,12 +1,12 @@
 /*
- * gemv_n's descriptor (kernel_gemv_n.c), as the plans use it: the indices
+ * gemv_n's descriptor (gemv_n.c), as the plans use it: the indices
  * of its parameters, the arguments of both gemv kernels as a struct, the
  * rows one work-group covers, and its step.
  */
 #ifndef OCLBLAS_KERNEL_GEMV_N_H
 #define OCLBLAS_KERNEL_GEMV_N_H
 
-#include "internal.h"
+#include "kernels/step.h"
 
 enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
 

@@ -8,6 +8,7 @@
  * streams its column, nothing to reduce).
  */
 #include "kernels/gemv_t.h"
+#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 

@@ -1,5 +1,5 @@
 /*
- * gemv_t's descriptor (kernel_gemv_t.c), as the plans use it: the indices
+ * gemv_t's descriptor (gemv_t.c), as the plans use it: the indices
  * of its parameters, the columns one work-group covers, and its step (its
  * arguments are gemv_n's).
  */

@@ -7,6 +7,7 @@
  * gemm_fast's tile.
  */
 #include "kernels/helpers.h"
+#include "tune/tuning.h"
 #include "kernels/gemm_fast.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }

@@ -1,12 +1,12 @@
 /*
- * The helpers' descriptor (kernel_helpers.c), as the plans use it: the
+ * The helpers' descriptor (helpers.c), as the plans use it: the
  * indices of their parameters, and for each entry point its arguments as a
  * struct and the step that launches it with its geometry.
  */
 #ifndef OCLBLAS_KERNEL_HELPERS_H
 #define OCLBLAS_KERNEL_HELPERS_H
 
-#include "internal.h"
+#include "kernels/step.h"
 
 enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WPT, HP_TRA_PAD, HP_COUNT };
 

@@ -7,7 +7,7 @@
  * every set with these before it compiles anything, the database parser
  * before it accepts an entry, and the tuner searches with the same rules.
  */
-#include "internal.h"
+#include "kernels/kernel.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -46,7 +46,7 @@
  * kernels' scratch fit. When all panels fit at once, each crosses the bus
  * once per device.
  */
-#include "hostpath.h"
+#include "plan/cost.h"
 
 #include <math.h>
 

@@ -27,14 +27,17 @@
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
  * narrow tile, its own split of k) serves the problems its rule takes.
  */
+#include "plan/plan.h"
 #include "kernels/gemm_direct.h"
 #include "kernels/gemm_fast.h"
 #include "kernels/gemm_tc.h"
 #include "kernels/gemv_t.h"
 #include "kernels/helpers.h"
 #include "kernels/routine.h"
+#include "util/util.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -11,7 +11,8 @@
  * row-major caller's m is the rule's n (classes that single out a side come
  * in pairs, one for m and one for n).
  */
-#include "internal.h"
+#include "plan/shapes.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -229,39 +230,4 @@ int oclblas__class_name_valid(const char *name)
         if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' && *p != '.')
             return 0;
     return 1;
-}
-
-/* ---- the set in force for a shape ------------------------------------------ */
-
-static const oclblas__class_set *class_set(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape)
-{
-    if (!shape)
-        return NULL;
-    for (int i = 0; i < cx->num_classes[kernel]; ++i)
-        if (oclblas__class_matches(&cx->classes[kernel][i].cls, shape))
-            return &cx->classes[kernel][i];
-    return NULL;
-}
-
-const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape,
-                                              oclblas_status *st)
-{
-    *st = cx->status[kernel];
-    if (*st != OCLBLAS_SUCCESS)
-        return NULL;
-    const oclblas__class_set *c = class_set(cx, kernel, shape);
-    return c ? &c->params : &cx->params[kernel];
-}
-
-const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape)
-{
-    const oclblas__class_set *c = cx->status[kernel] == OCLBLAS_SUCCESS ? class_set(cx, kernel, shape) : NULL;
-    return c ? c->cls.name : NULL;
-}
-
-void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p)
-{
-    cx->params[kernel] = *p;
-    cx->status[kernel] = OCLBLAS_SUCCESS;
-    cx->num_classes[kernel] = 0;
 }

@@ -8,7 +8,9 @@
  * read the one it started with; they are replaced only when a database is
  * loaded or an override set, a handful of times in a process.
  */
-#include "internal.h"
+#include "runtime/devctx.h"
+#include "db/db.h"
+#include "util/util.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

@@ -6,22 +6,14 @@
  * from, and the first writers of the scratch set wait for its previous use.
  * Events are made only where something waits for them or the caller (or
  * the scratch set) needs the last one. Nothing here decides anything about
- * the problem: that is the plan's job (plan.c).
+ * the problem: that is the plan's job (plan/plan.c).
  */
-#include "internal.h"
+#include "runtime/execute.h"
+#include "runtime/launch.h"
+#include "runtime/programs.h"
+#include "runtime/scratch.h"
 
 #include <string.h>
-
-unsigned oclblas__alignment(cl_mem buf, size_t off)
-{
-    /* The offset's own alignment first: it costs no call. */
-    unsigned p = OCLBLAS__MAX_ALIGN;
-    while (p > 1 && (off * sizeof(float)) % p)
-        p /= 2;
-    while (p > 1 && !oclblas__aligned(buf, off, p))
-        p /= 2;
-    return p;
-}
 
 /* Whether a later step of the plan waits for step i. */
 static int waited_for(const oclblas__plan *plan, int i, int upto)

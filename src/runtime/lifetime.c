@@ -24,7 +24,10 @@
  * serve here: it fires only once the context is destroyed, which the
  * library's own objects prevent.
  */
-#include "internal.h"
+#include "runtime/lifetime.h"
+#include "runtime/programs.h"
+#include "runtime/scratch.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 

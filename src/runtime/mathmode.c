@@ -3,9 +3,9 @@
  * (oclblas.h says what each mode guarantees). One value for the whole
  * process, read by every call when it is made: OCLBLAS_MATH_MODE gives it
  * at the first call that needs it, oclblas_set_math_mode replaces it. The
- * plans (plan.c) turn the call's mode into a choice of kernel.
+ * plans (plan/plan.c) turn the call's mode into a choice of kernel.
  */
-#include "internal.h"
+#include "util/util.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

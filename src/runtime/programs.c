@@ -17,7 +17,11 @@
  * written or is not trusted only costs speed. Threads asking for a program that another thread is building
  * wait for it instead of building it again.
  */
-#include "internal.h"
+#include "runtime/programs.h"
+#include "cache/disk.h"
+#include "runtime/devctx.h"
+#include "runtime/lifetime.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <dirent.h>

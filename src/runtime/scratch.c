@@ -8,7 +8,9 @@
  * never overwrite each other's operands. A set goes with its context
  * (lifetime.c).
  */
-#include "internal.h"
+#include "runtime/scratch.h"
+#include "runtime/lifetime.h"
+#include "util/util.h"
 
 #include <stdlib.h>
 

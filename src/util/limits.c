@@ -8,7 +8,7 @@
  * raises it) so that small problems take the paths of huge ones: the tests
  * use it instead of allocating gigabytes. Read once.
  */
-#include "hostpath.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * OCLBLAS_STATUS_LIST in oclblas.h (where the enum comes from too), and the
  * OpenCL error codes that pass through unchanged, from the list below.
  */
-#include "internal.h"
+#include "util/util.h"
 
 /* Codes of OpenCL 2.x that the 1.2 headers do not define; an implementation
  * of a later version may still return them. */

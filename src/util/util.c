@@ -5,11 +5,12 @@
  * every file as untrusted input (the database, the program cache, and the
  * tools that read database files with the library's rules).
  */
-#include "internal.h"
+#include "util/util.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
