@@ -25,8 +25,6 @@
  * library's own objects prevent.
  */
 #include "runtime/lifetime.h"
-#include "runtime/programs.h"
-#include "runtime/scratch.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -43,6 +41,35 @@ typedef struct held {
 static pthread_mutex_t drop_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
 static held *held_list;
+
+/* The caches, in the order they named themselves; users_lock is taken
+ * alone, never around a call out. */
+#define MAX_USERS 4
+static pthread_mutex_t users_lock = PTHREAD_MUTEX_INITIALIZER;
+static const oclblas__context_user *users[MAX_USERS];
+static int num_users;
+
+void oclblas__context_user_add(const oclblas__context_user *u)
+{
+    oclblas__mutex_lock(&users_lock);
+    int known = 0;
+    for (int i = 0; i < num_users; ++i)
+        known |= users[i] == u;
+    if (!known && num_users < MAX_USERS)
+        users[num_users++] = u;
+    oclblas__mutex_unlock(&users_lock);
+}
+
+/* The caches named so far, into out; returns how many. */
+static int users_now(const oclblas__context_user *out[MAX_USERS])
+{
+    oclblas__mutex_lock(&users_lock);
+    const int n = num_users;
+    for (int i = 0; i < n; ++i)
+        out[i] = users[i];
+    oclblas__mutex_unlock(&users_lock);
+    return n;
+}
 
 static cl_uint reference_count(cl_context ctx)
 {
@@ -94,8 +121,10 @@ static held *find_locked(cl_context ctx)
  * list's retain. Called with drop_lock held. */
 static void drop_locked(cl_context ctx)
 {
-    oclblas__programs_drop_context(ctx);
-    oclblas__scratch_drop(ctx);
+    const oclblas__context_user *u[MAX_USERS];
+    const int n_users = users_now(u);
+    for (int i = 0; i < n_users; ++i)
+        u[i]->drop(ctx);
     held *gone = NULL;
     oclblas__mutex_lock(&held_lock);
     for (held **pp = &held_list; *pp;) {
@@ -133,26 +162,35 @@ static void sweep_locked(cl_context except)
         if (h->ctx != except)
             copy[n++] = *h;
     oclblas__mutex_unlock(&held_lock);
+    const oclblas__context_user *u[MAX_USERS];
+    const int n_users = users_now(u);
     for (size_t i = 0; i < n; ++i) {
         cl_context ctx = copy[i].ctx;
-        int buffers;
-        const int programs = oclblas__programs_refs(ctx, copy[i].per_program);
-        const int scratch = oclblas__scratch_refs(ctx, copy[i].per_buffer, &buffers);
-        if (programs < 0 || scratch < 0)
+        int own = 1, buffers = 0, in_use = 0, user_buffers[MAX_USERS];
+        for (int j = 0; j < n_users; ++j) {
+            user_buffers[j] = 0;
+            const int refs = u[j]->refs(ctx, copy[i].per_program, copy[i].per_buffer, &user_buffers[j]);
+            in_use |= refs < 0;
+            own += refs;
+            buffers += user_buffers[j];
+        }
+        if (in_use)
             continue; /* a call is using it right now */
         const cl_uint count = reference_count(ctx);
-        const int own = 1 + programs + scratch;
         if (count && count <= (cl_uint)own) {
             oclblas__log("context %p: released by its caller (reference count %u, the library's %d)", (void *)ctx,
                          count, own);
             drop_locked(ctx);
         } else if (count && buffers && count <= (cl_uint)(own + buffers)) {
             /* A buffer may hold the last queue that wrote it (PoCL does),
-             * and that queue the context: the scratch set goes (a later call
-             * makes it again), and the next look tells. */
+             * and that queue the context: the caches' buffers go (the
+             * scratch set: a later call makes it again), and the next look
+             * tells. */
             oclblas__log("context %p: scratch let go of (reference count %u, the library's %d and %d buffers)",
                          (void *)ctx, count, own, buffers);
-            oclblas__scratch_drop(ctx);
+            for (int j = 0; j < n_users; ++j)
+                if (user_buffers[j])
+                    u[j]->drop(ctx);
         } else {
             oclblas__log("context %p: kept (reference count %u, the library's %d)", (void *)ctx, count, own);
         }

@@ -889,6 +889,14 @@ static void unlink_locked(oclblas__program *e)
     }
 }
 
+/* The memory cache as the lifetime of contexts sees it (runtime/lifetime.c). */
+static int context_refs(cl_context ctx, int per_program, int per_buffer, int *buffers)
+{
+    *buffers = 0;
+    return oclblas__programs_refs(ctx, per_program);
+}
+static const oclblas__context_user context_user = {context_refs, oclblas__programs_drop_context};
+
 oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *dev, int table,
                                     const oclblas__params *p, oclblas__program **out)
 {
@@ -939,6 +947,7 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
         }
         pthread_cond_wait(&cache_cond, &cache_lock);
     }
+    oclblas__context_user_add(&context_user);
     oclblas__program *e = calloc(1, sizeof *e);
     char *opts = options == options_buf ? strdup(options) : options;
     const char *src = kd->source;

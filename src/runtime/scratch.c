@@ -26,6 +26,13 @@ struct oclblas__scratch {
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static oclblas__scratch *sets;
 
+/* The scratch sets as the lifetime of contexts sees them (runtime/lifetime.c). */
+static int context_refs(cl_context ctx, int per_program, int per_buffer, int *buffers)
+{
+    return oclblas__scratch_refs(ctx, per_buffer, buffers);
+}
+static const oclblas__context_user context_user = {context_refs, oclblas__scratch_drop};
+
 /* Returns the context's set locked. Lock order: list_lock, then a set's lock. */
 static oclblas__scratch *find_and_lock(cl_context ctx)
 {
@@ -39,6 +46,7 @@ static oclblas__scratch *find_and_lock(cl_context ctx)
             oclblas__mutex_unlock(&list_lock);
             return s;
         }
+        oclblas__context_user_add(&context_user);
         s = calloc(1, sizeof *s);
         if (!s) {
             oclblas__mutex_unlock(&list_lock);
