@@ -2,11 +2,9 @@
  * gemm_direct's descriptor (kernels/gemm_direct.cl): its parameters (tile
  * WGD, k-step KWGD, work-group shape MDIMCD NDIMCD, unroll KWID, local
  * padding PADA PADB), their rules, the sizes derived from them, its launch
- * geometry (one entry point per pair of transposes), and what oclblas-tune
- * times it on: column-major NN products from the caller's buffers.
+ * geometry (one entry point per pair of transposes).
  */
 #include "kernels/gemm_direct.h"
-#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -111,25 +109,6 @@ void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_dir
     oclblas__step_int(s, (int)a->c_ld);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    *out = (oclblas__plan){.kind = OCLBLAS__PLAN_DIRECT, .num_steps = 1};
-    const oclblas__gemm_direct_args a = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
-                                         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                         0, p->m, 0, p->k, 0, p->m};
-    oclblas__gemm_direct_step(cand, &a, &out->step[0]);
-    return OCLBLAS_SUCCESS;
-}
-
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 0, .share = 0.2,
-    .num_sizes = 2, .gpu = {{128, 128, 128}, {256, 256, 256}}, .cpu = {{64, 64, 64}, {128, 128, 128}},
-    .whole_plan = 0, .plan = tune_plan,
-};
-
 const oclblas__kernel_desc oclblas__desc_gemm_direct = {
     .name = "gemm_direct",
     .source = oclblas__source_gemm_direct,
@@ -138,5 +117,4 @@ const oclblas__kernel_desc oclblas__desc_gemm_direct = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
-    .tuning = &tuning,
 };

@@ -4,14 +4,10 @@
  * vector widths VWM VWN, strided access STRM STRN, local memory for A and
  * B SA SB) with their ranges and the tuner's candidates, the rules that
  * make a set legal, the sizes derived from a set (passed as -D beside it:
- * kernels/gemm_fast.cl derives nothing itself), its launch geometry, and
- * what oclblas-tune times it on: a column-major NT product whose sizes are
- * multiples of the candidate's tile, read in place, k not split; for a
- * class of shapes, the library's whole plan on the class's problems.
+ * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
+ * its tile, as the plan asks of a tiled kernel (kernels/tiled.h).
  */
 #include "kernels/gemm_fast.h"
-#include "tune/tuning.h"
-#include "kernels/routine.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -151,7 +147,7 @@ static int derive(const int *v, oclblas__derived *out)
     return n;
 }
 
-void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_args *a, oclblas__step *s)
+void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
 {
     const int *v = p->v;
     const size_t vwm = (size_t)v[GF_VWM], vwn = (size_t)v[GF_VWN];
@@ -166,7 +162,7 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_
     oclblas__gemm_tile_args(a, vwm, vwn, s);
 }
 
-void oclblas__gemm_tile_args(const oclblas__gemm_fast_args *a, size_t vwa, size_t vwb, oclblas__step *s)
+void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
 {
     oclblas__step_int(s, (int)a->m);
     oclblas__step_int(s, (int)a->n);
@@ -187,57 +183,16 @@ void oclblas__gemm_tile_args(const oclblas__gemm_fast_args *a, size_t vwa, size_
     oclblas__step_int(s, (int)a->c_ld);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
-
-static void tune_prepare(const oclblas__devctx *cx, const oclblas__params *cand, oclblas__tune_problem *p)
+/* A work-group computes MWG x NWG of C per KWG of k, reading A in vectors
+ * of VWM and B of VWN. */
+static void tile(const oclblas__params *p, oclblas__tile *out)
 {
-    p->m = round_up(p->m, (size_t)cand->v[GF_MWG]);
-    p->n = round_up(p->n, (size_t)cand->v[GF_NWG]);
-    p->k = round_up(p->k, (size_t)cand->v[GF_KWG]);
+    const int *v = p->v;
+    *out = (oclblas__tile){(size_t)v[GF_MWG], (size_t)v[GF_NWG], (size_t)v[GF_KWG], (size_t)v[GF_VWM],
+                           (size_t)v[GF_VWN]};
 }
 
-/* gemm_fast alone: the operands (A m x k, B stored n x k) read in place. */
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 1};
-    const oclblas__gemm_fast_args a = {p->m, p->n, p->k, p->k, p->m * p->n, p->alpha, p->beta,
-                                       OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                       0, p->m, 0, p->n, 0, p->m};
-    oclblas__gemm_fast_step(cand, &a, &out->step[0]);
-    return OCLBLAS_SUCCESS;
-}
-
-/* For a class of shapes: the library's whole plan (pads, the split of k
- * and its sum included) on the class's problem, NN, cand for every shape;
- * gemm_fast's plan even where the crossover would send the problem to
- * gemm_direct (the class's own crossover is measured afterwards, with the
- * tuned set). */
-static oclblas_status class_plan(const oclblas__devctx *cx, const oclblas__params *cand,
-                                 const oclblas__tune_problem *p, oclblas__plan *out)
-{
-    oclblas__devctx with = *cx;
-    oclblas__devctx_set(&with, OCLBLAS__K_GEMM_FAST, cand);
-    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT] = 0;
-    for (int c = 0; c < with.num_classes[OCLBLAS__K_ROUTINE]; ++c)
-        with.classes[OCLBLAS__K_ROUTINE][c].params.v[RT_GEMM_MIN_INDIRECT] = 0;
-    const oclblas__gemm_problem g = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
-                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
-                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS_MATH_STRICT};
-    const oclblas_status st = oclblas__gemm_plan(&with, &g, out);
-    /* Below the crossover the direct kernel would serve: not this kernel's plan. */
-    return st == OCLBLAS_SUCCESS && out->kind != OCLBLAS__PLAN_FAST ? OCLBLAS_INVALID_ARGUMENT : st;
-}
-
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.55,
-    /* The set for every shape serves what the default classes leave: larger products. */
-    .num_sizes = 2, .gpu = {{2048, 2048, 2048}, {4096, 4096, 4096}}, .cpu = {{1024, 1024, 1024}, {2048, 2048, 2048}},
-    .whole_plan = 0, .prepare = tune_prepare, .plan = tune_plan,
-    .per_class = 1, .class_plan = class_plan,
-};
+static const oclblas__tiled tiled = {.tile = tile, .step = oclblas__gemm_fast_step};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",
@@ -247,5 +202,5 @@ const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
-    .tuning = &tuning,
+    .tiled = &tiled,
 };

@@ -7,10 +7,8 @@
  * k-paired local layout KPAIR)
  * with their ranges and the tuner's candidates, the rules that make a set
  * legal, the sizes derived from a set, the devices that can run it
- * (NVIDIA, compute capability 8.0 and above), its launch geometry, and
- * what oclblas-tune times it on: the accurate kernel (PRODUCTS = 3) on a
- * column-major NT product whose sizes are multiples of the candidate's
- * tile, read in place, k not split.
+ * (NVIDIA, compute capability 8.0 and above), its launch geometry and
+ * its tile, as the plan asks of a tiled kernel (kernels/tiled.h).
  *
  * PRODUCTS is part of a set so that a set names its program completely
  * (build options and cache keys come from sets), but the math mode decides
@@ -22,7 +20,6 @@
  * mode.
  */
 #include "kernels/gemm_tc.h"
-#include "tune/tuning.h"
 
 #include <stdatomic.h>
 
@@ -302,7 +299,7 @@ oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math
     return q;
 }
 
-void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__gemm_tc_args *a, oclblas__step *s)
+void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
 {
     const int *v = p->v;
     const size_t vw = OCLBLAS__GEMM_TC_VW;
@@ -318,34 +315,18 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__gemm_tc_args
     oclblas__gemm_tile_args(a, vw, vw, s);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
-
-static void tune_prepare(const oclblas__devctx *cx, const oclblas__params *cand, oclblas__tune_problem *p)
+/* A work-group computes BM x BN of C per BK of k, reading A and B as float4. */
+static void tile(const oclblas__params *p, oclblas__tile *out)
 {
-    p->m = round_up(p->m, (size_t)cand->v[TC_BM]);
-    p->n = round_up(p->n, (size_t)cand->v[TC_BN]);
-    p->k = round_up(p->k, (size_t)cand->v[TC_BK]);
+    const int *v = p->v;
+    *out = (oclblas__tile){(size_t)v[TC_BM], (size_t)v[TC_BN], (size_t)v[TC_BK], OCLBLAS__GEMM_TC_VW,
+                           OCLBLAS__GEMM_TC_VW};
 }
 
-/* gemm_tc alone: the operands (A m x k, B stored n x k) read in place. */
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 1};
-    const oclblas__gemm_tc_args a = {p->m, p->n, p->k, p->k, p->m * p->n, p->alpha, p->beta,
-                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                     0, p->m, 0, p->n, 0, p->m};
-    oclblas__gemm_tc_step(cand, &a, &out->step[0]);
-    return OCLBLAS_SUCCESS;
-}
+static const char *label(const oclblas__params *p) { return p->v[TC_PRODUCTS] == 3 ? "3xTF32" : "1xTF32"; }
 
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.3,
-    .num_sizes = 1, .gpu = {{4096, 4096, 4096}}, .cpu = {{256, 256, 256}},
-    .whole_plan = 0, .prepare = tune_prepare, .plan = tune_plan,
-};
+static const oclblas__tiled tiled = {
+    .tile = tile, .step = oclblas__gemm_tc_step, .for_mode = oclblas__gemm_tc_for_mode, .label = label};
 
 const oclblas__kernel_desc oclblas__desc_gemm_tc = {
     .name = "gemm_tc",
@@ -356,5 +337,5 @@ const oclblas__kernel_desc oclblas__desc_gemm_tc = {
     .rules = rules,
     .capable = capable,
     .derive = derive,
-    .tuning = &tuning,
+    .tiled = &tiled,
 };

@@ -1,9 +1,9 @@
 /*
  * gemm_tc's descriptor (gemm_tc.c), as the plans use it: the indices
  * of its parameters, the vector width of its operands, the set a math mode
- * runs, and its step. Its arguments are gemm_fast's, with the same padded
- * operands and the same split of k, so that one plan serves both kernels
- * and only the main step differs.
+ * runs, and its step. Its arguments are gemm_fast's (kernels/tiled.h), with the
+ * same padded operands and the same split of k, so that one plan serves
+ * both kernels and only the main step differs.
  */
 #ifndef OCLBLAS_KERNEL_GEMM_TC_H
 #define OCLBLAS_KERNEL_GEMM_TC_H
@@ -24,12 +24,11 @@ enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_P
  * check. */
 oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode);
 
-/* The step, on gemm_fast's arguments: m, n the real sizes (C is guarded),
- * k padded to BK, k_slice a multiple of BK; the operands padded to BM, BN
- * and BK with zeros, offsets and leading dimensions in elements, multiples
- * of OCLBLAS__GEMM_TC_VW. */
-typedef oclblas__gemm_fast_args oclblas__gemm_tc_args;
-void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__gemm_tc_args *a, oclblas__step *out);
+/* The step, on the tiled kernels' arguments: m, n the real sizes (C is
+ * guarded), k padded to BK, k_slice a multiple of BK; the operands padded
+ * to BM, BN and BK with zeros, offsets and leading dimensions in elements,
+ * multiples of OCLBLAS__GEMM_TC_VW. */
+void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
 
 /* For tests only: with on = 1, every device is capable and programs are
  * built with -DOCLBLAS_TC_EMULATE=1 (the kernel's emulation of mma.sync

@@ -3,14 +3,12 @@
  * direction of A): its parameters (work-group size WGS, vectors per
  * work-item WPT, vector width VW, unroll UNR, interleaved or consecutive
  * vectors or a panel of whole columns STRM), their rules, the rows a work-group covers (derived, passed
- * as -D), its launch geometry, and what oclblas-tune times it on: the
- * library's whole plan, reduction included. The candidates span both
+ * as -D), and its launch geometry. The candidates span both
  * kinds of device: small work-groups of consecutive vectors for CPUs
  * (whose OpenCL runs a work-group's items one after the other), large
  * interleaved ones for GPUs.
  */
 #include "kernels/gemv_n.h"
-#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -102,25 +100,6 @@ void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a,
     oclblas__gemv_args_put(a, s);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    oclblas__devctx with = *cx;
-    oclblas__devctx_set(&with, OCLBLAS__K_GEMV_N, cand);
-    const oclblas__gemv_problem g = {0, p->m, p->n, p->alpha, p->beta,
-                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
-                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
-    return oclblas__gemv_plan(&with, &g, out);
-}
-
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_GEMV, .trans_a = 0, .share = 0.1,
-    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{4096, 4096, 0}},
-    .whole_plan = 1, .plan = tune_plan, .per_class = 1,
-};
-
 const oclblas__kernel_desc oclblas__desc_gemv_n = {
     .name = "gemv_n",
     .source = oclblas__source_gemv_n,
@@ -129,5 +108,4 @@ const oclblas__kernel_desc oclblas__desc_gemv_n = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
-    .tuning = &tuning,
 };

@@ -2,13 +2,11 @@
  * gemv_t's descriptor (kernels/gemv_t.cl, y = A^T x, each output a dot
  * product along the contiguous direction of A): its parameters (work-group
  * size WGS, work-items per column TPC, vector width VW, unroll UNR), their
- * rules, the columns a work-group covers (derived, passed as -D), its launch
- * geometry, and what oclblas-tune times it on: the library's whole plan,
- * reduction included. TPC goes down to 1, a CPU's choice (a work-item
+ * rules, the columns a work-group covers (derived, passed as -D), and its
+ * launch geometry. TPC goes down to 1, a CPU's choice (a work-item
  * streams its column, nothing to reduce).
  */
 #include "kernels/gemv_t.h"
-#include "tune/tuning.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -85,25 +83,6 @@ void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a,
     oclblas__gemv_args_put(a, s);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    oclblas__devctx with = *cx;
-    oclblas__devctx_set(&with, OCLBLAS__K_GEMV_T, cand);
-    const oclblas__gemv_problem g = {1, p->m, p->n, p->alpha, p->beta,
-                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, 0, 1, OCLBLAS__MAX_ALIGN}, {0, 0, 1, 0},
-                                     OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, OCLBLAS_MATH_STRICT};
-    return oclblas__gemv_plan(&with, &g, out);
-}
-
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_GEMV, .trans_a = 1, .share = 0.1,
-    .num_sizes = 1, .gpu = {{8192, 8192, 0}}, .cpu = {{4096, 4096, 0}},
-    .whole_plan = 1, .plan = tune_plan, .per_class = 1,
-};
-
 const oclblas__kernel_desc oclblas__desc_gemv_t = {
     .name = "gemv_t",
     .source = oclblas__source_gemv_t,
@@ -112,5 +91,4 @@ const oclblas__kernel_desc oclblas__desc_gemv_t = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
-    .tuning = &tuning,
 };

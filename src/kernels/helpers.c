@@ -2,13 +2,9 @@
  * The helpers' descriptor (kernels/helpers.cl): the parameters of the pad
  * and transpose passes of the gemm_fast plan (whose work-group shapes also
  * serve scale_matrix, sum_slices and gemv_reduce), their rules, the sizes
- * derived from them, and each entry point's launch geometry. oclblas-tune
- * times pad_copy and pad_transpose padding an operand to the tuned
- * gemm_fast's tile.
+ * derived from them, and each entry point's launch geometry.
  */
 #include "kernels/helpers.h"
-#include "tune/tuning.h"
-#include "kernels/gemm_fast.h"
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
@@ -168,33 +164,6 @@ void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_red
     oclblas__step_int(s, (int)a->incy);
 }
 
-/* ---- what oclblas-tune times ------------------------------------------- */
-
-/* The operand padded to the tuned gemm_fast's tile, as the gemm plan pads A. */
-static void tune_prepare(const oclblas__devctx *cx, const oclblas__params *cand, oclblas__tune_problem *p)
-{
-    const oclblas__params *gf = &cx->params[OCLBLAS__K_GEMM_FAST];
-    p->rows = round_up(p->m, (size_t)gf->v[GF_MWG]);
-    p->cols = round_up(p->n, (size_t)gf->v[GF_KWG]);
-}
-
-static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params *cand, const oclblas__tune_problem *p,
-                                oclblas__plan *out)
-{
-    *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
-    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C};
-    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B};
-    oclblas__pad_step(cand, &copy, &out->step[0]);
-    oclblas__pad_step(cand, &transpose, &out->step[1]);
-    return OCLBLAS_SUCCESS;
-}
-
-static const oclblas__tuning tuning = {
-    .form = OCLBLAS__FORM_COPY, .share = 0.05,
-    .num_sizes = 1, .gpu = {{4000, 4000, 0}}, .cpu = {{1000, 1000, 0}},
-    .whole_plan = 0, .prepare = tune_prepare, .plan = tune_plan,
-};
-
 const oclblas__kernel_desc oclblas__desc_helpers = {
     .name = "helpers",
     .source = oclblas__source_helpers,
@@ -203,5 +172,4 @@ const oclblas__kernel_desc oclblas__desc_helpers = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
-    .tuning = &tuning,
 };

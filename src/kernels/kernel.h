@@ -77,7 +77,7 @@ typedef struct {
     int value;
 } oclblas__derived;
 
-typedef struct oclblas__tuning oclblas__tuning; /* how oclblas-tune times a kernel (below) */
+typedef struct oclblas__tiled oclblas__tiled; /* what the plan asks of a tiled GEMM kernel (kernels/tiled.h) */
 
 typedef struct {
     const char *name;   /* "gemm_fast": the name in the list, database files and overrides */
@@ -92,7 +92,7 @@ typedef struct {
     /* The derived sizes of a legal set, into out (at most
      * OCLBLAS__MAX_DERIVED); returns how many. NULL: none. */
     int (*derive)(const int *v, oclblas__derived *out);
-    const oclblas__tuning *tuning; /* NULL: the tuner does not search it */
+    const oclblas__tiled *tiled; /* NULL: not a kernel that computes C tile by tile */
 } oclblas__kernel_desc;
 
 #define OCLBLAS_KERNEL(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;

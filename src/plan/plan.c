@@ -29,11 +29,10 @@
  */
 #include "plan/plan.h"
 #include "kernels/gemm_direct.h"
-#include "kernels/gemm_fast.h"
-#include "kernels/gemm_tc.h"
 #include "kernels/gemv_t.h"
 #include "kernels/helpers.h"
 #include "kernels/routine.h"
+#include "kernels/tiled.h"
 #include "util/util.h"
 
 #include <limits.h>
@@ -218,7 +217,7 @@ static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, con
     const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
     if (!tp)
         return 0;
-    *out = oclblas__gemm_tc_for_mode(tp, p->mode);
+    *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
@@ -239,12 +238,13 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!tp && !fp)
         return st;
-    /* The main kernel's tile and the vector widths it reads A and B with. */
-    const size_t vwm = tp ? OCLBLAS__GEMM_TC_VW : (size_t)fp->v[GF_VWM];
-    const size_t vwn = tp ? OCLBLAS__GEMM_TC_VW : (size_t)fp->v[GF_VWN];
-    const size_t mwg = (size_t)(tp ? tp->v[TC_BM] : fp->v[GF_MWG]);
-    const size_t nwg = (size_t)(tp ? tp->v[TC_BN] : fp->v[GF_NWG]);
-    const size_t kwg = (size_t)(tp ? tp->v[TC_BK] : fp->v[GF_KWG]);
+    /* The main kernel, its tile and the vector widths it reads A and B with. */
+    const int main_kernel = tp ? OCLBLAS__K_GEMM_TC : OCLBLAS__K_GEMM_FAST;
+    const oclblas__params *main_set = tp ? tp : fp;
+    const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
+    oclblas__tile tile;
+    tiled->tile(main_set, &tile);
+    const size_t vwm = tile.vwa, vwn = tile.vwb, mwg = tile.m, nwg = tile.n, kwg = tile.k;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
     const size_t mp = round_up(m, mwg), np = round_up(n, nwg), kp = round_up(k, kwg);
@@ -263,10 +263,7 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
                  kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
-    if (tp)
-        class_of(cx, OCLBLAS__K_GEMM_TC, &tc_shape, out);
-    else
-        class_of(cx, OCLBLAS__K_GEMM_FAST, shape, out);
+    class_of(cx, main_kernel, tp ? &tc_shape : shape, out);
     out->fast.mp = mp;
     out->fast.np = np;
     out->fast.kp = kp;
@@ -299,22 +296,18 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    const oclblas__gemm_fast_args g = {m, n, kp, k_slice, mp * np,
-                                       split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
-                                       a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
-                                       b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
-                                       split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
-                                       a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
-                                       b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
-                                       split ? 0 : p->c.offset, split ? mp : p->c.ld};
+    const oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
+                                  split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
+                                  a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
+                                  b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
+                                  split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
+                                  a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
+                                  b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
+                                  split ? 0 : p->c.offset, split ? mp : p->c.ld};
     const int fast = out->num_steps;
     out->main = fast;
     oclblas__step *s = add_step(out);
-    if (tp) {
-        oclblas__gemm_tc_step(tp, &g, s);
-    } else {
-        oclblas__gemm_fast_step(fp, &g, s);
-    }
+    tiled->step(main_set, &g, s);
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
     s->after_scratch = !pads && split;
@@ -441,8 +434,10 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
         const oclblas__step *main = &plan->step[plan->main];
-        put(buf, len, &used, "%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k", oclblas__kernels[main->kernel]->name,
-            main->kernel != OCLBLAS__K_GEMM_TC ? "" : main->params.v[TC_PRODUCTS] == 3 ? " (3xTF32)" : " (1xTF32)", cls,
+        const oclblas__tiled *tiled = oclblas__kernels[main->kernel]->tiled;
+        const char *label = tiled && tiled->label ? tiled->label(&main->params) : NULL;
+        put(buf, len, &used, "%s%s%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
+            oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_tr), operand_way(b_ip, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         break;

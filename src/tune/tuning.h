@@ -1,12 +1,14 @@
 /*
- * How oclblas-tune times a kernel: the form of the problem it is timed on,
- * its default sizes and share of a run, and the plans it times (a
- * descriptor's tuning member).
+ * How oclblas-tune times a kernel (tuning.c): the form of the problem it
+ * is timed on, its default sizes and share of a run, and the plans it
+ * times. Above the plans: a whole-plan timing runs the library's plan.
  */
 #ifndef OCLBLAS_TUNING_H
 #define OCLBLAS_TUNING_H
 
 #include "plan/plan.h"
+
+typedef struct oclblas__tuning oclblas__tuning;
 
 /* The kind of problem a kernel is timed on: the tuner sets up its data and
  * host reference by form, so a new kernel of a known form needs nothing in
@@ -52,5 +54,9 @@ struct oclblas__tuning {
     oclblas_status (*class_plan)(const oclblas__devctx *cx, const oclblas__params *cand,
                                  const oclblas__tune_problem *p, oclblas__plan *out);
 };
+
+/* How the tuner times a kernel; NULL: it does not search it (the routine
+ * values, measured apart: tuner/routine.c). */
+const oclblas__tuning *oclblas__tuning_of(int kernel);
 
 #endif
