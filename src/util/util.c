@@ -187,3 +187,13 @@ int oclblas__read_file(int dir, const char *path, unsigned flags, size_t max, ch
         *st_out = sb;
     return 0;
 }
+
+uint64_t oclblas__fnv1a(const void *data, size_t len, uint64_t h)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; ++i) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}

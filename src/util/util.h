@@ -10,6 +10,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define OCLBLAS__STR(x) OCLBLAS__STR2(x)
 #define OCLBLAS__STR2(x) #x
@@ -38,6 +39,12 @@ struct stat;
 enum { OCLBLAS__READ_PRIVATE = 1 /* no symbolic link, owned by this user, not writable by group or others */ };
 int oclblas__read_file(int dir, const char *path, unsigned flags, size_t max, char **data, size_t *len,
                        struct stat *st, char *why, size_t why_len);
+
+/* FNV-1a of len bytes, continuing from h (a seed, or an earlier hash): the
+ * cache keys' and files' hash. Two seeds give 128 bits. */
+uint64_t oclblas__fnv1a(const void *data, size_t len, uint64_t h);
+#define OCLBLAS__FNV_SEED 0xcbf29ce484222325ull
+#define OCLBLAS__FNV_SEED2 0x84222325cbf29ce4ull
 
 /* ---- the index limit (limits.c) ---------------------------------------- */
 
