@@ -325,6 +325,37 @@ static int choice_mode(const oclblas__default_device *d, int *host_max)
 
 static char trans_letter(oclblas_transpose t) { return t == OCLBLAS_NO_TRANS ? 'N' : 'T'; }
 
+/* A call's report before anything is decided: one tile, nothing moved. */
+static oclblas_host_report report_start(void)
+{
+    oclblas_host_report rep;
+    memset(&rep, 0, sizeof rep);
+    rep.tiles = 1;
+    return rep;
+}
+
+/* Ends a call that the host served: what served it, the time, the report. */
+static oclblas_status host_served(oclblas_host_report *rep, const char *served, double t0)
+{
+    oclblas__strlcpy(rep->host_blas, served, sizeof rep->host_blas);
+    rep->seconds = now() - t0;
+    oclblas__report_set(rep);
+    return OCLBLAS_SUCCESS;
+}
+
+/* The devices of the host path (the first is the default device) and the
+ * routing mode; NULL, with *st, when there is none. */
+static const oclblas__default_device *route_devices(int *ndev, int *mode, int *host_max, oclblas_status *st)
+{
+    const oclblas__default_device *set = oclblas__device_set(ndev);
+    if (*ndev == 0) {
+        *st = set[0].status;
+        return NULL;
+    }
+    *mode = choice_mode(&set[0], host_max);
+    return set;
+}
+
 /* ---- sgemm ------------------------------------------------------------- */
 
 typedef struct {
@@ -339,6 +370,56 @@ static oclblas_status gemm_call(void *p, cl_mem a, cl_mem b, cl_mem c, cl_comman
     const gemm_args *g = p;
     return oclblas_sgemm_cl(g->layout, g->ta, g->tb, g->m, g->n, g->k, g->alpha, a, 0, g->lda, b, 0, g->ldb,
                             g->beta, c, 0, g->ldc, q, NULL);
+}
+
+/* The call on the default device, its buffers over (or copied from) the
+ * caller's A, B and C, which span ext_a, ext_b and ext_c elements. */
+static oclblas_status gemm_in_place(const gemm_args *g, const float *a, size_t ext_a, const float *b, size_t ext_b,
+                                    float *c, size_t ext_c)
+{
+    const int col = g->layout == OCLBLAS_COL_MAJOR;
+    const size_t inner = col ? g->m : g->n, outer = col ? g->n : g->m;
+    host_in ha = {a, ext_a}, hb = {b, ext_b};
+    host_out hc = {c, ext_c, inner, outer, g->ldc, g->beta != 0.0f};
+    return run_on_device(&ha, &hb, &hc, gemm_call, (void *)g);
+}
+
+/* The host-path state of the ndev devices of set, into hd, with the least
+ * of their memory budgets and of their largest allocations. */
+static void hostdevs(const oclblas__default_device *set, int ndev, oclblas__hostdev **hd, size_t *budget,
+                     size_t *max_alloc)
+{
+    *budget = (size_t)-1;
+    *max_alloc = (size_t)-1;
+    for (int i = 0; i < ndev; ++i) {
+        hd[i] = oclblas__hostdev_get(i);
+        if (hd[i]->budget < *budget)
+            *budget = hd[i]->budget;
+        if (set[i].info->max_alloc < *max_alloc)
+            *max_alloc = (size_t)set[i].info->max_alloc;
+    }
+}
+
+/* The verbose log of a pipelined call: its time and rate, what crossed the
+ * bus, the tiles the host took, and each device's kernels against the call:
+ * idle = 1 - busy / wall (pipeline.c says how busy is measured). */
+static void log_pipelined(size_t m, size_t n, size_t k, char ta_c, char tb_c, int ndev, double secs,
+                          const oclblas_host_report *rep)
+{
+    const double work = (double)m * (double)n * (double)k;
+    char per[OCLBLAS_REPORT_DEVICES * 64] = "";
+    for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i) {
+        const size_t used = strlen(per);
+        snprintf(per + used, sizeof per - used, "%s%d: %.0f%% busy, %.1f TFLOPS in its kernels", i ? "; " : "", i,
+                 100.0 * rep->device[i].busy_s / secs,
+                 rep->device[i].busy_s > 0
+                     ? 2e-12 * work * (double)rep->device[i].tiles / (double)rep->tiles / rep->device[i].busy_s
+                     : 0.0);
+    }
+    oclblas__log("sgemm %zux%zux%zu %c%c: %.3f ms (%.2f TFLOPS), %.3g GB to the device%s and %.3g GB back, %lu "
+                 "of %lu tiles on the host; devices %s",
+                 m, n, k, ta_c, tb_c, secs * 1e3, 2e-12 * work / secs, rep->bytes_to_device * 1e-9,
+                 ndev == 1 ? "" : "s", rep->bytes_from_device * 1e-9, rep->tiles_on_host, rep->tiles, per);
 }
 
 oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b, size_t m,
@@ -358,26 +439,19 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
     if (uses_ab && !b)
         return OCLBLAS_NULL_B;
     const double t0 = now();
-    oclblas_host_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.tiles = 1;
+    oclblas_host_report rep = report_start();
     const char ta_c = trans_letter(trans_a), tb_c = trans_letter(trans_b);
     if (!uses_ab || oclblas__sysblas_reentered()) {
         /* C = beta C, cheaper than any round trip; or the host BLAS has
          * called back into us, and the library's own routine serves. */
         oclblas__host_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        oclblas__strlcpy(rep.host_blas, "the library's own routine", sizeof rep.host_blas);
-        rep.seconds = now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        return host_served(&rep, "the library's own routine", t0);
     }
-    int ndev;
-    const oclblas__default_device *set = oclblas__device_set(&ndev);
-    if (ndev == 0)
-        return set[0].status;
+    int ndev, mode, host_max;
+    const oclblas__default_device *set = route_devices(&ndev, &mode, &host_max, &st);
+    if (!set)
+        return st;
     const oclblas__default_device *d = &set[0];
-    int host_max;
-    const int mode = choice_mode(d, &host_max);
     const double hm = (double)host_max, work = (double)m * (double)n * (double)k;
 
     /* The column-major problem the devices compute (row-major C is C^T = op(B)^T op(A)^T). */
@@ -397,14 +471,8 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
     oclblas__tiling tiling;
     oclblas__estimate est = {0};
     oclblas__hostdev *hds[OCLBLAS__MAX_SET];
-    size_t budget = (size_t)-1, max_alloc = (size_t)-1;
-    for (int i = 0; i < ndev; ++i) {
-        hds[i] = oclblas__hostdev_get(i);
-        if (hds[i]->budget < budget)
-            budget = hds[i]->budget;
-        if (set[i].info->max_alloc < max_alloc)
-            max_alloc = (size_t)set[i].info->max_alloc;
-    }
+    size_t budget, max_alloc;
+    hostdevs(set, ndev, hds, &budget, &max_alloc);
     const oclblas__tile_problem tp = {cm, cn, k, beta != 0.0f, limit};
     if (work <= hm * hm * hm) {
         snprintf(because, sizeof because, "m*n*k <= HOST_MAX^3, HOST_MAX %d", host_max);
@@ -442,24 +510,15 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
         const char *served =
             oclblas__sysblas_sgemm(layout, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
         oclblas__log("sgemm %zux%zux%zu %c%c: on the host by %s (%s)", m, n, k, ta_c, tb_c, served, why ? why : because);
-        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
-        rep.seconds = now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        return host_served(&rep, served, t0);
     }
     oclblas__strlcpy(rep.host_blas, oclblas__sysblas_name(1), sizeof rep.host_blas);
     if (zero_copy_ok) {
         oclblas__log("sgemm %zux%zux%zu %c%c: device %s in place (%s)", m, n, k, ta_c, tb_c, d->info->name,
                      because[0] ? because : "OCLBLAS_HOST_CALLS=device");
-        gemm_args g = {layout, trans_a, trans_b, m, n, k, lda, ldb, ldc, alpha, beta};
-        const size_t inner = col ? m : n, outer = col ? n : m;
-        host_in ha = {ca, ext_a}, hb = {cb, ext_b};
-        if (!col) { /* the buffers are the caller's A and B, whatever the layout */
-            ha = (host_in){a, ext_b};
-            hb = (host_in){b, ext_a};
-        }
-        host_out hc = {c, ext_c, inner, outer, ldc, beta != 0.0f};
-        st = run_on_device(&ha, &hb, &hc, gemm_call, &g);
+        const gemm_args g = {layout, trans_a, trans_b, m, n, k, lda, ldb, ldc, alpha, beta};
+        /* The buffers are the caller's A and B, whatever the layout. */
+        st = gemm_in_place(&g, a, col ? ext_a : ext_b, b, col ? ext_b : ext_a, c, ext_c);
         rep.on_device = st == OCLBLAS_SUCCESS;
         rep.devices = 1;
         rep.device[0].tiles = st == OCLBLAS_SUCCESS;
@@ -471,23 +530,8 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
                      tiling.resident ? "resident" : "streamed", because[0] ? because : "OCLBLAS_HOST_CALLS=device");
         st = oclblas__pipeline_sgemm(hds, ndev, &tiling, cta, ctb, cm, cn, k, alpha, ca, clda, cb, cldb, beta, c, ldc,
                                      &rep);
-        if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-            /* Each device's kernels against the call: idle = 1 - busy / wall (pipeline.c says how busy is measured). */
-            const double secs = now() - t0;
-            char per[OCLBLAS_REPORT_DEVICES * 64] = "";
-            for (int i = 0; i < ndev && i < OCLBLAS_REPORT_DEVICES; ++i) {
-                const size_t used = strlen(per);
-                snprintf(per + used, sizeof per - used, "%s%d: %.0f%% busy, %.1f TFLOPS in its kernels", i ? "; " : "",
-                         i, 100.0 * rep.device[i].busy_s / secs,
-                         rep.device[i].busy_s > 0
-                             ? 2e-12 * work * (double)rep.device[i].tiles / (double)rep.tiles / rep.device[i].busy_s
-                             : 0.0);
-            }
-            oclblas__log("sgemm %zux%zux%zu %c%c: %.3f ms (%.2f TFLOPS), %.3g GB to the device%s and %.3g GB back, %lu "
-                         "of %lu tiles on the host; devices %s",
-                         m, n, k, ta_c, tb_c, secs * 1e3, 2e-12 * work / secs, rep.bytes_to_device * 1e-9,
-                         ndev == 1 ? "" : "s", rep.bytes_from_device * 1e-9, rep.tiles_on_host, rep.tiles, per);
-        }
+        if (st == OCLBLAS_SUCCESS && oclblas__verbose())
+            log_pipelined(m, n, k, ta_c, tb_c, ndev, now() - t0, &rep);
     }
     rep.model_host_s = est.host_s;
     rep.model_device_s = est.device_s;
@@ -529,27 +573,20 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
     if (alpha != 0.0f && !x)
         return OCLBLAS_NULL_X;
     const double t0 = now();
-    oclblas_host_report rep;
-    memset(&rep, 0, sizeof rep);
-    rep.tiles = 1;
+    oclblas_host_report rep = report_start();
     const int col = layout == OCLBLAS_COL_MAJOR;
     const int t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
     if (alpha == 0.0f || oclblas__sysblas_reentered()) {
         oclblas__host_sgemv(layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
-        oclblas__strlcpy(rep.host_blas, "the library's own routine", sizeof rep.host_blas);
-        rep.seconds = now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        return host_served(&rep, "the library's own routine", t0);
     }
-    int ndev;
-    const oclblas__default_device *set = oclblas__device_set(&ndev);
-    if (ndev == 0)
-        return set[0].status;
+    int ndev, mode, host_max;
+    const oclblas__default_device *set = route_devices(&ndev, &mode, &host_max, &st);
+    if (!set)
+        return st;
     const oclblas__default_device *d = &set[0];
-    int host_max;
-    const int mode = choice_mode(d, &host_max);
     const double hm = (double)host_max;
     const size_t ext_a = col ? oclblas__extent(m, n, lda) : oclblas__extent(n, m, lda);
     const size_t ext_x = (len_x - 1) * step_x + 1, ext_y = (len_y - 1) * step_y + 1;
@@ -586,10 +623,7 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
     if (!on_device) {
         const char *served = oclblas__sysblas_sgemv(layout, trans, m, n, alpha, a, lda, x, incx, beta, y, incy);
         oclblas__log("sgemv %zux%zu %c: on the host by %s (%s)", m, n, t ? 'T' : 'N', served, why ? why : because);
-        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
-        rep.seconds = now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        return host_served(&rep, served, t0);
     }
     oclblas__log("sgemv %zux%zu %c: device %s (%s)", m, n, t ? 'T' : 'N', d->info->name,
                  because[0] ? because : "OCLBLAS_HOST_CALLS=device");

@@ -80,31 +80,35 @@ static void append(char *buf, size_t len, size_t *used, const char *fmt, const c
         *used += (size_t)w;
 }
 
-size_t oclblas__params_defines(int kernel, const oclblas__params *p, char *buf, size_t len)
+/* The set's NAME=VALUE items into buf, the first printed with first, the
+ * others with next, and with derived the derived sizes after them; returns
+ * the length the whole text needs. */
+static size_t print_set(int kernel, const oclblas__params *p, int derived, const char *first, const char *next,
+                        char *buf, size_t len)
 {
     const oclblas__kernel_desc *kd = oclblas__kernels[kernel];
     size_t used = 0;
     if (len)
         buf[0] = '\0';
     for (int i = 0; i < kd->num_params; ++i)
-        append(buf, len, &used, used ? " -D%s=%d" : "-D%s=%d", kd->params[i].name, p->v[i]);
-    if (kd->derive) {
+        append(buf, len, &used, used ? next : first, kd->params[i].name, p->v[i]);
+    if (derived && kd->derive) {
         oclblas__derived d[OCLBLAS__MAX_DERIVED];
         const int n = kd->derive(p->v, d);
         for (int i = 0; i < n; ++i)
-            append(buf, len, &used, used ? " -D%s=%d" : "-D%s=%d", d[i].name, d[i].value);
+            append(buf, len, &used, used ? next : first, d[i].name, d[i].value);
     }
     return used;
 }
 
+size_t oclblas__params_defines(int kernel, const oclblas__params *p, char *buf, size_t len)
+{
+    return print_set(kernel, p, 1, "-D%s=%d", " -D%s=%d", buf, len);
+}
+
 void oclblas__params_format(int kernel, const oclblas__params *p, char *buf, size_t len)
 {
-    const oclblas__kernel_desc *kd = oclblas__kernels[kernel];
-    size_t used = 0;
-    if (len)
-        buf[0] = '\0';
-    for (int i = 0; i < kd->num_params; ++i)
-        append(buf, len, &used, used ? ",%s=%d" : "%s=%d", kd->params[i].name, p->v[i]);
+    print_set(kernel, p, 0, "%s=%d", ",%s=%d", buf, len);
 }
 
 oclblas_status oclblas__params_parse(int kernel, const char *text, oclblas__params *p, unsigned *given)

@@ -9,12 +9,42 @@
  * host-pointer path's tiles (host/) once per piece.
  */
 #include "runtime/run.h"
+#include "runtime/run.h"
 #include "plan/plan.h"
 #include "runtime/devctx.h"
 #include "runtime/execute.h"
 #include "runtime/launch.h"
 #include "util/util.h"
-#include "runtime/run.h"
+
+/* The queue's context, and the current context of its device unless *cx
+ * is given. */
+static oclblas_status queue_context(cl_command_queue queue, cl_context *ctx, const oclblas__devctx **cx)
+{
+    cl_device_id dev_id;
+    const oclblas__device_info *dev;
+    oclblas_status st = oclblas__queue_info(queue, ctx, &dev_id);
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__device_info_get(dev_id, &dev);
+    if (st == OCLBLAS_SUCCESS && !*cx)
+        st = oclblas__devctx_get(dev, cx);
+    return st;
+}
+
+/* Enqueues the plan when planning succeeded (st), and logs it as the
+ * caller wrote the call. */
+static oclblas_status execute_logged(oclblas_status st, const oclblas__devctx *cx, const oclblas__plan *plan,
+                                     cl_context ctx, cl_command_queue queue, const cl_mem ops[3], cl_event *event,
+                                     const oclblas__call *call)
+{
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__execute(cx, plan, ctx, queue, ops, event, NULL);
+    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
+        char text[400];
+        oclblas__plan_describe(call, plan, text, sizeof text);
+        oclblas__log("%s", text);
+    }
+    return st;
+}
 
 oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans_a,
                                   oclblas_transpose trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
@@ -22,13 +52,7 @@ oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layo
                                   size_t c_off, size_t ldc, cl_command_queue queue, cl_event *event)
 {
     cl_context ctx;
-    cl_device_id dev_id;
-    const oclblas__device_info *dev;
-    oclblas_status st = oclblas__queue_info(queue, &ctx, &dev_id);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__device_info_get(dev_id, &dev);
-    if (st == OCLBLAS_SUCCESS && !cx)
-        st = oclblas__devctx_get(dev, &cx);
+    const oclblas_status st = queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS)
         return st;
     const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
@@ -43,16 +67,8 @@ oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layo
         {c_off, ldc, 0, 0},
         oclblas_get_math_mode()};
     oclblas__plan plan;
-    st = oclblas__gemm_plan(cx, &p, &plan);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__execute(cx, &plan, ctx, queue, ops, event, NULL);
-    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-        const oclblas__call call = {"sgemm", layout, trans_a, trans_b, m, n, k};
-        char text[400];
-        oclblas__plan_describe(&call, &plan, text, sizeof text);
-        oclblas__log("%s", text);
-    }
-    return st;
+    const oclblas__call call = {"sgemm", layout, trans_a, trans_b, m, n, k};
+    return execute_logged(oclblas__gemm_plan(cx, &p, &plan), cx, &plan, ctx, queue, ops, event, &call);
 }
 
 oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans,
@@ -61,13 +77,7 @@ oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layo
                                   ptrdiff_t incy, cl_command_queue queue, cl_event *event)
 {
     cl_context ctx;
-    cl_device_id dev_id;
-    const oclblas__device_info *dev;
-    oclblas_status st = oclblas__queue_info(queue, &ctx, &dev_id);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__device_info_get(dev_id, &dev);
-    if (st == OCLBLAS_SUCCESS && !cx)
-        st = oclblas__devctx_get(dev, &cx);
+    const oclblas_status st = queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS)
         return st;
     const int t = trans != OCLBLAS_NO_TRANS, col = layout == OCLBLAS_COL_MAJOR, uses_ax = alpha != 0.0f;
@@ -79,14 +89,6 @@ oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layo
         {y_start, 0, incy, 0},
         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, oclblas_get_math_mode()};
     oclblas__plan plan;
-    st = oclblas__gemv_plan(cx, &p, &plan);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__execute(cx, &plan, ctx, queue, ops, event, NULL);
-    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-        const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
-        char text[400];
-        oclblas__plan_describe(&call, &plan, text, sizeof text);
-        oclblas__log("%s", text);
-    }
-    return st;
+    const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
+    return execute_logged(oclblas__gemv_plan(cx, &p, &plan), cx, &plan, ctx, queue, ops, event, &call);
 }

@@ -346,6 +346,16 @@ static oclblas__json *parse_container(parser *p, int depth, int is_object)
     return NULL;
 }
 
+/* Past one or more decimal digits at s; NULL when there is none. */
+static const char *digits(const char *s)
+{
+    if (!(*s >= '0' && *s <= '9'))
+        return NULL;
+    while (*s >= '0' && *s <= '9')
+        ++s;
+    return s;
+}
+
 static oclblas__json *parse_number(parser *p)
 {
     const char *s = p->s;
@@ -360,25 +370,18 @@ static oclblas__json *parse_number(parser *p)
         fail(p, "bad number");
         return NULL;
     }
-    if (*s == '.') {
-        ++s;
-        if (!(*s >= '0' && *s <= '9')) {
-            fail(p, "bad number");
-            return NULL;
-        }
-        while (*s >= '0' && *s <= '9')
-            ++s;
+    if (*s == '.' && !(s = digits(s + 1))) {
+        fail(p, "bad number");
+        return NULL;
     }
     if (*s == 'e' || *s == 'E') {
         ++s;
         if (*s == '+' || *s == '-')
             ++s;
-        if (!(*s >= '0' && *s <= '9')) {
+        if (!(s = digits(s))) {
             fail(p, "bad number");
             return NULL;
         }
-        while (*s >= '0' && *s <= '9')
-            ++s;
     }
     oclblas__json *j = node(p, OCLBLAS__JSON_NUMBER);
     if (j)
