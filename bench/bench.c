@@ -16,7 +16,7 @@
 #define _GNU_SOURCE
 #include "oclblas.h"
 #include "peers.h"
-#include "verify.h"
+#include "util/verify.h"
 
 #include <cblas.h>
 #include <errno.h>

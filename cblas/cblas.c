@@ -16,7 +16,9 @@
  * library's own, sysblas.c), else the library's own routine; so a drop-in
  * call always returns the result. OCLBLAS_VERBOSE=1 says which served.
  */
-#include "hostpath.h"
+#include "api/checks.h"
+#include "host/sysblas.h"
+#include "util/util.h"
 #include "oclblas_cblas.h"
 #include "report.h"
 

@@ -13,7 +13,7 @@
  * or has no matplotlib.
  */
 #include "testutil.h"
-#include "json.h"
+#include "util/json.h"
 
 #include <stdio.h>
 #include <stdlib.h>

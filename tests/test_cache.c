@@ -206,7 +206,7 @@ static void flip_byte(const char *p, long size)
 
 static void truncate_half(const char *p, long size) { assert_int_equal(truncate(p, size / 2), 0); }
 
-/* The library's cache file format (src/progcache.c): a 40-byte header
+/* The library's cache file format (src/cache/disk.c): a 40-byte header
  * (8-byte magic, u32 version, u32 key length, u64 binary length, u64
  * FNV-1a checksum of the kernel names and then the binary, u32 names
  * length, u32 zero), the key, the kernel names, the binary. Files the

@@ -9,8 +9,11 @@
  * default; a class set the device cannot run passed over; overrides on
  * every set).
  */
-#include "kernel_gemm_fast.h"
-#include "kernel_routine.h"
+#include "db/db.h"
+#include "kernels/gemm_fast.h"
+#include "kernels/routine.h"
+#include "plan/context.h"
+#include "util/util.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

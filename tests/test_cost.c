@@ -12,7 +12,7 @@
  * time is never more than the time its queue spanned, whatever its
  * profiling timestamps say.
  */
-#include "hostpath.h"
+#include "plan/cost.h"
 
 #include <math.h>
 #include <setjmp.h>

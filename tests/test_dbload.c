@@ -10,7 +10,8 @@
  * UTF-8, a member name given twice and \u0000, each with a message that
  * names the cause and the line. An alarm turns a hang into a failure.
  */
-#include "internal.h"
+#include "db/db.h"
+#include "util/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

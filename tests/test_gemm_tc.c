@@ -33,8 +33,10 @@
  * overflow to Inf. Each call's plan is checked to be gemm_tc's (gemm_fast's
  * in the strict mode), so that no test passes on the FFMA kernel unseen.
  */
-#include "kernel_gemm_tc.h"
-#include "kernel_routine.h"
+#include "kernels/gemm_tc.h"
+#include "kernels/routine.h"
+#include "plan/plan.h"
+#include "runtime/devctx.h"
 #include "testutil.h"
 
 #include <float.h>

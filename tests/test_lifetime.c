@@ -9,7 +9,9 @@
  * their end are two programs). White-box: links the library's objects to
  * count what it holds.
  */
-#include "internal.h"
+#include "runtime/lifetime.h"
+#include "runtime/programs.h"
+#include "runtime/scratch.h"
 #include "testutil.h"
 
 #include <pthread.h>

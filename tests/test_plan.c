@@ -14,12 +14,15 @@
  * the descriptors give, the sizes they derive, and legality on partial
  * assignments.
  */
-#include "kernel_gemm_direct.h"
-#include "kernel_gemm_fast.h"
-#include "kernel_gemm_tc.h"
-#include "kernel_gemv_t.h"
-#include "kernel_helpers.h"
-#include "kernel_routine.h"
+#include "db/db.h"
+#include "kernels/gemm_direct.h"
+#include "kernels/gemm_fast.h"
+#include "kernels/gemm_tc.h"
+#include "kernels/gemv_t.h"
+#include "kernels/helpers.h"
+#include "kernels/routine.h"
+#include "plan/plan.h"
+#include "util/util.h"
 
 #include <limits.h>
 #include <setjmp.h>

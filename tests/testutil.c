@@ -6,7 +6,7 @@
  * magnitudes of the operands, element by element.
  */
 #include "testutil.h"
-#include "verify.h"
+#include "util/verify.h"
 
 #include <cblas.h>
 #include <float.h>

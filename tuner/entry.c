@@ -11,7 +11,7 @@
  * leaves half an entry, and it is read back with the library's own parser
  * before the run calls it done.
  */
-#include "json.h"
+#include "util/json.h"
 #include "measure.h"
 
 #include <errno.h>

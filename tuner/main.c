@@ -15,8 +15,8 @@
 #define _GNU_SOURCE /* nftw */
 #include "budget.h"
 #include "interrupt.h"
-#include "json.h"
-#include "kernel_gemm_fast.h"
+#include "util/json.h"
+#include "kernels/gemm_fast.h"
 #include "measure.h"
 
 #include <ctype.h>
@@ -35,7 +35,7 @@ enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
 /* The kernels are tuned in the order of the kernel list (src/kernels.def),
  * each one that has a tuning in its descriptor, which also gives its share
  * of a whole-run time budget; the routine values come last. */
-static const oclblas__tuning *tuning_of(int k) { return oclblas__kernels[k]->tuning; }
+static const oclblas__tuning *tuning_of(int k) { return oclblas__tuning_of(k); }
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
 #define DEFAULT_CONFIGS 200  /* per kernel, for a search that has no other budget */
 #define MAX_VALUES_OPTS 64

@@ -150,7 +150,7 @@ struct tune_bench {
 
 const char *tune_unit(int kernel)
 {
-    const oclblas__tuning *tu = oclblas__kernels[kernel]->tuning;
+    const oclblas__tuning *tu = oclblas__tuning_of(kernel);
     return !tu || tu->form == OCLBLAS__FORM_GEMM ? "GFLOPS" : "GB/s";
 }
 
@@ -325,7 +325,7 @@ static double work_of(const tune_bench *b, const tune_problem *t)
 tune_bench *tune_bench_new(tune_device *d, int kernel, const tune_size *sizes, int num_sizes,
                            const tune_bench_opts *o, const tune_class *cls, char *err, size_t len)
 {
-    const oclblas__tuning *tu = kernel >= 0 && kernel < OCLBLAS__K_COUNT ? oclblas__kernels[kernel]->tuning : NULL;
+    const oclblas__tuning *tu = oclblas__tuning_of(kernel);
     if (!tu || num_sizes < 1 || num_sizes > MAX_SIZES) {
         snprintf(err, len, "no bench for this kernel or number of sizes");
         return NULL;

@@ -9,7 +9,7 @@
 
 #include "budget.h"
 #include "tune.h"
-#include "verify.h"
+#include "util/verify.h"
 
 /* ---- the device (measure.c) ---------------------------------------------- */
 

@@ -43,7 +43,7 @@
  * names those values only.
  */
 #include "interrupt.h"
-#include "kernel_gemm_tc.h"
+#include "kernels/gemm_tc.h"
 #include "measure.h"
 
 #include <limits.h>

@@ -8,7 +8,7 @@
  * candidates built in build processes must reach the tuner, and bad
  * command lines must end with a message and exit status 2 or 3.
  */
-#include "kernel_gemm_fast.h"
+#include "kernels/gemm_fast.h"
 #include "measure.h"
 
 #include <setjmp.h>

@@ -7,7 +7,7 @@
  * passes oclblas__params_legal; --values restrictions are parsed strictly
  * and respected. Also prints what listing gemm_fast's space costs.
  */
-#include "kernel_gemm_fast.h"
+#include "kernels/gemm_fast.h"
 #include "tune.h"
 
 #include <math.h>

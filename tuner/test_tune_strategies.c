@@ -8,8 +8,8 @@
  * one did; budgets (configurations and the evaluation clock) must hold.
  * The numbers each search needed are printed, for the README.
  */
-#include "kernel_gemm_direct.h"
-#include "kernel_gemm_fast.h"
+#include "kernels/gemm_direct.h"
+#include "kernels/gemm_fast.h"
 #include "tune.h"
 
 #include <math.h>

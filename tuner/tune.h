@@ -10,7 +10,15 @@
 #ifndef OCLBLAS_TUNE_H
 #define OCLBLAS_TUNE_H
 
-#include "kernel_routine.h"
+#include "cache/disk.h"
+#include "db/db.h"
+#include "kernels/routine.h"
+#include "runtime/devctx.h"
+#include "runtime/execute.h"
+#include "runtime/programs.h"
+#include "runtime/run.h"
+#include "tune/tuning.h"
+#include "util/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

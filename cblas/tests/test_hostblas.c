@@ -10,7 +10,7 @@
  * name that matches nothing) it checks that the host API still reports the
  * missing device for the tiny sizes it would compute on the host.
  */
-#include "internal.h"
+#include "host/hostblas.h"
 #include "reference.h"
 
 #include <setjmp.h>

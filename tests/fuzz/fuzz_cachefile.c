@@ -7,7 +7,7 @@
  * mutation). An accepted file must describe exactly itself: the key it was
  * asked for, names and binary inside the buffer and ending at its end.
  */
-#include "internal.h"
+#include "cache/disk.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * are valid UTF-8 without a NUL inside their field; a refusal always comes
  * with a message.
  */
-#include "internal.h"
+#include "db/db.h"
 
 #include <stdint.h>
 #include <stdlib.h>

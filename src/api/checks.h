@@ -1,0 +1,42 @@
+/*
+ * The argument checks (checks.c), each written once and called by every
+ * front door: a routine's BLAS arguments, the kernels' int limit on leading
+ * dimensions and increments, and the caller's buffers.
+ */
+#ifndef OCLBLAS_CHECKS_H
+#define OCLBLAS_CHECKS_H
+
+#include "oclblas.h"
+
+#include <stddef.h>
+
+/* The BLAS arguments of a routine, checked in the order of reference BLAS
+ * (for a row-major call, that of the column-major call reference CBLAS
+ * makes: B before A): layout, transposes, leading dimensions against the
+ * sizes, increments. Any size is fine here (the device-buffer calls add
+ * the kernels' own limit: split.c). The status names the first bad one.
+ * Sizes are size_t: a negative int size (CBLAS, Fortran) is the caller's
+ * to catch. Every front end calls these: the host API, the device-buffer
+ * API and the drop-in library. */
+oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
+                                    size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc);
+oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, size_t lda,
+                                    ptrdiff_t incx, ptrdiff_t incy);
+
+/* OCLBLAS_SIZE_TOO_LARGE for a leading dimension or increment beyond the
+ * kernels' int (checks.c); sizes and extents may be anything. */
+oclblas_status oclblas__sgemm_check_kernels(size_t m, size_t n, size_t lda, size_t ldb, size_t ldc);
+oclblas_status oclblas__sgemv_check_kernels(size_t m, size_t n, size_t lda, ptrdiff_t incx, ptrdiff_t incy);
+
+/* What a call's kernels do with a buffer (oclblas__check_buffer's access). */
+enum { OCLBLAS__READS = 1, OCLBLAS__WRITES = 2 };
+/* Checks a buffer: not NULL, a buffer (no image, no pipe), same context,
+ * its flags allowing the access (kernels write it: not CL_MEM_READ_ONLY;
+ * kernels read it: not CL_MEM_WRITE_ONLY), large enough for elements
+ * [off, off + need). */
+oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
+                                     oclblas_status null_status, oclblas_status small_status);
+/* Elements spanned by a column-major rows x cols matrix with leading dimension ld. */
+size_t oclblas__extent(size_t rows, size_t cols, size_t ld);
+
+#endif

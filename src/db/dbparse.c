@@ -1,0 +1,243 @@
+/*
+ * Database entries from JSON: the one parser for the build-time generator
+ * (compiled-in tables), OCLBLAS_DATABASE and oclblas_database_load, so that
+ * a file is accepted or refused by the same rules everywhere. An entry names
+ * a device (any of its fields may be left out, which makes it a default for
+ * the devices that match the rest), how it was tuned, for each kernel it
+ * covers a complete, legal parameter set for every shape, and optionally
+ * classes of shapes (a name, a rule on m, n, k, and sets for some kernels,
+ * each naming all or some of the parameters), tried in order, first match
+ * winning: a class that an earlier one of the same kernel leaves no shape
+ * to is refused, as are bad rules, names given twice and empty classes.
+ */
+#include "db/db.h"
+#include "util/json.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static oclblas_status bad(char *err, size_t len, const char *origin, const char *what, const char *name)
+{
+    snprintf(err, len, "%s: %s%s%s", origin, what, name ? " " : "", name ? name : "");
+    return OCLBLAS_DATABASE_INVALID_ENTRY;
+}
+
+static oclblas_status get_string(const oclblas__json *obj, const char *key, char *dst, size_t len, char *err,
+                                 size_t err_len, const char *origin)
+{
+    const oclblas__json *v = oclblas__json_get(obj, key);
+    dst[0] = '\0';
+    if (!v)
+        return OCLBLAS_SUCCESS;
+    if (v->type != OCLBLAS__JSON_STRING)
+        return bad(err, err_len, origin, "expected a string for", key);
+    if (strlen(v->string) >= len)
+        return bad(err, err_len, origin, "string too long for", key);
+    oclblas__strlcpy(dst, v->string, len);
+    return OCLBLAS_SUCCESS;
+}
+
+/* One kernel's set from {"NAME": VALUE, ...}: every parameter when complete
+ * (a set for every shape), else at least one (a class may name only those
+ * it changes); the values named must be in range and keep the rules that
+ * read only them. *given gets the parameters named. */
+static oclblas_status parse_set(const oclblas__json *kj, int k, int complete, const char *origin, oclblas__params *p,
+                                unsigned *given, char *err, size_t err_len)
+{
+    const oclblas__kernel_desc *kd = oclblas__kernels[k];
+    if (kj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object of parameters for", kj->key);
+    memset(p, 0, sizeof *p);
+    unsigned seen = 0;
+    for (const oclblas__json *pj = kj->child; pj; pj = pj->next) {
+        const int i = oclblas__param_index(k, pj->key);
+        if (i < 0)
+            return bad(err, err_len, origin, "unknown parameter", pj->key);
+        if (pj->type != OCLBLAS__JSON_NUMBER || pj->number != floor(pj->number) || fabs(pj->number) > 1e9)
+            return bad(err, err_len, origin, "expected an integer for", pj->key);
+        if (seen & (1u << i))
+            return bad(err, err_len, origin, "parameter given twice:", pj->key);
+        seen |= 1u << i;
+        p->v[i] = (int)pj->number;
+    }
+    for (int i = 0; i < kd->num_params && complete; ++i)
+        if (!(seen & (1u << i))) {
+            char what[96];
+            snprintf(what, sizeof what, "%s.%s", kd->name, kd->params[i].name);
+            return bad(err, err_len, origin, "missing parameter", what);
+        }
+    if (!seen)
+        return bad(err, err_len, origin, "no parameters for", kd->name);
+    const char *why;
+    if (!oclblas__params_legal_partial(k, p, seen, seen, NULL, &why)) {
+        char what[256];
+        snprintf(what, sizeof what, "%s (%s)", kd->name, why);
+        return bad(err, err_len, origin, "illegal parameters for", what);
+    }
+    *given = seen;
+    return OCLBLAS_SUCCESS;
+}
+
+/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}}, ...], tried in order. */
+static oclblas_status parse_classes(const oclblas__json *arr, const char *origin, oclblas__db_entry *e, char *err,
+                                    size_t err_len)
+{
+    if (arr->type != OCLBLAS__JSON_ARRAY)
+        return bad(err, err_len, origin, "expected an array for", "\"classes\"");
+    oclblas_status st;
+    for (const oclblas__json *cj = arr->child; cj; cj = cj->next) {
+        if (e->num_classes == OCLBLAS__MAX_CLASSES)
+            return bad(err, err_len, origin, "more classes than the library holds:", OCLBLAS__STR(OCLBLAS__MAX_CLASSES));
+        if (cj->type != OCLBLAS__JSON_OBJECT)
+            return bad(err, err_len, origin, "a class must be a JSON object", NULL);
+        for (const oclblas__json *c = cj->child; c; c = c->next)
+            if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters"))
+                return bad(err, err_len, origin, "unknown member of a class:", c->key);
+        oclblas__db_class *dc = &e->classes[e->num_classes];
+        const oclblas__json *name = oclblas__json_get(cj, "name");
+        if (!name)
+            return bad(err, err_len, origin, "a class without a \"name\"", NULL);
+        if ((st = get_string(cj, "name", dc->cls.name, sizeof dc->cls.name, err, err_len, origin)))
+            return st;
+        if (!oclblas__class_name_valid(dc->cls.name))
+            return bad(err, err_len, origin, "a class name is letters, digits, '-', '_', '.' (1 to 31), not",
+                       dc->cls.name);
+        for (int i = 0; i < e->num_classes; ++i)
+            if (strcmp(e->classes[i].cls.name, dc->cls.name) == 0)
+                return bad(err, err_len, origin, "class named twice:", dc->cls.name);
+        const oclblas__json *when = oclblas__json_get(cj, "when");
+        if (when && when->type != OCLBLAS__JSON_STRING)
+            return bad(err, err_len, origin, "expected a string (the rule) for the \"when\" of class", dc->cls.name);
+        char why[200];
+        if (!oclblas__class_parse(when ? when->string : "", &dc->cls, why, sizeof why)) {
+            char what[300];
+            snprintf(what, sizeof what, "%s: %s", dc->cls.name, why);
+            return bad(err, err_len, origin, "bad rule of class", what);
+        }
+        const oclblas__json *params = oclblas__json_get(cj, "parameters");
+        if (!params || params->type != OCLBLAS__JSON_OBJECT || !params->child)
+            return bad(err, err_len, origin, "no \"parameters\" object in class", dc->cls.name);
+        for (const oclblas__json *kj = params->child; kj; kj = kj->next) {
+            const int k = oclblas__kernel_by_name(kj->key);
+            if (k < 0)
+                return bad(err, err_len, origin, "unknown kernel", kj->key);
+            if (dc->has & (1u << k))
+                return bad(err, err_len, origin, "kernel given twice in a class:", kj->key);
+            oclblas__params p;
+            if ((st = parse_set(kj, k, 0, origin, &p, &dc->given[k], err, err_len)))
+                return st;
+            memcpy(dc->values[k], p.v, sizeof p.v);
+            dc->has |= 1u << k;
+        }
+        /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
+        for (int i = 0; i < e->num_classes; ++i)
+            if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
+                char what[100];
+                snprintf(what, sizeof what, "%s (class %s before it takes all its shapes)", dc->cls.name,
+                         e->classes[i].cls.name);
+                return bad(err, err_len, origin, "no shape can reach class", what);
+            }
+        ++e->num_classes;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oclblas__db_entry *e, char *err,
+                                  size_t err_len)
+{
+    memset(e, 0, sizeof *e);
+    oclblas__strlcpy(e->origin, origin, sizeof e->origin);
+    if (j->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "an entry must be a JSON object", NULL);
+    const oclblas__json *fmt = oclblas__json_get(j, "format");
+    if (!fmt || fmt->type != OCLBLAS__JSON_STRING || strcmp(fmt->string, OCLBLAS__DB_FORMAT) != 0)
+        return bad(err, err_len, origin, "\"format\" must be", "\"" OCLBLAS__DB_FORMAT "\"");
+    for (const oclblas__json *c = j->child; c; c = c->next)
+        if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
+            strcmp(c->key, "parameters") && strcmp(c->key, "classes"))
+            return bad(err, err_len, origin, "unknown member", c->key);
+
+    const oclblas__json *dev = oclblas__json_get(j, "device");
+    if (!dev || dev->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "missing object", "\"device\"");
+    oclblas_status st;
+    if ((st = get_string(dev, "vendor", e->vendor, sizeof e->vendor, err, err_len, origin)) ||
+        (st = get_string(dev, "type", e->type, sizeof e->type, err, err_len, origin)) ||
+        (st = get_string(dev, "architecture", e->arch, sizeof e->arch, err, err_len, origin)) ||
+        (st = get_string(dev, "name", e->name, sizeof e->name, err, err_len, origin)))
+        return st;
+    if (e->type[0] && strcmp(e->type, "GPU") && strcmp(e->type, "CPU") && strcmp(e->type, "ACCELERATOR"))
+        return bad(err, err_len, origin, "device type must be GPU, CPU or ACCELERATOR, not", e->type);
+
+    const oclblas__json *tuned = oclblas__json_get(j, "tuned");
+    if (tuned && tuned->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"tuned\"");
+    if (tuned && ((st = get_string(tuned, "tool", e->tool, sizeof e->tool, err, err_len, origin)) ||
+                  (st = get_string(tuned, "driver", e->driver, sizeof e->driver, err, err_len, origin)) ||
+                  (st = get_string(tuned, "date", e->date, sizeof e->date, err, err_len, origin)) ||
+                  (st = get_string(tuned, "sizes", e->sizes, sizeof e->sizes, err, err_len, origin))))
+        return st;
+
+    const oclblas__json *params = oclblas__json_get(j, "parameters");
+    if (!params || params->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "missing object", "\"parameters\"");
+    for (const oclblas__json *kj = params->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel", kj->key);
+        oclblas__params p;
+        unsigned given;
+        if ((st = parse_set(kj, k, 1, origin, &p, &given, err, err_len)))
+            return st;
+        memcpy(e->values[k], p.v, sizeof p.v);
+        e->has |= 1u << k;
+    }
+    const oclblas__json *classes = oclblas__json_get(j, "classes");
+    return classes ? parse_classes(classes, origin, e, err, err_len) : OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__db_parse(const char *text, size_t len, const char *origin, oclblas__db_entry **entries,
+                                 size_t *count, char *err, size_t err_len)
+{
+    char perr[200] = "";
+    *entries = NULL;
+    *count = 0;
+    oclblas__json *doc = oclblas__json_parse(text, len, perr, sizeof perr);
+    if (!doc) {
+        snprintf(err, err_len, "%s: %s", origin, perr);
+        return strstr(perr, "out of memory") ? OCLBLAS_OUT_OF_HOST_MEMORY : OCLBLAS_DATABASE_PARSE_ERROR;
+    }
+    /* Entries are validated one by one into a growing array: a huge array
+     * of junk fails at its first element, not after allocating room for
+     * every element. */
+    const int array = doc->type == OCLBLAS__JSON_ARRAY;
+    oclblas__db_entry *out = NULL;
+    size_t n = 0, cap = 0;
+    oclblas_status st = OCLBLAS_SUCCESS;
+    for (const oclblas__json *c = array ? doc->child : doc; c && st == OCLBLAS_SUCCESS; c = array ? c->next : NULL) {
+        if (n == cap) {
+            const size_t ncap = cap ? cap * 2 : 4;
+            oclblas__db_entry *grown = realloc(out, ncap * sizeof *grown);
+            if (!grown) {
+                snprintf(err, err_len, "%s: out of memory", origin);
+                st = OCLBLAS_OUT_OF_HOST_MEMORY;
+                break;
+            }
+            out = grown;
+            cap = ncap;
+        }
+        st = parse_entry(c, origin, &out[n], err, err_len);
+        n += st == OCLBLAS_SUCCESS;
+    }
+    oclblas__json_free(doc);
+    if (st != OCLBLAS_SUCCESS) {
+        free(out);
+        return st;
+    }
+    *entries = out;
+    *count = n;
+    return OCLBLAS_SUCCESS;
+}

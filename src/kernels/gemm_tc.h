@@ -1,0 +1,41 @@
+/*
+ * gemm_tc's descriptor (gemm_tc.c), as the plans use it: the indices
+ * of its parameters, the vector width of its operands, the set a math mode
+ * runs, and its step. Its arguments are gemm_fast's (kernels/tiled.h), with the
+ * same padded operands and the same split of k, so that one plan serves
+ * both kernels and only the main step differs.
+ */
+#ifndef OCLBLAS_KERNEL_GEMM_TC_H
+#define OCLBLAS_KERNEL_GEMM_TC_H
+
+#include "kernels/gemm_fast.h"
+
+enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_PADA, TC_PADB, TC_PRODUCTS,
+       TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_KPAIR, TC_COUNT };
+
+/* A and B are read as float4: offsets and leading dimensions of both must
+ * be multiples of 4 elements (gemm_fast's VWM = VWN = 4). */
+#define OCLBLAS__GEMM_TC_VW 4
+
+/* The set that runs for a math mode: p with PRODUCTS = 3 (accurate, 3xTF32)
+ * or 1 (tf32, which has no use for CHUNK: 0). The tf32 form of a legal
+ * accurate set is legal (one product needs no more than three); the
+ * accurate form of a set made for one product may not be, and the plans
+ * check. */
+oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode);
+
+/* The step, on the tiled kernels' arguments: m, n the real sizes (C is
+ * guarded), k padded to BK, k_slice a multiple of BK; the operands padded
+ * to BM, BN and BK with zeros, offsets and leading dimensions in elements,
+ * multiples of OCLBLAS__GEMM_TC_VW. */
+void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
+
+/* For tests only: with on = 1, every device is capable and programs are
+ * built with -DOCLBLAS_TC_EMULATE=1 (the kernel's emulation of mma.sync
+ * and cp.async in plain OpenCL C, see kernels/gemm_tc.cl), so that the
+ * kernel's logic runs on PoCL through the library's own plans and
+ * executor. Call it before the first call that resolves a device's
+ * parameters; the library itself never sets it. */
+void oclblas__gemm_tc_emulate(int on);
+
+#endif

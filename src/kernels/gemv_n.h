@@ -1,0 +1,36 @@
+/*
+ * gemv_n's descriptor (gemv_n.c), as the plans use it: the indices
+ * of its parameters, the arguments of both gemv kernels as a struct, the
+ * rows one work-group covers, and its step.
+ */
+#ifndef OCLBLAS_KERNEL_GEMV_N_H
+#define OCLBLAS_KERNEL_GEMV_N_H
+
+#include "kernels/step.h"
+
+enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
+
+/* y = alpha op(A) x + beta y for a column-major A (rows x cols); gemv_n
+ * and gemv_t take the same arguments. The reduction (columns for gemv_n,
+ * rows for gemv_t) is cut into pieces of `chunk`, one per split; with more
+ * than one split each writes its partial sums into `partial` (split s at
+ * s * len(y)) for gemv_reduce. vec: how A (and for gemv_t x) is read: 1 in
+ * aligned vectors of VW, 2 in vectors anywhere (vloadn), 0 element by
+ * element (gemv_t with a strided x). */
+typedef struct {
+    size_t rows, cols;
+    float alpha, beta;
+    oclblas__buf a, x, y, partial;
+    size_t a_off, a_ld, x_off, y_off;
+    ptrdiff_t incx, incy;
+    size_t chunk;
+    int vec;
+} oclblas__gemv_args;
+
+/* 0 for a panel (STRM = 2): one work-group covers every row. */
+size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p);
+void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *out);
+/* The arguments in the kernels' order (shared with gemv_t). */
+void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s);
+
+#endif

@@ -1,0 +1,33 @@
+/*
+ * The routine-level values: not parameters of a kernel but the crossovers
+ * and targets by which the plans choose between kernels, per device, in the
+ * database beside the kernels' parameters. Their ranges keep every value
+ * the plans divide by or multiply with sane; oclblas-tune measures them
+ * (tuner/routine.c) after the kernels.
+ */
+#include "kernels/routine.h"
+
+static const oclblas__param_def params[RT_COUNT] = {
+    /* gemm_fast when m * n * k >= this cubed, else the direct kernel */
+    [RT_GEMM_MIN_INDIRECT] = {"GEMM_MIN_INDIRECT", 0, 1 << 20, 8, {64, 128, 192, 256, 384, 512, 768, 1024}},
+    /* gemv work-groups to aim for per compute unit before the reduction is split */
+    [RT_GEMV_GROUPS_PER_CU] = {"GEMV_GROUPS_PER_CU", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
+    /* host-pointer calls with m * n * k <= this cubed are computed on the host */
+    [RT_HOST_MAX] = {"HOST_MAX", 0, 1 << 20, 8, {0, 8, 16, 32, 48, 64, 96, 128}},
+    /* gemm_fast splits k when the tiles of C give fewer work-groups than this
+     * per compute unit; 0 never splits */
+    [RT_GEMM_SPLIT_K] = {"GEMM_SPLIT_K", 0, 64, 6, {0, 1, 2, 4, 8, 16}},
+    /* in the accurate and tf32 math modes, gemm_tc instead of gemm_fast
+     * when m * n * k >= this cubed (and the device can run it); 0 never */
+    [RT_GEMM_TC_MIN] = {"GEMM_TC_MIN", 0, 1 << 20, 8, {0, 512, 768, 1024, 1536, 2048, 3072, 4096}},
+    /* the longest k of a slice of gemm_fast (longer k is split whatever the
+     * tiles of C: on a CPU, a work-group's panels of A and B then stay in
+     * its caches); 0 no limit */
+    [RT_GEMM_MAX_SLICE_K] = {"GEMM_MAX_SLICE_K", 0, 1 << 20, 5, {0, 256, 512, 1024, 2048}},
+};
+
+const oclblas__kernel_desc oclblas__desc_routine = {
+    .name = "routine",
+    .num_params = RT_COUNT,
+    .params = params,
+};

@@ -1,0 +1,48 @@
+/*
+ * What the plan asks of a kernel that computes C tile by tile on padded
+ * operands (gemm_fast, gemm_tc), through its descriptor's `tiled` member:
+ * the tile a set computes and the vector widths it reads A and B in, the
+ * set that runs in a math mode, its step on the arguments such kernels
+ * share, and a word for the log. The plan pads the operands, splits k and
+ * sums the slices in the same way for every such kernel (plan/plan.c), so
+ * a new one needs only its descriptor.
+ */
+#ifndef OCLBLAS_TILED_H
+#define OCLBLAS_TILED_H
+
+#include "kernels/step.h"
+
+/* The arguments tiled kernels share: C (m x n) = alpha A B + beta C over k, in slices of k_slice: slice z is
+ * written into its own copy of C, c_slice elements after the previous one
+ * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
+ * contiguous; both are padded to the tile (m, n and k to multiples of the
+ * tile, zeros beyond the real sizes). Offsets and leading
+ * dimensions are in elements; those of A must be multiples of the
+ * kernel's vwa, of B of its vwb. C is read and written in place, guarded at its edges. */
+typedef struct {
+    size_t m, n, k, k_slice, c_slice;
+    float alpha, beta;
+    oclblas__buf a, b, c;
+    size_t a_off, a_ld, b_off, b_ld, c_off, c_ld;
+} oclblas__tile_args;
+
+/* What a set computes per work-group: a tile of C (m x n) and a step of k;
+ * padded sizes are multiples of them. An operand read in place (not padded
+ * into scratch) has its offset, leading dimension and alignment multiples
+ * of the vector width it is read in: vwa for A, vwb for B. */
+typedef struct {
+    size_t m, n, k;
+    size_t vwa, vwb;
+} oclblas__tile;
+
+struct oclblas__tiled {
+    void (*tile)(const oclblas__params *p, oclblas__tile *out);
+    void (*step)(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
+    /* The set that runs in a math mode (gemm_tc: its number of products);
+     * NULL: the set as it is, in every mode. */
+    oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);
+    /* A word the log adds to the kernel's name for a set ("3xTF32"); NULL: none. */
+    const char *(*label)(const oclblas__params *p);
+};
+
+#endif

@@ -1,0 +1,113 @@
+/*
+ * The executor: enqueues a plan. It takes one program from the cache per
+ * distinct parameter set the plan uses (not one per step) and a kernel
+ * object per step, the scratch set when the plan needs one, and chains the
+ * steps with events as the plan says: a step waits for the steps it reads
+ * from, and the first writers of the scratch set wait for its previous use.
+ * Events are made only where something waits for them or the caller (or
+ * the scratch set) needs the last one. Nothing here decides anything about
+ * the problem: that is the plan's job (plan/plan.c).
+ */
+#include "runtime/execute.h"
+#include "runtime/launch.h"
+#include "runtime/programs.h"
+#include "runtime/scratch.h"
+
+#include <string.h>
+
+/* Whether a later step of the plan waits for step i. */
+static int waited_for(const oclblas__plan *plan, int i, int upto)
+{
+    for (int j = i + 1; j < upto; ++j)
+        if (plan->step[j].after & (1u << i))
+            return 1;
+    return 0;
+}
+
+oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *plan, cl_context ctx,
+                                cl_command_queue q, const cl_mem operands[3], cl_event *event,
+                                cl_event step_events[OCLBLAS__MAX_STEPS])
+{
+    const int n = plan->num_steps;
+    if (n == 0)
+        return oclblas__marker(q, event);
+    oclblas__program *prog[OCLBLAS__MAX_STEPS] = {NULL};
+    int owns[OCLBLAS__MAX_STEPS] = {0}; /* step i holds the reference to prog[i] */
+    cl_kernel kern[OCLBLAS__MAX_STEPS] = {NULL};
+    oclblas_status st = OCLBLAS_SUCCESS;
+    /* The main kernel's program first: a build that fails is its, not a helper's. */
+    for (int o = 0; o < n && st == OCLBLAS_SUCCESS; ++o) {
+        const int i = o == 0 ? plan->main : o <= plan->main ? o - 1 : o;
+        const oclblas__step *s = &plan->step[i];
+        for (int j = 0; j < n && !prog[i]; ++j)
+            if (j != i && prog[j] && plan->step[j].kernel == s->kernel &&
+                !memcmp(&plan->step[j].params, &s->params, sizeof s->params))
+                prog[i] = prog[j];
+        if (!prog[i]) {
+            st = oclblas__program_get(ctx, cx->dev, s->kernel, &s->params, &prog[i]);
+            owns[i] = st == OCLBLAS_SUCCESS;
+        }
+        if (st == OCLBLAS_SUCCESS)
+            st = oclblas__kernel_take(prog[i], s->entry, &kern[i]);
+        if (st != OCLBLAS_SUCCESS)
+            kern[i] = NULL;
+    }
+
+    oclblas__scratch *scratch = NULL;
+    cl_mem bufs[OCLBLAS__BUF_COUNT] = {operands[0], operands[1], operands[2], NULL, NULL, NULL};
+    cl_event scratch_wait = NULL;
+    if (st == OCLBLAS_SUCCESS && (plan->scratch[0] || plan->scratch[1] || plan->scratch[2]))
+        st = oclblas__scratch_take(ctx, plan->scratch, &scratch, bufs + OCLBLAS__BUF_S0, &scratch_wait);
+
+    cl_event ev[OCLBLAS__MAX_STEPS] = {NULL};
+    int enqueued = 0;
+    for (int i = 0; i < n && st == OCLBLAS_SUCCESS; ++i) {
+        const oclblas__step *s = &plan->step[i];
+        cl_event wait[OCLBLAS__MAX_STEPS + 1];
+        cl_uint nw = 0;
+        for (int j = 0; j < i; ++j)
+            if ((s->after & (1u << j)) && ev[j])
+                wait[nw++] = ev[j];
+        if (s->after_scratch && scratch_wait)
+            wait[nw++] = scratch_wait;
+        const int last = i == n - 1;
+        const int want = step_events || waited_for(plan, i, n) || (last && (event || scratch));
+        st = oclblas__step_enqueue(q, kern[i], s, bufs, nw, wait, want ? &ev[i] : NULL);
+        if (st == OCLBLAS_SUCCESS)
+            enqueued = i + 1;
+    }
+
+    cl_event last_use = enqueued ? ev[enqueued - 1] : NULL;
+    if (scratch && st != OCLBLAS_SUCCESS && enqueued > 1) {
+        /* A step failed after others ran: those that nothing after them
+         * waits for may run in any order (on an out-of-order queue), so they
+         * finish before the scratch set is used again. */
+        cl_event leaves[OCLBLAS__MAX_STEPS];
+        cl_uint nl = 0;
+        for (int i = 0; i < enqueued; ++i)
+            if (ev[i] && !waited_for(plan, i, enqueued))
+                leaves[nl++] = ev[i];
+        if (nl > 1)
+            clWaitForEvents(nl, leaves);
+    }
+    if (scratch)
+        oclblas__scratch_put(scratch, last_use);
+
+    for (int i = 0; i < n; ++i) {
+        if (step_events) {
+            step_events[i] = ev[i]; /* the caller's, success or not */
+            if (st == OCLBLAS_SUCCESS && event && i == n - 1 && ev[i])
+                clRetainEvent(ev[i]);
+        } else if (ev[i] && !(st == OCLBLAS_SUCCESS && event && i == n - 1)) {
+            clReleaseEvent(ev[i]);
+        }
+        if (kern[i])
+            oclblas__kernel_put(prog[i], plan->step[i].entry, kern[i]);
+    }
+    if (st == OCLBLAS_SUCCESS && event)
+        *event = ev[n - 1];
+    for (int i = 0; i < n; ++i)
+        if (owns[i])
+            oclblas__program_release(prog[i]);
+    return st;
+}

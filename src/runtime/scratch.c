@@ -1,0 +1,186 @@
+/*
+ * Scratch buffers for the padded operands of the gemm_fast plan and the
+ * partial sums of split reductions (gemv, and gemm_fast's split of k). One set per context, grown when a
+ * call needs more and otherwise reused, so that calls do not allocate. The
+ * set is locked from the first enqueue that uses it to the last, and it
+ * remembers the event of its last use: the next call, on whatever queue of
+ * the context, makes its first write wait for that event, so two calls can
+ * never overwrite each other's operands. A set goes with its context
+ * (lifetime.c).
+ */
+#include "runtime/scratch.h"
+#include "runtime/lifetime.h"
+#include "util/util.h"
+
+#include <stdlib.h>
+
+struct oclblas__scratch {
+    cl_context ctx;
+    cl_mem buf[OCLBLAS__SCRATCH_SLOTS];
+    size_t bytes[OCLBLAS__SCRATCH_SLOTS];
+    cl_event last_use;
+    pthread_mutex_t lock;
+    struct oclblas__scratch *next;
+};
+
+static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
+static oclblas__scratch *sets;
+
+/* The scratch sets as the lifetime of contexts sees them (runtime/lifetime.c). */
+static int context_refs(cl_context ctx, int per_program, int per_buffer, int *buffers)
+{
+    return oclblas__scratch_refs(ctx, per_buffer, buffers);
+}
+static const oclblas__context_user context_user = {context_refs, oclblas__scratch_drop};
+
+/* Returns the context's set locked. Lock order: list_lock, then a set's lock. */
+static oclblas__scratch *find_and_lock(cl_context ctx)
+{
+    for (;;) {
+        oclblas__mutex_lock(&list_lock);
+        oclblas__scratch *s = sets;
+        while (s && s->ctx != ctx)
+            s = s->next;
+        if (s) {
+            oclblas__mutex_lock(&s->lock);
+            oclblas__mutex_unlock(&list_lock);
+            return s;
+        }
+        oclblas__context_user_add(&context_user);
+        s = calloc(1, sizeof *s);
+        if (!s) {
+            oclblas__mutex_unlock(&list_lock);
+            return NULL;
+        }
+        s->ctx = ctx;
+        clRetainContext(ctx);
+        pthread_mutex_init(&s->lock, NULL);
+        s->next = sets;
+        sets = s;
+        oclblas__mutex_unlock(&list_lock);
+        /* With no lock held (it may let go of other contexts' sets), and
+         * after the set is listed, so that whoever lets go of the context
+         * meanwhile finds it; then the set is looked up again. */
+        oclblas__context_hold(ctx);
+    }
+}
+
+static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
+{
+    if (bytes <= s->bytes[slot])
+        return OCLBLAS_SUCCESS;
+    /* Round up, so that a slowly growing sequence of sizes reallocates rarely. */
+    size_t want = bytes + bytes / 4;
+    cl_int err;
+    cl_mem m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+    if (err != CL_SUCCESS) {
+        want = bytes;
+        m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+        if (err != CL_SUCCESS)
+            return (oclblas_status)err;
+    }
+    /* The old buffer lives on until the commands that use it have finished. */
+    if (s->buf[slot])
+        clReleaseMemObject(s->buf[slot]);
+    s->buf[slot] = m;
+    s->bytes[slot] = want;
+    return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
+                                     cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait)
+{
+    oclblas__scratch *s = find_and_lock(ctx);
+    if (!s)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
+    oclblas_status st = OCLBLAS_SUCCESS;
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS && st == OCLBLAS_SUCCESS; ++i)
+        st = grow(s, i, bytes[i]);
+    if (st != OCLBLAS_SUCCESS) {
+        oclblas__mutex_unlock(&s->lock);
+        return st;
+    }
+    *out = s;
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+        buf[i] = bytes[i] ? s->buf[i] : NULL;
+    *wait = s->last_use;
+    return OCLBLAS_SUCCESS;
+}
+
+void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
+{
+    if (last_use) {
+        clRetainEvent(last_use);
+        if (s->last_use)
+            clReleaseEvent(s->last_use);
+        s->last_use = last_use;
+    }
+    oclblas__mutex_unlock(&s->lock);
+}
+
+static void free_set(oclblas__scratch *s)
+{
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+        if (s->buf[i])
+            clReleaseMemObject(s->buf[i]);
+    if (s->last_use)
+        clReleaseEvent(s->last_use);
+    clReleaseContext(s->ctx);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+void oclblas__scratch_drop(cl_context ctx)
+{
+    oclblas__scratch *gone = NULL;
+    oclblas__mutex_lock(&list_lock);
+    for (oclblas__scratch **pp = &sets; *pp;) {
+        oclblas__scratch *s = *pp;
+        if (!ctx || s->ctx == ctx) {
+            *pp = s->next;
+            s->next = gone;
+            gone = s;
+        } else {
+            pp = &s->next;
+        }
+    }
+    oclblas__mutex_unlock(&list_lock);
+    while (gone) {
+        oclblas__scratch *next = gone->next;
+        /* Wait for a call that is enqueueing with it right now; the buffers
+         * live on until the commands that use them have finished. */
+        oclblas__mutex_lock(&gone->lock);
+        oclblas__mutex_unlock(&gone->lock);
+        free_set(gone);
+        gone = next;
+    }
+}
+
+int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers)
+{
+    int refs = 0;
+    *buffers = 0;
+    oclblas__mutex_lock(&list_lock);
+    oclblas__scratch *s = sets;
+    while (s && s->ctx != ctx)
+        s = s->next;
+    if (s && pthread_mutex_trylock(&s->lock) != 0) {
+        refs = -1; /* a call is using it */
+    } else if (s) {
+        /* A finished last use needs no waiting for, and its event may keep
+         * the caller's queue alive (PoCL), and with it the context. */
+        cl_int done = CL_QUEUED;
+        if (s->last_use && clGetEventInfo(s->last_use, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done, &done,
+                                          NULL) == CL_SUCCESS &&
+            (done == CL_COMPLETE || done < 0)) {
+            clReleaseEvent(s->last_use);
+            s->last_use = NULL;
+        }
+        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+            *buffers += s->buf[i] != NULL;
+        refs = 1 + *buffers * per_buffer;
+        oclblas__mutex_unlock(&s->lock);
+    }
+    oclblas__mutex_unlock(&list_lock);
+    return refs;
+}
