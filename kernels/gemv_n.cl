@@ -64,6 +64,14 @@ inline realV tail(const global float *restrict col, const int r, const int M)
 }
 #define TAIL(j, r) tail(ag + a_off + (j) * a_ld, r, M)
 
+// The kernel's arguments (src/kernel_gemv_n.c sets them), the same for
+// either loop order below.
+#define GEMV_N_ARGS                                                                                                   \
+    const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \
+        const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
+        global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
+        const int vec
+
 #if STRM == 1
 #define ROW(w) (row0 + (w) * (WGS * VW))
 #else
@@ -105,11 +113,7 @@ inline void column_step(realV *acc, const int j, const int row0, const int M, co
 // start aligned to a vector, else 2. partial is used when the columns are
 // split (get_num_groups(1) > 1): partial[split * M + row].
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
-kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
-                   const global float *restrict ag, const int a_off, const int a_ld,
-                   const global float *restrict xg, const int x_off, const int incx,
-                   global float *yg, const int y_off, const int incy,
-                   const int cols_per_split, global float *partial, const int vec)
+kernel void gemv_n(GEMV_N_ARGS)
 {
     const int lid = get_local_id(0);
     const int split = get_group_id(1);
@@ -208,11 +212,7 @@ inline void panel_add(realV s, const int first, const int r, const int split_run
 }
 
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
-kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
-                   const global float *restrict ag, const int a_off, const int a_ld,
-                   const global float *restrict xg, const int x_off, const int incx,
-                   global float *yg, const int y_off, const int incy,
-                   const int cols_per_split, global float *partial, const int vec)
+kernel void gemv_n(GEMV_N_ARGS)
 {
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
