@@ -51,9 +51,10 @@ static tu_env env;
  * two k-steps per k-tile, 2 x 2 warps of 1 x 2 tiles; CHUNK 1 with one
  * k-step per k-tile (the H100 entry's), 1 x 2 warps of 2 x 2 tiles;
  * promotion every 32 of k (the default entry's), 1 x 2 warps of 2 x 1
- * tiles. PoCL compiles them, the first's tf32 form and the tf32 set below
- * in about 30 s of CPU time on a cold cache: emulated mma.sync holds two
- * barriers, and the cost grows with the tiles and k-steps a warp unrolls. */
+ * tiles. With PoCL compiling them, the first's tf32 form and the tf32 set
+ * below, the whole test takes about 40 s of CPU time on a cold cache:
+ * emulated mma.sync holds two barriers, and the cost grows with the tiles
+ * and k-steps a warp unrolls. */
 static const char *const sets[] = {
     "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
