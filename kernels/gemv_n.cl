@@ -50,6 +50,7 @@ typedef float16 realV;
 // load the compiler may assume aligned) or anywhere (vec = 2, vloadn).
 #define LOAD_ALIGNED(j, r) (*(const global realV *)(ag + a_off + (j) * a_ld + (r)))
 #define LOAD_ANY(j, r) VLOAD(ag + a_off + (j) * a_ld + (r))
+#define LOAD(aligned, j, r) ((aligned) ? LOAD_ALIGNED(j, r) : LOAD_ANY(j, r))
 
 // The rows of A's column j from r on that are below M, zeros beyond: the
 // last, partial vector of rows (its lanes beyond M are never stored).
@@ -63,6 +64,14 @@ inline realV tail(const global float *restrict col, const int r, const int M)
 }
 #define TAIL(j, r) tail(ag + a_off + (j) * a_ld, r, M)
 
+// The kernel's arguments (src/kernel_gemv_n.c sets them), the same for
+// either loop order below.
+#define GEMV_N_ARGS                                                                                                   \
+    const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \
+        const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
+        global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
+        const int vec
+
 #if STRM == 1
 #define ROW(w) (row0 + (w) * (WGS * VW))
 #else
@@ -70,15 +79,41 @@ inline realV tail(const global float *restrict col, const int r, const int M)
 #endif
 
 #if STRM != 2
+// Columns j .. j + UNR - 1 into the sums of this work-item's vectors of
+// rows (ROW(w), from row0). aligned is a constant at each call, so that
+// each call is its own code with one kind of load.
+inline void column_step(realV *acc, const int j, const int row0, const int M, const global float *restrict ag,
+                        const int a_off, const int a_ld, const global float *restrict xg, const int x_off,
+                        const int incx, const int aligned)
+{
+    float xv[UNR];
+#pragma unroll
+    for (int u = 0; u < UNR; ++u)
+        xv[u] = xg[x_off + (j + u) * incx];
+#pragma unroll
+    for (int w = 0; w < WPT; ++w) {
+        const int r = ROW(w);
+        if (r + VW <= M) {
+            realV av[UNR];
+#pragma unroll
+            for (int u = 0; u < UNR; ++u)
+                av[u] = LOAD(aligned, j + u, r);
+#pragma unroll
+            for (int u = 0; u < UNR; ++u)
+                acc[w] = fma(av[u], (realV)xv[u], acc[w]);
+        } else if (r < M) {
+#pragma unroll
+            for (int u = 0; u < UNR; ++u)
+                acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
+        }
+    }
+}
+
 // vec: 1 when A's offset and leading dimension are multiples of VW and its
 // start aligned to a vector, else 2. partial is used when the columns are
 // split (get_num_groups(1) > 1): partial[split * M + row].
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
-kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
-                   const global float *restrict ag, const int a_off, const int a_ld,
-                   const global float *restrict xg, const int x_off, const int incx,
-                   global float *yg, const int y_off, const int incy,
-                   const int cols_per_split, global float *partial, const int vec)
+kernel void gemv_n(GEMV_N_ARGS)
 {
     const int lid = get_local_id(0);
     const int split = get_group_id(1);
@@ -99,57 +134,15 @@ kernel void gemv_n(const int M, const int N, const float alpha, const float beta
     for (int w = 0; w < WPT; ++w)
         acc[w] = (realV)0.0f;
 
-    // UNR columns a step, for every vector of rows; the same loop twice, by
-    // how A is loaded.
+    // UNR columns a step, for every vector of rows, by how A is loaded;
+    // then the columns left one at a time.
     int j = j0;
     if (vec == 1) {
-        for (; j + UNR <= j1; j += UNR) {
-            float xv[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; ++u)
-                xv[u] = xg[x_off + (j + u) * incx];
-#pragma unroll
-            for (int w = 0; w < WPT; ++w) {
-                const int r = ROW(w);
-                if (r + VW <= M) {
-                    realV av[UNR];
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        av[u] = LOAD_ALIGNED(j + u, r);
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        acc[w] = fma(av[u], (realV)xv[u], acc[w]);
-                } else if (r < M) {
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
-                }
-            }
-        }
+        for (; j + UNR <= j1; j += UNR)
+            column_step(acc, j, row0, M, ag, a_off, a_ld, xg, x_off, incx, 1);
     } else {
-        for (; j + UNR <= j1; j += UNR) {
-            float xv[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; ++u)
-                xv[u] = xg[x_off + (j + u) * incx];
-#pragma unroll
-            for (int w = 0; w < WPT; ++w) {
-                const int r = ROW(w);
-                if (r + VW <= M) {
-                    realV av[UNR];
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        av[u] = LOAD_ANY(j + u, r);
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        acc[w] = fma(av[u], (realV)xv[u], acc[w]);
-                } else if (r < M) {
-#pragma unroll
-                    for (int u = 0; u < UNR; ++u)
-                        acc[w] = fma(TAIL(j + u, r), (realV)xv[u], acc[w]);
-                }
-            }
-        }
+        for (; j + UNR <= j1; j += UNR)
+            column_step(acc, j, row0, M, ag, a_off, a_ld, xg, x_off, incx, 0);
     }
     for (; j < j1; ++j) {
         const float xj = xg[x_off + j * incx];
@@ -219,11 +212,7 @@ inline void panel_add(realV s, const int first, const int r, const int split_run
 }
 
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
-kernel void gemv_n(const int M, const int N, const float alpha, const float beta,
-                   const global float *restrict ag, const int a_off, const int a_ld,
-                   const global float *restrict xg, const int x_off, const int incx,
-                   global float *yg, const int y_off, const int incy,
-                   const int cols_per_split, global float *partial, const int vec)
+kernel void gemv_n(GEMV_N_ARGS)
 {
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;

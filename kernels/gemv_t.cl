@@ -47,6 +47,7 @@ typedef float16 realV;
 // A whole vector at p: aligned (vec = 1) or anywhere (vec = 2, vloadn).
 #define LOAD_ALIGNED(p) (*(const global realV *)(p))
 #define LOAD_ANY(p) VLOAD(p)
+#define LOAD(aligned, p) ((aligned) ? LOAD_ALIGNED(p) : LOAD_ANY(p))
 
 #if defined(OCLBLAS_NVIDIA) && TPC > 1 && TPC <= 32 && (WGS % 32) == 0
 #define USE_SHUFFLE 1
@@ -59,6 +60,41 @@ inline float shfl_xor(float v, int lanes)
 #else
 #define USE_SHUFFLE 0
 #endif
+
+// The dot product of A's column and x over this work-item's share of the
+// rows [i0, i1), from i on, TPC * VW apart: whole steps of UNR vectors into
+// UNR sums, single vectors, then the elements of the last partial vector.
+// aligned is a constant at each call, so that each call is its own loop
+// with one kind of load.
+inline float dot_share(const global float *acol, const global float *xcol, int i, const int i1, const int aligned)
+{
+    realV sum[UNR];
+#pragma unroll
+    for (int u = 0; u < UNR; ++u)
+        sum[u] = (realV)0.0f;
+    for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
+        realV av[UNR], xv[UNR];
+#pragma unroll
+        for (int u = 0; u < UNR; ++u) {
+            av[u] = LOAD(aligned, acol + i + u * TPC * VW);
+            xv[u] = LOAD(aligned, xcol + i + u * TPC * VW);
+        }
+#pragma unroll
+        for (int u = 0; u < UNR; ++u)
+            sum[u] = fma(av[u], xv[u], sum[u]);
+    }
+    for (; i + VW <= i1; i += TPC * VW)
+        sum[0] = fma(LOAD(aligned, acol + i), LOAD(aligned, xcol + i), sum[0]);
+#pragma unroll
+    for (int u = 1; u < UNR; ++u)
+        sum[0] += sum[u];
+    float acc = HSUM(sum[0]);
+    // The last partial vector of the range, element by element.
+    for (int l = 0; l < VW; ++l)
+        if (i + l < i1)
+            acc = fma(acol[i + l], xcol[i + l], acc);
+    return acc;
+}
 
 // vec: 1 when A's offset and leading dimension are multiples of VW, x is
 // contiguous (incx = 1) and both are aligned to a vector; 2 when x is
@@ -82,63 +118,11 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     if (col < N) {
         const global float *acol = ag + a_off + col * a_ld;
         const global float *xcol = xg + x_off;
-        // The work-item's share of the rows [i0, i1): whole steps of UNR
-        // vectors into UNR sums, single vectors, then the elements of the
-        // last partial vector. The same loop twice, by how A and x are loaded.
+        // The work-item's share of the rows [i0, i1), by how A and x are loaded.
         if (vec == 1) {
-            realV sum[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; ++u)
-                sum[u] = (realV)0.0f;
-            int i = i0 + t * VW;
-            for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
-                realV av[UNR], xv[UNR];
-#pragma unroll
-                for (int u = 0; u < UNR; ++u) {
-                    av[u] = LOAD_ALIGNED(acol + i + u * TPC * VW);
-                    xv[u] = LOAD_ALIGNED(xcol + i + u * TPC * VW);
-                }
-#pragma unroll
-                for (int u = 0; u < UNR; ++u)
-                    sum[u] = fma(av[u], xv[u], sum[u]);
-            }
-            for (; i + VW <= i1; i += TPC * VW)
-                sum[0] = fma(LOAD_ALIGNED(acol + i), LOAD_ALIGNED(xcol + i), sum[0]);
-#pragma unroll
-            for (int u = 1; u < UNR; ++u)
-                sum[0] += sum[u];
-            acc = HSUM(sum[0]);
-            // The last partial vector of the range, element by element.
-            for (int l = 0; l < VW; ++l)
-                if (i + l < i1)
-                    acc = fma(acol[i + l], xcol[i + l], acc);
+            acc = dot_share(acol, xcol, i0 + t * VW, i1, 1);
         } else if (vec == 2) {
-            realV sum[UNR];
-#pragma unroll
-            for (int u = 0; u < UNR; ++u)
-                sum[u] = (realV)0.0f;
-            int i = i0 + t * VW;
-            for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
-                realV av[UNR], xv[UNR];
-#pragma unroll
-                for (int u = 0; u < UNR; ++u) {
-                    av[u] = LOAD_ANY(acol + i + u * TPC * VW);
-                    xv[u] = LOAD_ANY(xcol + i + u * TPC * VW);
-                }
-#pragma unroll
-                for (int u = 0; u < UNR; ++u)
-                    sum[u] = fma(av[u], xv[u], sum[u]);
-            }
-            for (; i + VW <= i1; i += TPC * VW)
-                sum[0] = fma(LOAD_ANY(acol + i), LOAD_ANY(xcol + i), sum[0]);
-#pragma unroll
-            for (int u = 1; u < UNR; ++u)
-                sum[0] += sum[u];
-            acc = HSUM(sum[0]);
-            // The last partial vector of the range, element by element.
-            for (int l = 0; l < VW; ++l)
-                if (i + l < i1)
-                    acc = fma(acol[i + l], xcol[i + l], acc);
+            acc = dot_share(acol, xcol, i0 + t * VW, i1, 0);
         } else {
             for (int r = i0 + t; r < i1; r += TPC)
                 acc = fma(acol[r], xg[x_off + r * incx], acc);

@@ -14,12 +14,12 @@
  *                     inputs nor than cuBLAS FP32's as the issue measured
  *                     them on the H100; the tf32 mode's are about 1e-3.
  *   test_gemm_tc_emu  on any device (PoCL in CI) with the kernel's emulation
- *                     of mma.sync and cp.async (-DOCLBLAS_TC_EMULATE=1, which
- *                     oclblas__gemm_tc_emulate turns on), with three small
- *                     sets that together take the three main loops, both
- *                     pipelines, both places of the split, promotion and
- *                     CHUNK, one and two fragment words, several warps and
- *                     tiles per warp in each direction, and that PoCL
+ *                     of mma.sync (-DOCLBLAS_TC_EMULATE=1, which
+ *                     oclblas__gemm_tc_emulate turns on), with small sets
+ *                     that together take every path of the kernel (CHUNK
+ *                     and promotion, one and several k-steps per k-tile,
+ *                     the paired layout of the tf32 sets), several warps
+ *                     and tiles per warp in each direction, and that PoCL
  *                     compiles in seconds each;
  *                     the same gate on a smaller product. The emulation models
  *                     the tensor cores (operands truncated to TF32, one
@@ -49,41 +49,34 @@
 static tu_env env;
 
 #if TC_TEST_EMULATION
-/* Each of the kernel's three main loops once: cp.async with three stages,
- * fragment prefetch (LOOP 2), two-word fragment loads and CHUNK 1 (a
- * temporary per k8 step), 2 x 2 warps of 1 x 2 tiles; staging through
- * registers with hi and lo planes, LOOP 1, CHUNK 2 (a temporary per
- * k-tile, A's fragments held), 2 x 2 warps of one tile and four k-steps;
- * the first round's loop (LOOP 0, the H100 entry's) with the split per
- * fragment and promotion every 32 of k, 1 x 2 warps of 2 x 1 tiles; then
- * cp.async (ISSUE_TILE) in the other two loops, LOOP 0 and LOOP 1. PoCL
- * compiles them, the first's tf32 form and the tf32 set below in about 40 s
- * of CPU time on a cold cache: emulated mma.sync holds two barriers, and
- * the cost grows with the tiles and k-steps a warp unrolls. */
+/* The shipped sets' forms, small: CHUNK 1 (a temporary per k8 step) with
+ * two k-steps per k-tile, 2 x 2 warps of 1 x 2 tiles; CHUNK 1 with one
+ * k-step per k-tile (the H100 entry's), 1 x 2 warps of 2 x 2 tiles;
+ * promotion every 32 of k (the default entry's), 1 x 2 warps of 2 x 1
+ * tiles. With PoCL compiling them, the first's tf32 form and the tf32 set
+ * below, the whole test takes about 40 s of CPU time on a cold cache:
+ * emulated mma.sync holds two barriers, and the cost grows with the tiles
+ * and k-steps a warp unrolls. */
 static const char *const sets[] = {
-    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=2,FRAGV=2,"
+    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
-    "BM=32,BN=16,BK=32,WM=16,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
-    "CHUNK=2,KPAIR=0",
-    "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
-    "CHUNK=0,KPAIR=0",
-    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=2,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=0,FRAGV=1,"
-    "CHUNK=0,KPAIR=0",
-    "BM=32,BN=32,BK=16,WM=16,WN=16,STAGES=3,CP_ASYNC=1,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "BM=32,BN=32,BK=8,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
+    "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=1,FRAGV=1,"
+    "CHUNK=0,KPAIR=0",
 };
-#define NUM_SETS 5
+#define NUM_SETS 3
 static const size_t gate_sizes[][3] = {{64, 64, 2048}};
 /* A set for one product only (k rows stored in pairs, KPAIR), as an entry
  * tuned for the tf32 mode could hold. */
-static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=4,PADB=4,PRODUCTS=1,"
                                "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
 #define SEMANTICS_SCALE 1
 #else
 static const char *const sets[] = {NULL}; /* the database's */
 #define NUM_SETS 1
 static const size_t gate_sizes[][3] = {{1024, 1024, 1024}, {4096, 4096, 4096}};
-static const char tf32_set[] = "BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+static const char tf32_set[] = "BM=128,BN=128,BK=16,WM=64,WN=64,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=4,PADB=4,PRODUCTS=1,"
                                "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
 #define SEMANTICS_SCALE 3
 #endif

@@ -65,7 +65,7 @@ static int setup(void **state)
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
     /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
-                            "PROMOTE=2,LOOP=0,FRAGV=1,CHUNK=0,KPAIR=0");
+                            "PROMOTE=2,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0,"
                             "GEMM_MAX_SLICE_K=0");
     return 0;
@@ -489,8 +489,6 @@ static void test_tc_choice(void **state)
     assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_GEMV);
     /* A set with CHUNK runs tf32 without it. */
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_WN] = 64;
-    cx.params[OCLBLAS__K_GEMM_TC].v[TC_LOOP] = 2;
-    cx.params[OCLBLAS__K_GEMM_TC].v[TC_FRAGV] = 4;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_PROMOTE] = 0;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 1;
     p = gemm(0, 0, 1000, 1000, 1000);
@@ -627,14 +625,9 @@ static void test_tc_descriptor(void **state)
     oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
     assert_non_null(strstr(text, "-DPRODUCTS=3 "));
     assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
-                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DGUARD=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
-    assert_null(strstr(text, "TC_SMEM_ADDR")); /* no cp.async */
+                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
     assert_null(strstr(text, "EMULATE"));
-    oclblas__params p = cx.params[tc];
-    p.v[TC_CP_ASYNC] = 1;
-    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
-    oclblas__params_defines(tc, &p, text, sizeof text);
-    assert_non_null(strstr(text, "-DTC_SMEM_ADDR=1"));
+    oclblas__params p;
 
     /* Rules on partial assignments. */
     /* Each case: the parameters it assigns ("NAME=VALUE,..."), which break one rule. */
@@ -643,24 +636,24 @@ static void test_tc_descriptor(void **state)
     } bad[] = {
         {"WM=24", "WM must be a multiple of 16"},
         {"BM=96,BN=64,WM=64,WN=32", "BM must be a multiple of WM"},
-        {"SPLIT=1,CP_ASYNC=1", "SPLIT = 1"},
-        {"CP_ASYNC=0,STAGES=3", "STAGES must be 2"},
+        /* The parameters with one value (entries name them) refuse others. */
+        {"STAGES=3", "outside its legal range"},
+        {"CP_ASYNC=1", "outside its legal range"},
+        {"SPLIT=1", "outside its legal range"},
+        {"LOOP=0", "outside its legal range"},
+        {"FRAGV=4", "outside its legal range"},
+        {"CHUNK=2", "outside its legal range"},
         {"PRODUCTS=2", "PRODUCTS must be 1 or 3"},
         /* 3xTF32 must reach FP32 at least every 64 of k. */
         {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
         {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
         {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK > 0 needs"},
-        {"CHUNK=3,PRODUCTS=1,PROMOTE=0", "CHUNK > 0 needs"},
-        {"CHUNK=2,LOOP=2,FRAGV=1,KPAIR=0", "CHUNK = 2 or 3 needs"},
-        {"KPAIR=1,PRODUCTS=3,CP_ASYNC=0,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
-        {"KPAIR=1,PRODUCTS=1,CP_ASYNC=1,LOOP=1,FRAGV=1", "KPAIR = 1 needs"},
+        {"CHUNK=1,PRODUCTS=1,PROMOTE=0", "CHUNK > 0 needs"},
+        {"KPAIR=1,PRODUCTS=3", "KPAIR = 1 needs"},
         {"KPAIR=1,BM=128,BN=96,BK=32,WM=64,WN=24", "KPAIR = 1 needs WN / 8 even"},
-        {"LOOP=0,FRAGV=4,CHUNK=0", "LOOP = 0 needs"},
-        {"FRAGV=4,WM=64,WN=16", "FRAGV needs"},
-        {"FRAGV=3", "FRAGV must be"},
         {"PADA=6,PADB=8", "multiples of 4"},
         /* 64 x 64 warp tiles with promotion: about 300 registers. */
-        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=3,LOOP=1,SPLIT=0,PROMOTE=2,CHUNK=0", "registers"},
+        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=3,PROMOTE=2,CHUNK=0", "registers"},
         /* 128 x 64 x 8 with 8 warps of 32 x 32: 128 float4s of A for 256 work-items. */
         {"BM=128,BN=64,BK=8,WM=32,WN=32", "multiples of 4 * 32"},
     };
@@ -676,27 +669,21 @@ static void test_tc_descriptor(void **state)
     /* The same 64 x 64 warp tiles with CHUNK instead of promotion fit. */
     p = cx.params[tc];
     p.v[TC_WN] = 64;
-    p.v[TC_LOOP] = 1;
-    p.v[TC_FRAGV] = 4;
     p.v[TC_PROMOTE] = 0;
     p.v[TC_CHUNK] = 1;
     assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
-    /* Local memory: 4 stages of 128 x 128 x 32 do not fit 48 KiB; neither do
-     * hi and lo planes of 128 x 128 x 16 split at staging, which one product
-     * does not need. */
+    /* Local memory: two slots of 128 x 128 x 32 (2 x 32 x 272 x 4 B = 68 KiB)
+     * do not fit 48 KiB. */
     p = cx.params[tc];
     p.v[TC_BK] = 32;
     p.v[TC_PROMOTE] = 1;
-    p.v[TC_CP_ASYNC] = 1;
-    p.v[TC_STAGES] = 4;
     assert_true(oclblas__params_legal(tc, &p, NULL, &why));
     assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
     assert_string_equal(why, "more local memory than the device has");
+    /* A set for one product with k rows in pairs has no accurate form. */
     p = cx.params[tc];
-    p.v[TC_SPLIT] = 1; /* 2 planes x 2 stages x 16 x 272 x 4 B = 68 KiB */
-    assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
-    assert_string_equal(why, "more local memory than the device has");
     p.v[TC_PRODUCTS] = 1;
+    p.v[TC_KPAIR] = 1;
     assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
     const oclblas__params acc = oclblas__gemm_tc_for_mode(&p, OCLBLAS_MATH_ACCURATE);
     assert_false(oclblas__params_legal(tc, &acc, &dev.lim, &why));

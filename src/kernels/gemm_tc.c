@@ -1,10 +1,9 @@
 /*
  * gemm_tc's descriptor (kernels/gemm_tc.cl, SGEMM on NVIDIA tensor cores
  * through mma.sync with TF32 operands): its parameters (block tile BM BN
- * BK, warp tile WM WN, pipeline STAGES and CP_ASYNC, where operands are
- * split SPLIT, local padding PADA PADB, products PRODUCTS, how partial sums
- * reach FP32 PROMOTE and CHUNK, main loop LOOP, fragment load width FRAGV,
- * k-paired local layout KPAIR)
+ * BK, warp tile WM WN, local padding PADA PADB, products PRODUCTS, how
+ * partial sums reach FP32 PROMOTE and CHUNK, k-paired local layout KPAIR,
+ * and five that have one value: STAGES CP_ASYNC SPLIT LOOP FRAGV)
  * with their ranges and the tuner's candidates, the rules that make a set
  * legal, the sizes derived from a set, the devices that can run it
  * (NVIDIA, compute capability 8.0 and above), its launch geometry and
@@ -15,9 +14,9 @@
  * it (oclblas__gemm_tc_for_mode): an entry's value is what the set was
  * tuned with. Three products need at least the resources of one, so the
  * tf32 form of a legal accurate set is legal too; a set made for one
- * product (without promotion or CHUNK, or too large for hi and lo planes)
- * may have no accurate form, and the plan then keeps gemm_fast for that
- * mode.
+ * product (without promotion or CHUNK, with KPAIR, or with too many
+ * registers for hi and lo fragments) may have no accurate form, and the
+ * plan then keeps gemm_fast for that mode.
  */
 #include "kernels/gemm_tc.h"
 
@@ -31,45 +30,40 @@ static const oclblas__param_def params[TC_COUNT] = {
     [TC_BK] = {"BK", 8, 64, 2, {8, 16}},
     [TC_WM] = {"WM", 16, 128, 1, {64}},
     [TC_WN] = {"WN", 8, 128, 2, {32, 64}},
-    [TC_STAGES] = {"STAGES", 2, 6, 3, {2, 3, 4}},
-    [TC_CP_ASYNC] = {"CP_ASYNC", 0, 1, 2, {0, 1}},
-    [TC_SPLIT] = {"SPLIT", 0, 1, 2, {0, 1}},
+    /* STAGES, CP_ASYNC, SPLIT, LOOP and FRAGV have one value each: the
+     * kernel has one pipeline (two slots, staged through registers), splits
+     * operands as warps load them, has one main loop and loads fragments a
+     * word at a time. Entries name them, so they stay, fixed. */
+    [TC_STAGES] = {"STAGES", 2, 2, 1, {2}},
+    [TC_CP_ASYNC] = {"CP_ASYNC", 0, 0, 1, {0}},
+    [TC_SPLIT] = {"SPLIT", 0, 0, 1, {0}},
     /* 8 (mod 32) makes the fragment loads conflict-free; 0 is 4-way conflicted. */
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
     [TC_PADB] = {"PADB", 0, 64, 1, {8}},
     [TC_PRODUCTS] = {"PRODUCTS", 1, 3, 1, {3}},
     /* k-tiles per promotion of a separate sum to FP32 (0: none) */
     [TC_PROMOTE] = {"PROMOTE", 0, 8, 2, {0, 2}},
-    /* 0: the first round's main loop; 1: fragments per k-step; 2: and the
-     * next k-step's prefetched, one barrier per k-tile */
-    [TC_LOOP] = {"LOOP", 0, 2, 3, {0, 1, 2}},
-    /* words per fragment load from local memory */
-    [TC_FRAGV] = {"FRAGV", 1, 4, 2, {1, 4}},
-    /* the three products summed apart and added in FP32: 1 per k8 step,
-     * 2 per k-tile with A's fragments held, 3 per k8 step in 2's order */
-    [TC_CHUNK] = {"CHUNK", 0, 3, 4, {0, 1, 2, 3}},
+    [TC_LOOP] = {"LOOP", 1, 1, 1, {1}},
+    [TC_FRAGV] = {"FRAGV", 1, 1, 1, {1}},
+    /* 1: each tile's three products of a k8 step summed apart and added in FP32 */
+    [TC_CHUNK] = {"CHUNK", 0, 1, 2, {0, 1}},
     /* 1: k rows stored in pairs, fragments loaded in mma's register order
      * (one product only: tf32 sets) */
     [TC_KPAIR] = {"KPAIR", 0, 1, 1, {0}},
 };
 
-/* The kernel's edge guard, not a choice: GUARD = 2 recomputes with FFMA
- * every tile whose sums hold Inf, NaN or a magnitude near overflow and
- * every tile with a nonzero operand outside [2^GUARD_EMIN, 2^GUARD_EMAX].
+/* The kernel's edge guard, not a choice: it recomputes with FFMA every
+ * tile whose sums hold Inf, NaN or a magnitude near overflow and every
+ * tile with a nonzero operand outside [2^GUARD_EMIN, 2^GUARD_EMAX].
  * The range test is needed: below about 2^-115 an operand's low part is
  * subnormal, and the tensor cores read only its top 19 bits, which drops
  * the bits below 2^-136 (a subnormal A times a B near 2^120 came out 10%
- * wrong with GUARD = 1: tests/test_gemm_tc.c, case "A subnormal", in the
+ * wrong without it: tests/test_gemm_tc.c, case "A subnormal", in the
  * emulation, which reads operands as the tensor cores do). Inside the range every term
  * of hi*hi + hi*lo + lo*hi is a normal float and no single product
  * overflows, whatever the tensor cores do with subnormals. */
-#define GUARD 2
 #define GUARD_EMIN (-51)
 #define GUARD_EMAX 63
-/* How cp.async gets its shared-window address from a local pointer: its
- * value as a 32-bit integer, which the first GPU run's probe found correct
- * on NVIDIA's OpenCL (the kernel offers two more forms). */
-#define SMEM_ADDR_FORM 1
 /* Bytes of local memory the emulation adds: 6 words per work-item. */
 #define EMULATION_LOCAL_PER_ITEM 24
 
@@ -83,17 +77,15 @@ static int warps(const int *v) { return (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC
 static const char *const no_warp = "BM must be a multiple of WM and BN of WN";
 static int threads(const int *v) { return 32 * warps(v); }
 /* Accumulators (twice when promotion keeps a second set), one k-step's
- * fragments (hi and lo with three products), the next k-step's with
- * LOOP = 2 (raw words when three products are split per fragment), CHUNK's
- * temporaries, about 40 for addresses and loop state: the kernel author's
- * estimate, borne out by the offline PTX check and the first GPU run.
- * Rough, since ptxas reuses fragment registers. */
+ * fragments (hi and lo with three products), CHUNK's temporaries, about 40
+ * for addresses and loop state: the kernel author's estimate, borne out by
+ * ptxas in the development runs (the tensor-core notes). Rough, since ptxas
+ * reuses fragment registers. */
 static int registers_per_item(const int *v)
 {
     const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, three = v[TC_PRODUCTS] == 3;
     const int frag = (mt * 4 + nt * 2) * (three ? 2 : 1);
-    const int next = v[TC_LOOP] == 2 ? (v[TC_SPLIT] || !three ? frag : frag / 2) : 0;
-    return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + next + (v[TC_CHUNK] ? 8 : 0) + 40;
+    return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + (v[TC_CHUNK] ? 8 : 0) + 40;
 }
 
 static const char *warp_m(const int *v, const oclblas__limits *l)
@@ -112,7 +104,7 @@ static const char *block_tile(const int *v, const oclblas__limits *l)
 {
     return v[TC_BM] % v[TC_WM] || v[TC_BN] % v[TC_WN] ? no_warp : NULL;
 }
-/* Local rows stay 16-byte aligned for float4 stores and cp.async. */
+/* Local rows stay 16-byte aligned for float4 stores and loads. */
 static const char *padding(const int *v, const oclblas__limits *l)
 {
     return v[TC_PADA] % 4 || v[TC_PADB] % 4 ? "PADA and PADB must be multiples of 4" : NULL;
@@ -120,15 +112,6 @@ static const char *padding(const int *v, const oclblas__limits *l)
 static const char *products(const int *v, const oclblas__limits *l)
 {
     return v[TC_PRODUCTS] != 1 && v[TC_PRODUCTS] != 3 ? "PRODUCTS must be 1 or 3" : NULL;
-}
-/* SPLIT = 1 splits operands on their way through registers. */
-static const char *staging(const int *v, const oclblas__limits *l)
-{
-    return v[TC_SPLIT] && v[TC_CP_ASYNC] ? "SPLIT = 1 stages through registers: CP_ASYNC must be 0" : NULL;
-}
-static const char *stages(const int *v, const oclblas__limits *l)
-{
-    return !v[TC_CP_ASYNC] && v[TC_STAGES] != 2 ? "without cp.async STAGES must be 2" : NULL;
 }
 /* Every work-item stages whole float4s of each tile. */
 static const char *chunks(const int *v, const oclblas__limits *l)
@@ -154,17 +137,10 @@ static const char *chunk(const int *v, const oclblas__limits *l)
     return v[TC_CHUNK] && (v[TC_PRODUCTS] != 3 || v[TC_PROMOTE]) ? "CHUNK > 0 needs PRODUCTS = 3 and PROMOTE = 0"
                                                                  : NULL;
 }
-static const char *chunk_loop(const int *v, const oclblas__limits *l)
-{
-    return v[TC_CHUNK] >= 2 && (v[TC_LOOP] != 1 || v[TC_FRAGV] != 1 || v[TC_KPAIR])
-               ? "CHUNK = 2 or 3 needs LOOP = 1, FRAGV = 1 and KPAIR = 0"
-               : NULL;
-}
+/* The paired layout holds raw words: one product only. */
 static const char *kpair(const int *v, const oclblas__limits *l)
 {
-    return v[TC_KPAIR] && (v[TC_PRODUCTS] != 1 || v[TC_CP_ASYNC] || !v[TC_LOOP] || v[TC_FRAGV] != 1)
-               ? "KPAIR = 1 needs PRODUCTS = 1, CP_ASYNC = 0, LOOP 1 or 2 and FRAGV = 1"
-               : NULL;
+    return v[TC_KPAIR] && v[TC_PRODUCTS] != 1 ? "KPAIR = 1 needs PRODUCTS = 1" : NULL;
 }
 /* KPAIR stages k rows in pairs: whole pairs of float4s and of n8 tiles. */
 static const char *kpair_tiles(const int *v, const oclblas__limits *l)
@@ -176,23 +152,6 @@ static const char *kpair_tiles(const int *v, const oclblas__limits *l)
         return no_warp;
     return (v[TC_WN] / 8) % 2 || (v[TC_BM] * v[TC_BK] / per) % 2 || (v[TC_BN] * v[TC_BK] / per) % 2
                ? "KPAIR = 1 needs WN / 8 even and an even number of float4s of A and of B per work-item"
-               : NULL;
-}
-/* LOOP = 0 is the first round's loop, kept as it ran. */
-static const char *first_loop(const int *v, const oclblas__limits *l)
-{
-    return !v[TC_LOOP] && (v[TC_FRAGV] != 1 || v[TC_CHUNK]) ? "LOOP = 0 needs FRAGV = 1 and CHUNK = 0" : NULL;
-}
-static const char *fragv(const int *v, const oclblas__limits *l)
-{
-    return v[TC_FRAGV] != 1 && v[TC_FRAGV] != 2 && v[TC_FRAGV] != 4 ? "FRAGV must be 1, 2 or 4" : NULL;
-}
-/* A lane's FRAGV words for one k belong to adjacent tiles of its warp. */
-static const char *fragv_tiles(const int *v, const oclblas__limits *l)
-{
-    const int f = v[TC_FRAGV];
-    return f > 1 && ((v[TC_WM] / 16) % (f / 2) || (v[TC_WN] / 8) % f)
-               ? "FRAGV needs WM / 16 a multiple of FRAGV / 2 and WN / 8 a multiple of FRAGV"
                : NULL;
 }
 /* NVIDIA: at most 255 registers per work-item and 64 Ki per work-group;
@@ -213,12 +172,10 @@ static const char *dev_wgs(const int *v, const oclblas__limits *l)
         return no_warp;
     return t > l->max_wg_size || t > l->max_item[0] ? "work-group larger than the device allows" : NULL;
 }
-/* STAGES slots of each tile, hi and lo planes of each when three products
- * are split at staging, the fallback's flag. */
+/* Two slots of each tile, the fallback's flag. */
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
-    const unsigned long long planes = v[TC_SPLIT] && v[TC_PRODUCTS] == 3 ? 2 : 1;
-    unsigned long long bytes = 4ull * (unsigned long long)v[TC_STAGES] * planes * (unsigned long long)v[TC_BK] *
+    unsigned long long bytes = 4ull * 2 * (unsigned long long)v[TC_BK] *
                                    (unsigned long long)(v[TC_BM] + v[TC_PADA] + v[TC_BN] + v[TC_PADB]) +
                                4;
     if (atomic_load(&emulate))
@@ -234,23 +191,14 @@ static const oclblas__rule rules[] = {
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 0, block_tile},
     {P(TC_PADA) | P(TC_PADB), 0, padding},
     {P(TC_PRODUCTS), 0, products},
-    {P(TC_SPLIT) | P(TC_CP_ASYNC), 0, staging},
-    {P(TC_CP_ASYNC) | P(TC_STAGES), 0, stages},
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
     {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE) | P(TC_BK), 0, accuracy},
     {P(TC_CHUNK) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, chunk},
-    {P(TC_CHUNK) | P(TC_LOOP) | P(TC_FRAGV) | P(TC_KPAIR), 0, chunk_loop},
-    {P(TC_KPAIR) | P(TC_PRODUCTS) | P(TC_CP_ASYNC) | P(TC_LOOP) | P(TC_FRAGV), 0, kpair},
+    {P(TC_KPAIR) | P(TC_PRODUCTS), 0, kpair},
     {P(TC_KPAIR) | P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, kpair_tiles},
-    {P(TC_LOOP) | P(TC_FRAGV) | P(TC_CHUNK), 0, first_loop},
-    {P(TC_FRAGV), 0, fragv},
-    {P(TC_FRAGV) | P(TC_WM) | P(TC_WN), 0, fragv_tiles},
-    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_LOOP) | P(TC_SPLIT) | P(TC_PROMOTE) |
-         P(TC_CHUNK),
-     0, registers},
+    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_PROMOTE) | P(TC_CHUNK), 0, registers},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 1, dev_wgs},
-    {P(TC_STAGES) | P(TC_SPLIT) | P(TC_PRODUCTS) | P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1,
-     dev_local},
+    {P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1, dev_local},
 };
 #undef P
 
@@ -277,13 +225,10 @@ static int derive(const int *v, oclblas__derived *out)
     out[n++] = (oclblas__derived){"LDB", v[TC_BN] + v[TC_PADB]};
     out[n++] = (oclblas__derived){"A_CHUNKS", v[TC_BM] * v[TC_BK] / (4 * t)}; /* float4s per work-item */
     out[n++] = (oclblas__derived){"B_CHUNKS", v[TC_BN] * v[TC_BK] / (4 * t)};
-    out[n++] = (oclblas__derived){"GUARD", GUARD};
     out[n++] = (oclblas__derived){"GUARD_EMIN", GUARD_EMIN};
     out[n++] = (oclblas__derived){"GUARD_EMAX", GUARD_EMAX};
     if (atomic_load(&emulate))
         out[n++] = (oclblas__derived){"OCLBLAS_TC_EMULATE", 1};
-    else if (v[TC_CP_ASYNC])
-        out[n++] = (oclblas__derived){"TC_SMEM_ADDR", SMEM_ADDR_FORM};
     return n;
 }
 

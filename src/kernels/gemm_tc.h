@@ -32,7 +32,7 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
 
 /* For tests only: with on = 1, every device is capable and programs are
  * built with -DOCLBLAS_TC_EMULATE=1 (the kernel's emulation of mma.sync
- * and cp.async in plain OpenCL C, see kernels/gemm_tc.cl), so that the
+ * in plain OpenCL C, see kernels/gemm_tc.cl), so that the
  * kernel's logic runs on PoCL through the library's own plans and
  * executor. Call it before the first call that resolves a device's
  * parameters; the library itself never sets it. */
