@@ -25,7 +25,7 @@
 #define OCLBLAS__MAX_PARAMS 16
 #define OCLBLAS__MAX_CANDIDATES 12
 #define OCLBLAS__MAX_DERIVED 16
-#define OCLBLAS__MAX_ARGS 16
+#define OCLBLAS__MAX_ARGS 20
 
 /* ---- the kernel list (kernels.def) ------------------------------------- */
 
@@ -183,6 +183,21 @@ typedef struct {
 void oclblas__step_int(oclblas__step *s, int v);
 void oclblas__step_float(oclblas__step *s, float v);
 void oclblas__step_buf(oclblas__step *s, oclblas__buf b);
+
+/* A strided batch: count problems of one shape, problem z's operands
+ * stride_a, stride_b and stride_c elements after problem z - 1's (0 for A
+ * or B: the same operand for every problem). count 0 or 1: one problem. */
+typedef struct {
+    size_t count;
+    size_t stride_a, stride_b, stride_c;
+} oclblas__batch;
+
+/* A batch of `count` problems as the third dimension of a step's geometry
+ * (one work-group deep each); 0 or 1 leaves a single problem's geometry as
+ * it is. The most problems one launch takes: NVIDIA's grids stop at 65535
+ * work-groups in their third dimension, and OpenCL cannot ask. */
+#define OCLBLAS__MAX_BATCH_LAUNCH 65535
+void oclblas__step_batch(oclblas__step *s, size_t count);
 
 /* Sets a step's arguments (roles resolved through bufs) and enqueues it. */
 oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
@@ -501,6 +516,10 @@ typedef struct {
     int num_steps;
     oclblas__step step[OCLBLAS__MAX_STEPS];
     int main; /* the step of the kernel the plan is for: its program is taken first */
+    /* Of a batch, the problems the plan computes, from the first: fewer than
+     * the batch's count where one launch cannot take them all (its scratch,
+     * the grid's third dimension); the caller plans the rest after. */
+    size_t problems;
     char cls[OCLBLAS__CLASS_NAME]; /* the class of shapes whose set the main kernel runs with ("": the set for every shape) */
     size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
     /* What was decided, for the log and the tests. */
@@ -519,6 +538,11 @@ typedef struct {
 } oclblas__plan;
 
 oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out);
+/* A strided batch of the problem p (its operands those of problem 0; C's
+ * problems do not overlap, and the batch's operands lie inside the
+ * kernels' int): the plan of its first plan.problems problems. */
+oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out);
 oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out);
 
 /* A routine call as its caller wrote it, for the verbose log. */

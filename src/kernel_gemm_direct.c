@@ -2,8 +2,9 @@
  * gemm_direct's descriptor (kernels/gemm_direct.cl): its parameters (tile
  * WGD, k-step KWGD, work-group shape MDIMCD NDIMCD, unroll KWID, local
  * padding PADA PADB), their rules, the sizes derived from them, its launch
- * geometry (one entry point per pair of transposes), and what oclblas-tune
- * times it on: column-major NN products from the caller's buffers.
+ * geometry (one entry point per pair of transposes, a batch as the third
+ * dimension), and what oclblas-tune times it on: column-major NN products
+ * from the caller's buffers.
  */
 #include "kernel_gemm_direct.h"
 
@@ -81,10 +82,14 @@ static int derive(const int *v, oclblas__derived *out)
     return 6;
 }
 
-void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_direct_args *a, oclblas__step *s)
+void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_direct_args *a,
+                               const oclblas__batch *batch, oclblas__step *s)
 {
     static const char *const names[2][2] = {{"gemm_direct_nn", "gemm_direct_nt"},
                                             {"gemm_direct_tn", "gemm_direct_tt"}};
+    const oclblas__batch single = {0}; /* a single product: strides 0, two dimensions */
+    if (!batch)
+        batch = &single;
     const int *v = p->v;
     const size_t wgd = (size_t)v[GD_WGD];
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_DIRECT, .params = *p};
@@ -108,6 +113,10 @@ void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_dir
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, (int)batch->stride_a);
+    oclblas__step_int(s, (int)batch->stride_b);
+    oclblas__step_int(s, (int)batch->stride_c);
+    oclblas__step_batch(s, batch->count);
 }
 
 /* ---- what oclblas-tune times ------------------------------------------- */
@@ -119,7 +128,7 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
     const oclblas__gemm_direct_args a = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          0, p->m, 0, p->k, 0, p->m};
-    oclblas__gemm_direct_step(cand, &a, &out->step[0]);
+    oclblas__gemm_direct_step(cand, &a, NULL, &out->step[0]);
     return OCLBLAS_SUCCESS;
 }
 

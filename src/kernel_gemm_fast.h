@@ -25,7 +25,11 @@ typedef struct {
     size_t a_off, a_ld, b_off, b_ld, c_off, c_ld;
 } oclblas__gemm_fast_args;
 
-void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_args *a, oclblas__step *out);
+/* With a batch (not NULL, count > 1; k not split): count such products,
+ * each over the whole k, problem z's A, B and C the batch's strides (in
+ * elements, multiples of VWM and VWN for A and B) after problem z - 1's. */
+void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__gemm_fast_args *a,
+                             const oclblas__batch *batch, oclblas__step *out);
 /* The argument list that gemm_fast and gemm_tc share, appended to s: A and
  * B's offsets and leading dimensions in vectors of vwa and vwb floats. */
 void oclblas__gemm_tile_args(const oclblas__gemm_fast_args *a, size_t vwa, size_t vwb, oclblas__step *s);

@@ -110,6 +110,9 @@ void oclblas__pad_step(const oclblas__params *p, const oclblas__pad_args *a, ocl
     oclblas__step_int(s, (int)a->dst_cols);
     oclblas__step_buf(s, a->dst);
     oclblas__step_int(s, (int)a->dst_rows); /* the destination's leading dimension */
+    oclblas__step_int(s, (int)a->src_stride);
+    oclblas__step_int(s, (int)a->dst_stride);
+    oclblas__step_batch(s, a->batch);
 }
 
 void oclblas__scale_step(const oclblas__params *p, const oclblas__scale_args *a, oclblas__step *s)
@@ -127,6 +130,8 @@ void oclblas__scale_step(const oclblas__params *p, const oclblas__scale_args *a,
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, (int)a->c_stride);
+    oclblas__step_batch(s, a->batch);
 }
 
 void oclblas__sum_slices_step(const oclblas__params *p, const oclblas__sum_slices_args *a, oclblas__step *s)
@@ -181,8 +186,9 @@ static oclblas_status tune_plan(const oclblas__devctx *cx, const oclblas__params
                                 oclblas__plan *out)
 {
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
-    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C};
-    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B};
+    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C, 1, 0, 0};
+    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B,
+                                         1, 0, 0};
     oclblas__pad_step(cand, &copy, &out->step[0]);
     oclblas__pad_step(cand, &transpose, &out->step[1]);
     return OCLBLAS_SUCCESS;

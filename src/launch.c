@@ -32,6 +32,15 @@ void oclblas__step_buf(oclblas__step *s, oclblas__buf b)
     a->u.buf = b;
 }
 
+void oclblas__step_batch(oclblas__step *s, size_t count)
+{
+    if (count < 2)
+        return;
+    s->geo.dims = 3;
+    s->geo.global[2] = count;
+    s->geo.local[2] = 1;
+}
+
 oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
                                      const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait, const cl_event *wait,
                                      cl_event *event)

@@ -26,6 +26,19 @@
  * the routine values included, is read for the problem's column-major
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
  * narrow tile, its own split of k) serves the problems its rule takes.
+ *
+ * A strided batch of SGEMMs is the single problem's plan with the batch as
+ * the launches' third dimension: the same parameters (read for one
+ * problem's shape), gemm_fast or gemm_direct by the same crossover applied
+ * to the batch's whole work (the batch fills the device where one problem
+ * cannot, so the padding passes pay sooner) unless the problems are mostly
+ * padding in gemm_fast's tiles, scratch for each problem's padded copies
+ * (one copy of an A or B that every problem shares), k never split (the
+ * batch gives the parallelism). A problem whose own plan runs a
+ * kernel without a batch dimension (gemm_tc; a gemv kernel for a product
+ * large enough to fill the device alone) runs by that single plan, one
+ * problem per plan. A plan may take fewer problems than the batch holds
+ * (plan.problems): the caller plans the rest after.
  */
 #include "kernel_gemm_direct.h"
 #include "kernel_gemm_fast.h"
@@ -50,9 +63,11 @@ static void class_of(const oclblas__devctx *cx, int kernel, const oclblas__shape
     oclblas__strlcpy(out->cls, name ? name : "", sizeof out->cls);
 }
 
-/* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld = |inc|). */
+/* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld =
+ * |inc|), on the plan's problems, c_stride apart, for a batch. */
 static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape *shape, size_t rows, size_t cols,
-                                 float beta, oclblas__buf c, size_t c_off, size_t ldc, oclblas__plan *out)
+                                 float beta, oclblas__buf c, size_t c_off, size_t ldc, size_t c_stride,
+                                 oclblas__plan *out)
 {
     if (beta == 1.0f) {
         out->kind = OCLBLAS__PLAN_NOTHING;
@@ -63,7 +78,7 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
     if (!hp)
         return st;
     out->kind = OCLBLAS__PLAN_SCALE;
-    const oclblas__scale_args a = {rows, cols, beta, c, c_off, ldc};
+    const oclblas__scale_args a = {rows, cols, beta, c, c_off, ldc, out->problems, c_stride};
     oclblas__scale_step(hp, &a, add_step(out));
     return OCLBLAS_SUCCESS;
 }
@@ -73,6 +88,7 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
 oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
+    out->problems = 1;
     const int trans = p->trans != 0;
     const size_t rows = p->rows, cols = p->cols, len_y = trans ? cols : rows;
     out->gemv.trans = trans;
@@ -82,7 +98,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     if (p->alpha == 0.0f) {
         const size_t step = (size_t)(p->y.inc < 0 ? -p->y.inc : p->y.inc);
         const size_t lowest = p->y.inc < 0 ? p->y.offset - (len_y - 1) * step : p->y.offset;
-        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, out);
+        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, 0, out);
     }
     const int table = trans ? OCLBLAS__K_GEMV_T : OCLBLAS__K_GEMV_N;
     oclblas_status st;
@@ -154,6 +170,14 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
 
 /* ---- SGEMM --------------------------------------------------------------- */
 
+/* The most bytes of scratch that a split of k (its partial sums) or a
+ * batch (its problems' padded copies) may take: 256 MiB or an eighth of
+ * the largest allocation. */
+static size_t scratch_cap(const oclblas__device_info *dev)
+{
+    return dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+}
+
 /* The split of k for gemm_fast: how many slices (1: none) and the k of
  * each (a multiple of KWG). A product whose tiles of C give few work-groups
  * leaves most of the device idle however long k is (256 x 256 x 65536, or
@@ -175,8 +199,7 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
     *k_slice = kp;
     const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
-    const size_t bytes_cap =
-        dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+    const size_t bytes_cap = scratch_cap(dev);
     size_t s = 1;
     if (want && tiles < want) {
         s = want / tiles; /* no split until the tiles fill at most half */
@@ -219,8 +242,9 @@ static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, con
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
+/* gemm_fast's (or gemm_tc's) plan for p, of a batch when batch is not NULL. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                const oclblas__shape *shape, oclblas__plan *out)
+                                const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
 {
     oclblas_status st;
     const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
@@ -232,7 +256,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     oclblas__shape tc_shape = *shape;
     tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
     oclblas__params tc_mode_set;
-    const oclblas__params *tp = tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
+    const int batched = batch != NULL; /* gemm_tc has no batch dimension */
+    const oclblas__params *tp = !batched && tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
     const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!tp && !fp)
         return st;
@@ -249,15 +274,36 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
      * n contiguous; where the caller's operand already is that,
-     * tile-aligned, it is read in place (if its indices fit the kernel's int). */
+     * tile-aligned, it is read in place (if its indices fit the kernel's
+     * int; in a batch, if every problem's operand starts on a whole vector). */
+    const size_t stride_a = batched ? batch->stride_a : 0, stride_b = batched ? batch->stride_b : 0;
     const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
-                           p->a.align >= vwm * sizeof(float);
+                           p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
     const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
-                           p->b.align >= vwn * sizeof(float);
-    size_t k_slice;
-    const size_t slices =
-        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp, np, kp,
-                 kwg, &k_slice);
+                           p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
+    /* A batch pads a copy of an operand for each problem (one copy of an
+     * operand that every problem shares), as many problems as the scratch
+     * cap and the kernels' int allow; where not even two fit, each problem
+     * runs by its own plan. */
+    const int a_each = batched && stride_a && !a_in_place, b_each = batched && stride_b && !b_in_place;
+    if (a_each || b_each) {
+        const size_t a_copy = a_each ? mp * kp : 0, b_copy = b_each ? np * kp : 0;
+        const size_t shared = (a_in_place || a_each ? 0 : mp * kp) + (b_in_place || b_each ? 0 : np * kp);
+        const size_t cap = scratch_cap(cx->dev) / sizeof(float);
+        size_t fit = cap > shared ? (cap - shared) / (a_copy + b_copy) : 0;
+        if (fit > (size_t)INT_MAX / (a_copy > b_copy ? a_copy : b_copy))
+            fit = (size_t)INT_MAX / (a_copy > b_copy ? a_copy : b_copy);
+        if (fit < 2)
+            return oclblas__gemm_plan(cx, p, out);
+        if (fit < out->problems)
+            out->problems = fit;
+    }
+    const size_t count = batched ? out->problems : 1;
+    const size_t a_copies = a_each ? count : 1, b_copies = b_each ? count : 1;
+    size_t k_slice = kp;
+    const size_t slices = batched ? 1
+                                  : k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
+                                             (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
     if (tp)
@@ -273,13 +319,14 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     out->fast.b_transposed = !b_in_place && !bt;
     out->fast.slices = slices;
     out->fast.k_slice = k_slice;
-    out->scratch[0] = a_in_place ? 0 : mp * kp * sizeof(float);
-    out->scratch[1] = b_in_place ? 0 : np * kp * sizeof(float);
+    out->scratch[0] = a_in_place ? 0 : a_copies * mp * kp * sizeof(float);
+    out->scratch[1] = b_in_place ? 0 : b_copies * np * kp * sizeof(float);
     out->scratch[2] = slices > 1 ? slices * mp * np * sizeof(float) : 0;
 
     unsigned pads = 0;
     if (!a_in_place) {
-        const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0};
+        const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
+                                     a_copies, stride_a, mp * kp};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &a, s);
@@ -287,7 +334,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     }
     if (!b_in_place) {
         /* B's n must be the contiguous direction: stored k x n (not transposed) it is turned. */
-        const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1};
+        const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
+                                     b_copies, stride_b, np * kp};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &b, s);
@@ -310,7 +358,10 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     if (tp) {
         oclblas__gemm_tc_step(tp, &g, s);
     } else {
-        oclblas__gemm_fast_step(fp, &g, s);
+        /* The strides of the operands it reads: the caller's, or its copies'. */
+        const oclblas__batch gb = {count, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
+                                   b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batched ? batch->stride_c : 0};
+        oclblas__gemm_fast_step(fp, &g, batched ? &gb : NULL, s);
     }
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
@@ -325,16 +376,37 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
+/* Whether a batch of count problems of the shape pays gemm_fast's plan:
+ * the launch's whole work at the crossover or beyond (where the padding
+ * passes pay for a single problem), and the problems not mostly padding
+ * (their tiles at most twice their work: a batch of tiny products stays
+ * with gemm_direct, whose every access is guarded). */
+static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, size_t count, double cube)
+{
+    oclblas_status st;
+    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, s, &st);
+    const double work = (double)s->m * (double)s->n * (double)s->k;
+    if (!fp || (double)count * work < cube)
+        return 0;
+    const double padded = (double)round_up(s->m, (size_t)fp->v[GF_MWG]) *
+                          (double)round_up(s->n, (size_t)fp->v[GF_NWG]) * (double)round_up(s->k, (size_t)fp->v[GF_KWG]);
+    return padded <= 2.0 * work;
+}
+
+/* The plan of p alone (batch NULL) or of a strided batch of it. */
+static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__batch *batch,
+                                oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k;
     const oclblas__shape shape = {m, n, k, 0};
+    out->problems = !batch ? 1 : batch->count < OCLBLAS__MAX_BATCH_LAUNCH ? batch->count : OCLBLAS__MAX_BATCH_LAUNCH;
     if (k == 0 || p->alpha == 0.0f)
-        return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, out);
+        return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, batch ? batch->stride_c : 0,
+                          out);
     /* A product with one row or one column of C is a matrix-vector product. */
-    if (n == 1 || m == 1) {
+    if (!batch && (n == 1 || m == 1)) {
         oclblas__gemv_problem g = {.alpha = p->alpha, .beta = p->beta, .y_buf = OCLBLAS__BUF_C, .mode = p->mode};
         g.y = (oclblas__operand){p->c.offset, 0, 1, p->c.align};
         if (n == 1) { /* c = op(A) * (column of op(B)) */
@@ -362,8 +434,25 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     if (!rp)
         return st;
     const double crossover = (double)rp->v[RT_GEMM_MIN_INDIRECT];
-    if ((double)m * (double)n * (double)k >= crossover * crossover * crossover)
-        return fast_plan(cx, p, &shape, out);
+    const double cube = crossover * crossover * crossover, work = (double)m * (double)n * (double)k;
+    if (batch) {
+        /* One problem's own plan, where its kernel has no batch dimension
+         * (gemm_tc; a gemv kernel, given a product that fills the device
+         * alone): one problem per plan. */
+        const size_t problems = out->problems;
+        st = gemm_plan(cx, p, NULL, out);
+        if (st != OCLBLAS_SUCCESS)
+            return st;
+        if ((out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC) ||
+            (out->kind == OCLBLAS__PLAN_GEMV && work >= cube))
+            return OCLBLAS_SUCCESS;
+        memset(out, 0, sizeof *out);
+        out->problems = problems;
+        if (batch_pays_fast(cx, &shape, batch->count, cube))
+            return fast_plan(cx, p, batch, &shape, out);
+    } else if (work >= cube) {
+        return fast_plan(cx, p, NULL, &shape, out);
+    }
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
         return st;
@@ -372,8 +461,21 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
-    oclblas__gemm_direct_step(dp, &d, add_step(out));
+    const oclblas__batch db = {out->problems, batch ? batch->stride_a : 0, batch ? batch->stride_b : 0,
+                               batch ? batch->stride_c : 0};
+    oclblas__gemm_direct_step(dp, &d, batch ? &db : NULL, add_step(out));
     return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
+{
+    return gemm_plan(cx, p, NULL, out);
+}
+
+oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out)
+{
+    return gemm_plan(cx, p, batch && batch->count > 1 ? batch : NULL, out);
 }
 
 /* ---- the verbose log ------------------------------------------------------- */
@@ -445,5 +547,7 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         break;
     }
     }
+    if (plan->problems > 1)
+        put(buf, len, &used, ", %zu problems in one launch", plan->problems);
     put(buf, len, &used, "; %s-major", row ? "row" : "column");
 }
