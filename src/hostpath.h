@@ -225,6 +225,15 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
 /* The host BLAS's rates (need_gemv: SGEMV's too), measured once. */
 oclblas__host_rates oclblas__host_rates_get(int need_gemv);
 
+/* ---- the host-pointer calls' choice (host.c) ----------------------------- */
+
+/* How a host-pointer call chooses where it runs: by the cost model (auto),
+ * every call above HOST_MAX on the device, or every call on the host, as
+ * OCLBLAS_HOST_CALLS says; a pinned device context (the tuner's) keeps the
+ * plain crossover (device). *host_max gets the device's HOST_MAX. */
+enum { OCLBLAS__CALLS_AUTO, OCLBLAS__CALLS_DEVICE, OCLBLAS__CALLS_HOST };
+int oclblas__host_calls(const oclblas__default_device *d, int *host_max);
+
 /* ---- pipelined tiles (pipeline.c) --------------------------------------- */
 
 /* What the last host-pointer call of this thread did (oclblas_host_report). */
