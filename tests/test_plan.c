@@ -547,9 +547,16 @@ static void test_batch_fast(void **state)
     assert_int_equal(plan.step[0].geo.dims, 2); /* A padded once */
     assert_int_equal(arg_i(&plan.step[plan.main], 16), 0);
 
-    /* Problems that would be mostly padding stay with gemm_direct. */
+    /* Problems that would be mostly padding stay with gemm_direct; up to
+     * four times their work in tiles go to gemm_fast. */
     p = gemm(0, 0, 5, 70, 64);
     plan = batch_plan_of(&p, 10000, 400, 5000, 400);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    p = gemm(0, 0, 32, 32, 16);
+    plan = batch_plan_of(&p, 1000, 32 * 16, 16 * 32, 32 * 32);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    p = gemm(0, 0, 32, 31, 16);
+    plan = batch_plan_of(&p, 1000, 32 * 16, 16 * 31, 32 * 31);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
 
     /* The scratch cap: an eighth of a 64 MiB allocation holds 64 problems' copies of A and B (128 x 128 each). */
