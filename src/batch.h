@@ -61,14 +61,15 @@ void oclblas__gemm_shapes(oclblas_layout layout, const oclblas__gemm_item *g, si
 oclblas_status oclblas__gemm_item_check(oclblas_layout layout, const oclblas__gemm_item *g, int device);
 
 /* The problems of a grouped batch, each group checked by the single call's
- * rules in order (OCLBLAS_NULL_ARRAY for a missing array of the groups), as
- * a list in *items (malloc'ed, offsets 0; NULL when there is none). */
+ * rules in order (OCLBLAS_NULL_ARRAY for a missing array of the groups, or
+ * of the problems' operands: host pointers or offsets, operands[3]), as a
+ * list in *items (malloc'ed, offsets 0; NULL when there is none). */
 oclblas_status oclblas__grouped_items(oclblas_layout layout, const oclblas_transpose *trans_a,
                                       const oclblas_transpose *trans_b, const size_t *m, const size_t *n,
                                       const size_t *k, const float *alpha, const size_t *lda, const size_t *ldb,
                                       const float *beta, const size_t *ldc, size_t group_count,
-                                      const size_t *group_size, int device, oclblas__gemm_item **items,
-                                      size_t *count);
+                                      const size_t *group_size, const void *const operands[3], int device,
+                                      oclblas__gemm_item **items, size_t *count);
 
 /* OCLBLAS_BATCH_OVERLAP where two of the problems would write one element
  * of C, whose starts c_start gives (bytes: an address or 4 x an offset). */

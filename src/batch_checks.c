@@ -120,8 +120,8 @@ oclblas_status oclblas__grouped_items(oclblas_layout layout, const oclblas_trans
                                       const oclblas_transpose *trans_b, const size_t *m, const size_t *n,
                                       const size_t *k, const float *alpha, const size_t *lda, const size_t *ldb,
                                       const float *beta, const size_t *ldc, size_t group_count,
-                                      const size_t *group_size, int device, oclblas__gemm_item **items,
-                                      size_t *count)
+                                      const size_t *group_size, const void *const operands[3], int device,
+                                      oclblas__gemm_item **items, size_t *count)
 {
     *items = NULL;
     *count = 0;
@@ -144,6 +144,8 @@ oclblas_status oclblas__grouped_items(oclblas_layout layout, const oclblas_trans
     }
     if (total == 0)
         return OCLBLAS_SUCCESS;
+    if (!operands[0] || !operands[1] || !operands[2])
+        return OCLBLAS_NULL_ARRAY;
     oclblas__gemm_item *out = malloc(total * sizeof *out);
     if (!out)
         return OCLBLAS_OUT_OF_HOST_MEMORY;

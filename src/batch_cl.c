@@ -187,6 +187,21 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
 
 /* ---- the entry points: checks, then a runner ------------------------------ */
 
+/* The caller's queue and its context; *done where the batch computes
+ * nothing (nothing: a marker is its event), or on failure. */
+static oclblas_status open_queue(cl_command_queue queue, int nothing, cl_event *event, cl_context *ctx, int *done)
+{
+    *done = 1;
+    if (!queue)
+        return OCLBLAS_NULL_QUEUE;
+    cl_device_id dev;
+    const oclblas_status st = oclblas__queue_info(queue, ctx, &dev);
+    if (st != OCLBLAS_SUCCESS || nothing)
+        return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
+    *done = 0;
+    return OCLBLAS_SUCCESS;
+}
+
 /* Checks a buffer that holds elements [0, end) of a batch's operand. */
 static oclblas_status batch_buffer(cl_mem buf, cl_context ctx, size_t end, int access, oclblas_status null_status,
                                    oclblas_status small_status)
@@ -202,18 +217,13 @@ oclblas_status oclblas_sgemm_strided_batched_cl(oclblas_layout layout, oclblas_t
                                                 cl_command_queue queue, cl_event *event)
 {
     const oclblas__gemm_item g = {trans_a, trans_b, m, n, k, alpha, beta, a_offset, lda, b_offset, ldb, c_offset, ldc};
-    oclblas_status st = oclblas__gemm_item_check(layout, &g, 1);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    if (!queue)
-        return OCLBLAS_NULL_QUEUE;
     cl_context ctx;
-    cl_device_id dev;
-    st = oclblas__queue_info(queue, &ctx, &dev);
-    if (st != OCLBLAS_SUCCESS)
+    int done;
+    oclblas_status st = oclblas__gemm_item_check(layout, &g, 1);
+    if (st == OCLBLAS_SUCCESS)
+        st = open_queue(queue, batch_count == 0 || m == 0 || n == 0, event, &ctx, &done);
+    if (st != OCLBLAS_SUCCESS || done)
         return st;
-    if (batch_count == 0 || m == 0 || n == 0)
-        return oclblas__marker(queue, event);
     size_t inner[3], outer[3];
     oclblas__gemm_shapes(layout, &g, inner, outer);
     /* C is read unless beta = 0, and A and B are not referenced when k = 0
@@ -279,19 +289,16 @@ oclblas_status oclblas_sgemm_grouped_batched_cl(oclblas_layout layout, const ocl
 {
     oclblas__gemm_item *items;
     size_t count;
+    const void *const operands[3] = {a_offsets, b_offsets, c_offsets};
     oclblas_status st = oclblas__grouped_items(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc,
-                                               group_count, group_size, 1, &items, &count);
-    if (st == OCLBLAS_SUCCESS && count && (!a_offsets || !b_offsets || !c_offsets))
-        st = OCLBLAS_NULL_ARRAY;
-    if (st == OCLBLAS_SUCCESS && !queue)
-        st = OCLBLAS_NULL_QUEUE;
+                                               group_count, group_size, operands, 1, &items, &count);
     cl_context ctx;
-    cl_device_id dev;
+    int done;
     if (st == OCLBLAS_SUCCESS)
-        st = oclblas__queue_info(queue, &ctx, &dev);
-    if (st != OCLBLAS_SUCCESS || count == 0) {
+        st = open_queue(queue, count == 0, event, &ctx, &done);
+    if (st != OCLBLAS_SUCCESS || done) {
         free(items);
-        return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
+        return st;
     }
     uintptr_t *c_start = malloc(count * sizeof *c_start);
     if (!c_start)
@@ -322,20 +329,15 @@ oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_t
                                                 size_t stride_y, size_t batch_count, cl_command_queue queue,
                                                 cl_event *event)
 {
+    cl_context ctx;
+    int done;
     oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__sgemv_check_kernels(m, n, lda, incx, incy);
-    if (st != OCLBLAS_SUCCESS)
+    if (st == OCLBLAS_SUCCESS)
+        st = open_queue(queue, batch_count == 0 || m == 0 || n == 0, event, &ctx, &done);
+    if (st != OCLBLAS_SUCCESS || done)
         return st;
-    if (!queue)
-        return OCLBLAS_NULL_QUEUE;
-    cl_context ctx;
-    cl_device_id dev;
-    st = oclblas__queue_info(queue, &ctx, &dev);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    if (batch_count == 0 || m == 0 || n == 0)
-        return oclblas__marker(queue, event);
     const int col = layout == OCLBLAS_COL_MAJOR, t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);

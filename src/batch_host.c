@@ -551,10 +551,9 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
 {
     oclblas__gemm_item *items;
     size_t count;
+    const void *const operands[3] = {a, b, c};
     oclblas_status st = oclblas__grouped_items(layout, trans_a, trans_b, m, n, k, alpha, lda, ldb, beta, ldc,
-                                               group_count, group_size, 0, &items, &count);
-    if (st == OCLBLAS_SUCCESS && count && (!a || !b || !c))
-        st = OCLBLAS_NULL_ARRAY;
+                                               group_count, group_size, operands, 0, &items, &count);
     double work = 0.0;
     int computes = 0, reads_c = 0;
     for (size_t i = 0; i < count && st == OCLBLAS_SUCCESS; ++i) {
