@@ -39,6 +39,17 @@ static oclblas_status queue_context(cl_command_queue queue, cl_context *ctx, con
     return st;
 }
 
+/* The element past the last problem's A, B and C in their buffers. */
+static void strided_ends(oclblas_layout layout, const oclblas__gemm_item *g, const size_t stride[3], size_t count,
+                         size_t end[3])
+{
+    size_t inner[3], outer[3];
+    oclblas__gemm_shapes(layout, g, inner, outer);
+    const size_t off[3] = {g->a_off, g->b_off, g->c_off}, ld[3] = {g->lda, g->ldb, g->ldc};
+    for (int o = 0; o < 3; ++o)
+        end[o] = oclblas__batch_end(off[o], stride[o], count, oclblas__extent(inner[o], outer[o], ld[o]));
+}
+
 /* Each problem as the single call runs it (sub-problems past the int). */
 static oclblas_status gemm_each_alone(const oclblas__devctx *cx, oclblas_layout layout, const oclblas__gemm_item *g,
                                       size_t stride_a, size_t stride_b, size_t stride_c, size_t count, cl_mem a,
@@ -69,13 +80,10 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
     if (st != OCLBLAS_SUCCESS || count == 0 || g->m == 0 || g->n == 0)
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     const int uses_ab = g->k > 0 && g->alpha != 0.0f;
-    size_t inner[3], outer[3];
-    oclblas__gemm_shapes(layout, g, inner, outer);
-    const size_t limit = oclblas__index_limit();
-    const size_t a_end = uses_ab ? oclblas__batch_end(g->a_off, stride_a, count, oclblas__extent(inner[0], outer[0], g->lda)) : 0;
-    const size_t b_end = uses_ab ? oclblas__batch_end(g->b_off, stride_b, count, oclblas__extent(inner[1], outer[1], g->ldb)) : 0;
-    const size_t c_end = oclblas__batch_end(g->c_off, stride_c, count, oclblas__extent(inner[2], outer[2], g->ldc));
-    if (a_end > limit || b_end > limit || c_end > limit) {
+    const size_t stride[3] = {stride_a, stride_b, stride_c}, limit = oclblas__index_limit();
+    size_t end[3];
+    strided_ends(layout, g, stride, count, end);
+    if ((uses_ab && (end[0] > limit || end[1] > limit)) || end[2] > limit) {
         st = gemm_each_alone(cx, layout, g, stride_a, stride_b, stride_c, count, a, b, c, queue);
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     }
@@ -224,18 +232,18 @@ oclblas_status oclblas_sgemm_strided_batched_cl(oclblas_layout layout, oclblas_t
         st = open_queue(queue, batch_count == 0 || m == 0 || n == 0, event, &ctx, &done);
     if (st != OCLBLAS_SUCCESS || done)
         return st;
-    size_t inner[3], outer[3];
-    oclblas__gemm_shapes(layout, &g, inner, outer);
+    const size_t stride[3] = {stride_a, stride_b, stride_c};
+    size_t end[3], inner[3], outer[3];
+    strided_ends(layout, &g, stride, batch_count, end);
     /* C is read unless beta = 0, and A and B are not referenced when k = 0
      * or alpha = 0, as in reference BLAS. */
-    st = batch_buffer(c, ctx, oclblas__batch_end(c_offset, stride_c, batch_count, oclblas__extent(inner[2], outer[2], ldc)),
-                      OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_C, OCLBLAS_BUFFER_C_TOO_SMALL);
+    st = batch_buffer(c, ctx, end[2], OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_C,
+                      OCLBLAS_BUFFER_C_TOO_SMALL);
     if (st == OCLBLAS_SUCCESS && k > 0 && alpha != 0.0f)
-        st = batch_buffer(a, ctx, oclblas__batch_end(a_offset, stride_a, batch_count, oclblas__extent(inner[0], outer[0], lda)),
-                          OCLBLAS__READS, OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
+        st = batch_buffer(a, ctx, end[0], OCLBLAS__READS, OCLBLAS_NULL_A, OCLBLAS_BUFFER_A_TOO_SMALL);
     if (st == OCLBLAS_SUCCESS && k > 0 && alpha != 0.0f)
-        st = batch_buffer(b, ctx, oclblas__batch_end(b_offset, stride_b, batch_count, oclblas__extent(inner[1], outer[1], ldb)),
-                          OCLBLAS__READS, OCLBLAS_NULL_B, OCLBLAS_BUFFER_B_TOO_SMALL);
+        st = batch_buffer(b, ctx, end[1], OCLBLAS__READS, OCLBLAS_NULL_B, OCLBLAS_BUFFER_B_TOO_SMALL);
+    oclblas__gemm_shapes(layout, &g, inner, outer);
     if (st == OCLBLAS_SUCCESS && oclblas__strided_overlap(inner[2], outer[2], ldc, stride_c, batch_count))
         st = OCLBLAS_BATCH_OVERLAP;
     if (st != OCLBLAS_SUCCESS)
@@ -254,15 +262,13 @@ static oclblas_status grouped_buffers(oclblas_layout layout, const oclblas__gemm
         const oclblas__gemm_item *g = &items[i];
         if (g->m == 0 || g->n == 0)
             continue;
-        size_t inner[3], outer[3];
-        oclblas__gemm_shapes(layout, g, inner, outer);
-        const size_t off[3] = {g->a_off, g->b_off, g->c_off}, ld[3] = {g->lda, g->ldb, g->ldc};
+        const size_t none[3] = {0, 0, 0};
+        size_t e[3];
+        strided_ends(layout, g, none, 1, e);
         const int uses_ab = g->k > 0 && g->alpha != 0.0f;
-        for (int o = uses_ab ? 0 : 2; o < 3; ++o) {
-            const size_t e = oclblas__batch_end(off[o], 0, 1, oclblas__extent(inner[o], outer[o], ld[o]));
-            if (e > end[o])
-                end[o] = e;
-        }
+        for (int o = uses_ab ? 0 : 2; o < 3; ++o)
+            if (e[o] > end[o])
+                end[o] = e[o];
         writes = 1;
         reads_c |= g->beta != 0.0f;
         reads_ab |= uses_ab;
@@ -342,7 +348,8 @@ oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_t
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
     st = batch_buffer(y, ctx, oclblas__batch_end(y_offset, stride_y, batch_count, (len_y - 1) * step_y + 1),
-                      OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_Y, OCLBLAS_BUFFER_Y_TOO_SMALL);
+                      OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_Y,
+                      OCLBLAS_BUFFER_Y_TOO_SMALL);
     if (st == OCLBLAS_SUCCESS && alpha != 0.0f)
         st = batch_buffer(a, ctx,
                           oclblas__batch_end(a_offset, stride_a, batch_count,

@@ -582,7 +582,8 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
         free(c_start);
     }
     if (st == OCLBLAS_SUCCESS && count) {
-        const host_ops h = {layout, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL}, items, {a, b, (const float *const *)c}};
+        const host_ops h = {layout, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL},
+                            items, {a, b, (const float *const *)c}};
         st = gemm_batch_run(&h, NULL, computes, reads_c, work);
     }
     free(items);
