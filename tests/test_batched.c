@@ -273,7 +273,9 @@ static void test_host_strided_blas(void **state)
     sweep("strided, host memory", 1);
 }
 
-/* Many small problems, and more than one launch takes (65535). */
+/* Many small problems, more than one launch takes (65535), and a batch
+ * whose C reaches past a lowered index limit: problem by problem on device
+ * buffers, in chunks through host memory (test_batched_chunks). */
 static void large_batches(int host)
 {
     tu_env env;
@@ -283,6 +285,8 @@ static void large_batches(int host)
         {COL, NT, TR, 5, 7, 3, 1.0f, 0.5f, 0, TIGHT, PADDED, TIGHT, 1000, 0, 0, 0},
         {ROW, TR, NT, 9, 4, 6, 1.5f, 0.0f, 1, ZERO, TIGHT, PADDED, 1000, 1, 3, 5},
         {COL, NT, NT, 2, 2, 2, 1.0f, 1.0f, 0, TIGHT, TIGHT, TIGHT, 70000, 0, 0, 0},
+        /* 400000 elements of C: past a lowered index limit (test_batched_chunks) */
+        {COL, TR, NT, 100, 100, 100, 1.0f, 0.5f, 0, ZERO, TIGHT, TIGHT, 40, 0, 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const double r = strided_gemm(&env, host, &cases[i], 99u + (unsigned)i);
