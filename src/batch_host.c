@@ -21,8 +21,9 @@
  * element outside them is ever written. A batch larger than the budget, a
  * buffer or the index limit allow crosses in chunks of whole problems (a
  * problem that alone is that large runs as the single call runs it). A
- * device that fails leaves the problems it had not delivered to the host
- * BLAS; C receives each problem once, whole.
+ * device that fails while copying leaves the problems it had not delivered
+ * to the host BLAS, C receiving each problem once, whole; in place, its
+ * failure is the call's status, as for the single calls.
  */
 #include "batch.h"
 
@@ -388,8 +389,14 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
     oclblas_status st;
     size_t done = 0;
     if (run_in_place(h, d, r->device, r->ctx, &st)) {
-        oclblas__log("%s batch of %zu: device %s in place", name, h->count, d->info->name);
-        done = st == OCLBLAS_SUCCESS ? h->count : 0;
+        /* The device wrote into C itself: which problems it finished before
+         * a failure is not known, so a failure is the call's status (as the
+         * single calls' in-place path). */
+        oclblas__log("%s batch of %zu: device %s in place%s%s", name, h->count, d->info->name,
+                     st == OCLBLAS_SUCCESS ? "" : ", failed: ", st == OCLBLAS_SUCCESS ? "" : oclblas_status_string(st));
+        if (st != OCLBLAS_SUCCESS)
+            return st;
+        done = h->count;
     } else {
         moved bytes = {0, 0};
         st = OCLBLAS_SUCCESS;
