@@ -242,6 +242,35 @@ static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, con
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
+/* A batch's padded copies of A and B: one per problem of an operand not
+ * read in place (*copies = the problems), one that every problem shares
+ * (stride 0), none in place. The plan takes as many problems as the copies
+ * fit the scratch cap for, each slot inside the kernels' int (lowering
+ * out->problems); 0 where not even two fit. */
+static int batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch, const int in_place[2],
+                        const size_t copy[2], oclblas__plan *out, size_t copies[2])
+{
+    const size_t stride[2] = {batch->stride_a, batch->stride_b};
+    size_t each = 0, shared = 0, largest = 0;
+    for (int o = 0; o < 2; ++o) {
+        const int per_problem = stride[o] && !in_place[o];
+        each += per_problem ? copy[o] : 0;
+        shared += !per_problem && !in_place[o] ? copy[o] : 0;
+        largest = per_problem && copy[o] > largest ? copy[o] : largest;
+    }
+    if (each) {
+        const size_t cap = scratch_cap(cx->dev) / sizeof(float);
+        size_t fit = cap > shared ? (cap - shared) / each : 0;
+        fit = fit < (size_t)INT_MAX / largest ? fit : (size_t)INT_MAX / largest;
+        if (fit < 2)
+            return 0;
+        out->problems = fit < out->problems ? fit : out->problems;
+    }
+    for (int o = 0; o < 2; ++o)
+        copies[o] = stride[o] && !in_place[o] ? out->problems : 1;
+    return 1;
+}
+
 /* gemm_fast's (or gemm_tc's) plan for p, of a batch when batch is not NULL. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
@@ -281,25 +310,13 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
                            p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
     const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
                            p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
-    /* A batch pads a copy of an operand for each problem (one copy of an
-     * operand that every problem shares), as many problems as the scratch
-     * cap and the kernels' int allow; where not even two fit, each problem
-     * runs by its own plan. */
-    const int a_each = batched && stride_a && !a_in_place, b_each = batched && stride_b && !b_in_place;
-    if (a_each || b_each) {
-        const size_t a_copy = a_each ? mp * kp : 0, b_copy = b_each ? np * kp : 0;
-        const size_t shared = (a_in_place || a_each ? 0 : mp * kp) + (b_in_place || b_each ? 0 : np * kp);
-        const size_t cap = scratch_cap(cx->dev) / sizeof(float);
-        size_t fit = cap > shared ? (cap - shared) / (a_copy + b_copy) : 0;
-        if (fit > (size_t)INT_MAX / (a_copy > b_copy ? a_copy : b_copy))
-            fit = (size_t)INT_MAX / (a_copy > b_copy ? a_copy : b_copy);
-        if (fit < 2)
-            return oclblas__gemm_plan(cx, p, out);
-        if (fit < out->problems)
-            out->problems = fit;
-    }
-    const size_t count = batched ? out->problems : 1;
-    const size_t a_copies = a_each ? count : 1, b_copies = b_each ? count : 1;
+    /* Where not even two problems' copies fit, each problem runs by its own plan. */
+    const int in_place[2] = {a_in_place, b_in_place};
+    const size_t copy[2] = {mp * kp, np * kp};
+    size_t copies[2] = {1, 1};
+    if (batched && !batch_copies(cx, batch, in_place, copy, out, copies))
+        return oclblas__gemm_plan(cx, p, out);
+    const size_t count = batched ? out->problems : 1, a_copies = copies[0], b_copies = copies[1];
     size_t k_slice = kp;
     const size_t slices = batched ? 1
                                   : k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
