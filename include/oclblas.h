@@ -86,7 +86,10 @@ typedef enum { OCLBLAS_NO_TRANS = 111, OCLBLAS_TRANS = 112, OCLBLAS_CONJ_TRANS =
     X(OCLBLAS_READ_ONLY_OUTPUT, -1034, \
       "C or y is a read-only buffer (CL_MEM_READ_ONLY): kernels cannot write the result") \
     X(OCLBLAS_WRITE_ONLY_INPUT, -1035, \
-      "a buffer the call reads (A, B, x, or C or y when beta is not 0) is write-only (CL_MEM_WRITE_ONLY)")
+      "a buffer the call reads (A, B, x, or C or y when beta is not 0) is write-only (CL_MEM_WRITE_ONLY)") \
+    X(OCLBLAS_BATCH_OVERLAP, -1036, \
+      "two problems of a batch would write the same element of C (or y): a stride or offset too small") \
+    X(OCLBLAS_NULL_ARRAY, -1037, "an array argument of a grouped batch is NULL")
 
 typedef enum {
 #define OCLBLAS_STATUS_ENUMERATOR_(name, value, message) name = value,
@@ -155,7 +158,8 @@ OCLBLAS_API oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpos
                                          ptrdiff_t incy);
 
 /* What the calling thread's last host-pointer call (oclblas_sgemm,
- * oclblas_sgemv, the drop-in library's calls) did: where it ran, what the
+ * oclblas_sgemv, the batched calls, whose problems count as its tiles, the
+ * drop-in library's calls) did: where it ran, what the
  * cost model expected, what crossed the bus, how busy each device was (its
  * kernels' time by profiling events over the call's wall time). For
  * benchmarks and for checking a setup; a call refused for its arguments
@@ -194,6 +198,74 @@ OCLBLAS_API oclblas_status oclblas_sgemv_cl(oclblas_layout layout, oclblas_trans
                                             size_t lda, cl_mem x, size_t x_offset, ptrdiff_t incx,
                                             float beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
                                             cl_command_queue queue, cl_event *event);
+
+/* Batches: many independent products in one call, each problem meaning
+ * what the single call means with its arguments and checked by its rules;
+ * the host-pointer forms are synchronous on the default device (or the
+ * host BLAS, for small batches), the _cl forms asynchronous on the
+ * caller's queue, as the single calls. The strided forms give every
+ * problem one shape, problem i's operands i strides after problem 0's
+ * (strides in elements; a stride of 0 for an input, A, B or x, gives every
+ * problem the same one). No two problems may write the same element of C
+ * (or y): outputs may interleave (a stride below a problem's span, heads
+ * side by side in the rows of a larger C), but a batch in which two
+ * problems would share an element is refused with OCLBLAS_BATCH_OVERLAP.
+ * batch_count 0 does nothing (the arguments are still checked). A bad
+ * argument in any problem refuses the whole call, and nothing is written
+ * to any problem. On device buffers the last problem's operands must lie
+ * inside their buffers (OCLBLAS_BUFFER_*_TOO_SMALL). */
+OCLBLAS_API oclblas_status oclblas_sgemm_strided_batched(oclblas_layout layout, oclblas_transpose trans_a,
+                                                         oclblas_transpose trans_b, size_t m, size_t n, size_t k,
+                                                         float alpha, const float *a, size_t lda, size_t stride_a,
+                                                         const float *b, size_t ldb, size_t stride_b, float beta,
+                                                         float *c, size_t ldc, size_t stride_c, size_t batch_count);
+OCLBLAS_API oclblas_status oclblas_sgemm_strided_batched_cl(oclblas_layout layout, oclblas_transpose trans_a,
+                                                            oclblas_transpose trans_b, size_t m, size_t n, size_t k,
+                                                            float alpha, cl_mem a, size_t a_offset, size_t lda,
+                                                            size_t stride_a, cl_mem b, size_t b_offset, size_t ldb,
+                                                            size_t stride_b, float beta, cl_mem c, size_t c_offset,
+                                                            size_t ldc, size_t stride_c, size_t batch_count,
+                                                            cl_command_queue queue, cl_event *event);
+
+/* The grouped form: group_count groups, group g of group_size[g] problems
+ * that share trans_a[g], trans_b[g], m[g], n[g], k[g], alpha[g], lda[g],
+ * ldb[g], beta[g] and ldc[g] (the convention and argument order of MKL's
+ * cblas_sgemm_batch and cuBLAS's grouped batch; groups of one give every
+ * problem its own shape). The operands are listed problem by problem,
+ * group after group: host pointers a[i], b[i], c[i], or element offsets
+ * a_offsets[i], b_offsets[i], c_offsets[i] into three buffers (problems
+ * packed one after the other run as few launches). Outputs of problems
+ * whose C have different leading dimensions may not interleave: their
+ * spans must not intersect. A NULL array where group_count > 0 is
+ * OCLBLAS_NULL_ARRAY; a NULL operand that a problem needs is the single
+ * call's status. */
+OCLBLAS_API oclblas_status oclblas_sgemm_grouped_batched(
+    oclblas_layout layout, const oclblas_transpose *trans_a, const oclblas_transpose *trans_b, const size_t *m,
+    const size_t *n, const size_t *k, const float *alpha, const float *const *a, const size_t *lda,
+    const float *const *b, const size_t *ldb, const float *beta, float *const *c, const size_t *ldc,
+    size_t group_count, const size_t *group_size);
+OCLBLAS_API oclblas_status oclblas_sgemm_grouped_batched_cl(
+    oclblas_layout layout, const oclblas_transpose *trans_a, const oclblas_transpose *trans_b, const size_t *m,
+    const size_t *n, const size_t *k, const float *alpha, cl_mem a, const size_t *a_offsets, const size_t *lda,
+    cl_mem b, const size_t *b_offsets, const size_t *ldb, const float *beta, cl_mem c, const size_t *c_offsets,
+    const size_t *ldc, size_t group_count, const size_t *group_size, cl_command_queue queue, cl_event *event);
+
+/* Strided-batched SGEMV: problem i computes y_i = alpha op(A_i) x_i + beta y_i,
+ * the memory of A_i, x_i and y_i starting stride_a, stride_x and stride_y
+ * elements after that of A_0, x_0 and y_0 (a negative increment walks each
+ * problem's vector from its far end, as in the single call). */
+OCLBLAS_API oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_transpose trans, size_t m,
+                                                         size_t n, float alpha, const float *a, size_t lda,
+                                                         size_t stride_a, const float *x, ptrdiff_t incx,
+                                                         size_t stride_x, float beta, float *y, ptrdiff_t incy,
+                                                         size_t stride_y, size_t batch_count);
+OCLBLAS_API oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_transpose trans,
+                                                            size_t m, size_t n, float alpha, cl_mem a,
+                                                            size_t a_offset, size_t lda, size_t stride_a, cl_mem x,
+                                                            size_t x_offset, ptrdiff_t incx, size_t stride_x,
+                                                            float beta, cl_mem y, size_t y_offset, ptrdiff_t incy,
+                                                            size_t stride_y, size_t batch_count,
+                                                            cl_command_queue queue, cl_event *event);
 
 /* The device, context and queue that the host-pointer calls use (chosen once
  * from OCLBLAS_DEVICE, else the first GPU, accelerator, CPU; when

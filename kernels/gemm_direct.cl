@@ -7,7 +7,10 @@
 // computes a WGD x WGD tile of C; tiles of op(A) and op(B) of depth KWGD go
 // through local memory, loaded along the direction that is contiguous in
 // global memory. PADA and PADB pad the local rows against bank conflicts when
-// a transposed operand is written into local memory across its rows.
+// a transposed operand is written into local memory across its rows. The
+// launch's third dimension is a batch of products of one shape (1 for a
+// single product): work-group z computes problem z, whose A, B and C are
+// a_stride, b_stride and c_stride elements after problem z - 1's.
 
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernel_gemm_direct.c): WGD tile in m and n, KWGD k-step,
@@ -102,17 +105,18 @@ inline void gemm_direct_body(const int M, const int N, const int K, const float 
     }
 }
 
-#define GEMM_DIRECT_KERNEL(name, AT, BT)                                                           \
-    __attribute__((reqd_work_group_size(MDIMCD, NDIMCD, 1))) kernel void name(                     \
-        const int M, const int N, const int K, const float alpha, const float beta,                \
-        const global float *restrict ag, const int a_off, const int a_ld,                          \
-        const global float *restrict bg, const int b_off, const int b_ld, global float *cg,        \
-        const int c_off, const int c_ld)                                                           \
-    {                                                                                              \
-        local float alm[KWGD * LDAL];                                                              \
-        local float blm[KWGD * LDBL];                                                              \
-        gemm_direct_body(M, N, K, alpha, beta, ag, a_off, a_ld, AT, bg, b_off, b_ld, BT, cg, c_off, \
-                         c_ld, alm, blm);                                                          \
+#define GEMM_DIRECT_KERNEL(name, AT, BT)                                                                \
+    __attribute__((reqd_work_group_size(MDIMCD, NDIMCD, 1))) kernel void name(                          \
+        const int M, const int N, const int K, const float alpha, const float beta,                     \
+        const global float *restrict ag, const int a_off, const int a_ld,                               \
+        const global float *restrict bg, const int b_off, const int b_ld, global float *cg,             \
+        const int c_off, const int c_ld, const int a_stride, const int b_stride, const int c_stride)    \
+    {                                                                                                   \
+        local float alm[KWGD * LDAL];                                                                   \
+        local float blm[KWGD * LDBL];                                                                   \
+        const int z = get_group_id(2);                                                                  \
+        gemm_direct_body(M, N, K, alpha, beta, ag, a_off + z * a_stride, a_ld, AT, bg,                  \
+                         b_off + z * b_stride, b_ld, BT, cg, c_off + z * c_stride, c_ld, alm, blm);     \
     }
 
 GEMM_DIRECT_KERNEL(gemm_direct_nn, 0, 0)

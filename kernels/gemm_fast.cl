@@ -11,6 +11,8 @@
 // local memory (SA, SB) in two buffers: the next tile is fetched from global
 // memory into registers while the current one is multiplied, so there is one
 // barrier per KWG step and the global loads' latency hides behind the math.
+// The launch's third dimension is either a split of k or a batch of
+// products of one shape (see the kernel's first lines).
 
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernel_gemm_fast.c): MWG NWG KWG tile of a work-group;
@@ -90,21 +92,26 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                       const float alpha, const float beta,
                       const global realM *restrict ag, const int a_off, const int a_ld,
                       const global realN *restrict bg, const int b_off, const int b_ld,
-                      global float *cg, const int c_off, const int c_ld)
+                      global float *cg, const int c_off, const int c_ld,
+                      const int a_batch, const int b_batch)
 {
     const int tid_m = get_local_id(0);
     const int tid_n = get_local_id(1);
     const int m_tile = get_group_id(0) * MWG;
     const int n_tile = get_group_id(1) * NWG;
-    // Split of k (the third dimension of the launch, 1 without a split):
-    // work-group z multiplies k in [z k_slice, (z + 1) k_slice) into its own
-    // copy of C, c_slice elements after the previous one, for sum_slices to add.
+    // The third dimension of the launch (1 for a single product, unsplit):
+    // with k_slice > 0 the split of k, work-group z multiplying k in
+    // [z k_slice, (z + 1) k_slice) into its own copy of C, c_slice elements
+    // after the previous one, for sum_slices to add (a_batch = b_batch = 0);
+    // with k_slice = 0 a batch, work-group z computing problem z over the
+    // whole K, its A a_batch vectors, its B b_batch vectors and its C
+    // c_slice elements after problem z - 1's.
     const int z = get_group_id(2);
     const int k_begin = z * k_slice;
     cg += z * c_slice;
-    const global realM *a_tile = ag + a_off + m_tile / VWM + k_begin * a_ld;
-    const global realN *b_tile = bg + b_off + n_tile / VWN + k_begin * b_ld;
-    const int num_k_tiles = min(k_slice, K - k_begin) / KWG;
+    const global realM *a_tile = ag + a_off + z * a_batch + m_tile / VWM + k_begin * a_ld;
+    const global realN *b_tile = bg + b_off + z * b_batch + n_tile / VWN + k_begin * b_ld;
+    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;
 
     float acc[MWI][NWI];
 #pragma unroll

@@ -4,7 +4,10 @@
 // that both the reads and the writes are coalesced), and scale_matrix
 // computes C = beta * C for the cases that need no product (k = 0,
 // alpha = 0). All matrices are column-major; "rows x cols" is the logical
-// source, dst is dst_rows x dst_cols with zeros outside the source.
+// source, dst is dst_rows x dst_cols with zeros outside the source. The
+// launch's third dimension of pad_copy, pad_transpose and scale_matrix is a
+// batch (1 for a single operand): work-group z handles matrix z, which lies
+// a stride (in elements) after matrix z - 1.
 
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernel_helpers.c): PAD_DIMX PAD_DIMY the work-group of
@@ -23,8 +26,10 @@
 __attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
 kernel void pad_copy(const int rows, const int cols, const global float *restrict src, const int src_off,
                      const int src_ld, const int dst_rows, const int dst_cols, global float *dst,
-                     const int dst_ld)
+                     const int dst_ld, const int src_stride, const int dst_stride)
 {
+    src += get_group_id(2) * src_stride;
+    dst += get_group_id(2) * dst_stride;
     const int r0 = get_group_id(0) * PAD_TILEX + get_local_id(0);
     const int c0 = get_group_id(1) * PAD_TILEY + get_local_id(1);
 #pragma unroll
@@ -44,8 +49,10 @@ kernel void pad_copy(const int rows, const int cols, const global float *restric
 __attribute__((reqd_work_group_size(TRA_DIM, TRA_DIM, 1)))
 kernel void pad_transpose(const int rows, const int cols, const global float *restrict src,
                           const int src_off, const int src_ld, const int dst_rows, const int dst_cols,
-                          global float *dst, const int dst_ld)
+                          global float *dst, const int dst_ld, const int src_stride, const int dst_stride)
 {
+    src += get_group_id(2) * src_stride;
+    dst += get_group_id(2) * dst_stride;
     local float tile[TRA_TILE][TRA_TILE + TRA_PAD];
     const int lx = get_local_id(0), ly = get_local_id(1);
     const int r0 = get_group_id(0) * TRA_TILE;
@@ -77,8 +84,9 @@ kernel void pad_transpose(const int rows, const int cols, const global float *re
 // C = beta * C on rows x cols; beta == 0 writes zeros without reading C.
 __attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
 kernel void scale_matrix(const int rows, const int cols, const float beta, global float *c, const int c_off,
-                         const int c_ld)
+                         const int c_ld, const int c_stride)
 {
+    c += get_group_id(2) * c_stride;
     const int r0 = get_group_id(0) * PAD_TILEX + get_local_id(0);
     const int c0 = get_group_id(1) * PAD_TILEY + get_local_id(1);
 #pragma unroll

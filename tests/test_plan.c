@@ -10,7 +10,9 @@
  * reduction; in the accurate and tf32 math modes, when gemm_tc takes
  * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
  * padding, operands in place and split of k, and what the compiled-in
- * database gives an H100 and a CPU; and the launch geometry and arguments
+ * database gives an H100 and a CPU; strided batches (the batch as the
+ * launches' third dimension, its crossover, copies, in-place strides and
+ * caps, problems that run alone); and the launch geometry and arguments
  * the descriptors give, the sizes they derive, and legality on partial
  * assignments.
  */
@@ -433,6 +435,175 @@ static void test_small_device_resolves(void **state)
         if (!oclblas__params_legal(k, &out.params[k], &small.lim, &why))
             fail_msg("%s: %s", oclblas__kernels[k]->name, why);
     }
+}
+
+/* ---- strided batches --------------------------------------------------------- */
+
+static oclblas__plan batch_plan_of(const oclblas__gemm_problem *p, size_t count, size_t sa, size_t sb, size_t sc)
+{
+    const oclblas__batch b = {count, sa, sb, sc};
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_batch_plan(&cx, p, &b, &plan), OCLBLAS_SUCCESS);
+    return plan;
+}
+
+/* A batch of one is the single problem's plan, step for step; small
+ * problems run as one gemm_direct launch with the batch as its third
+ * dimension, the strides its last arguments. */
+static void test_batch_direct(void **state)
+{
+    (void)state;
+    oclblas__gemm_problem p = gemm(0, 1, 256, 512, 128);
+    oclblas__plan one = plan_of(&p), batch = batch_plan_of(&p, 1, 7, 7, 7);
+    assert_memory_equal(&one, &batch, sizeof one);
+
+    p = gemm(1, 0, 20, 30, 10);
+    oclblas__plan plan = batch_plan_of(&p, 1000, 200, 0, 600);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_int_equal(plan.problems, 1000);
+    assert_int_equal(plan.num_steps, 1);
+    const oclblas__step *s = &plan.step[0];
+    assert_string_equal(s->entry, "gemm_direct_tn");
+    assert_int_equal(s->geo.dims, 3);
+    assert_int_equal(s->geo.global[0], 1 * 8);
+    assert_int_equal(s->geo.global[1], 1 * 8);
+    assert_int_equal(s->geo.global[2], 1000);
+    assert_int_equal(s->geo.local[2], 1);
+    assert_int_equal(arg_i(s, 14), 200);
+    assert_int_equal(arg_i(s, 15), 0); /* one B for every problem */
+    assert_int_equal(arg_i(s, 16), 600);
+    /* The single launch's geometry and arguments are those of before, strides 0. */
+    one = plan_of(&p);
+    assert_int_equal(one.step[0].geo.dims, 2);
+    assert_int_equal(one.step[0].num_args, 17);
+    assert_int_equal(arg_i(&one.step[0], 14) + arg_i(&one.step[0], 15) + arg_i(&one.step[0], 16), 0);
+
+    /* At most 65535 problems a launch (NVIDIA's grids): the caller plans the rest. */
+    plan = batch_plan_of(&p, 100000, 200, 0, 600);
+    assert_int_equal(plan.problems, 65535);
+    assert_int_equal(plan.step[0].geo.global[2], 65535);
+
+    /* k = 0: C = beta C on every problem in one launch. */
+    p = gemm(0, 0, 70, 50, 0);
+    plan = batch_plan_of(&p, 9, 0, 0, 4000);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_SCALE);
+    assert_int_equal(plan.step[0].geo.dims, 3);
+    assert_int_equal(plan.step[0].geo.global[2], 9);
+    assert_int_equal(arg_i(&plan.step[0], 6), 4000);
+    p.beta = 1.0f;
+    plan = batch_plan_of(&p, 9, 0, 0, 4000);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_NOTHING);
+}
+
+/* gemm_fast with the batch as its third dimension: the crossover weighs the
+ * batch's whole work, pads copy every problem's operand (one copy of a
+ * shared one), an operand is read in place only if its stride keeps whole
+ * vectors, k is never split. */
+static void test_batch_fast(void **state)
+{
+    (void)state;
+    /* 64^3 is below the crossover (100^3) alone, beyond it 8 times over. */
+    oclblas__gemm_problem p = gemm(0, 0, 64, 64, 64);
+    assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_DIRECT);
+    oclblas__plan plan = batch_plan_of(&p, 8, 64 * 64 + 2, 64 * 64 + 1, 5000);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.problems, 8);
+    assert_true(plan.fast.a_in_place); /* stride 4098: whole vectors of VWM = 2 */
+    assert_false(plan.fast.b_in_place);
+    assert_true(plan.fast.b_transposed);
+    assert_int_equal(plan.fast.slices, 1);
+    assert_int_equal(plan.scratch[0], 0);
+    assert_int_equal(plan.scratch[1], 8 * 64 * 64 * sizeof(float));
+    assert_int_equal(plan.scratch[2], 0);
+    assert_int_equal(plan.num_steps, 2);
+    const oclblas__step *pad = &plan.step[0], *g = &plan.step[1];
+    assert_string_equal(pad->entry, "pad_transpose");
+    assert_int_equal(pad->geo.dims, 3);
+    assert_int_equal(pad->geo.global[2], 8);
+    assert_int_equal(arg_i(pad, 9), 64 * 64 + 1); /* the source's stride */
+    assert_int_equal(arg_i(pad, 10), 64 * 64);    /* each copy's */
+    assert_string_equal(g->entry, "gemm_fast");
+    assert_int_equal(g->geo.global[2], 8);
+    assert_int_equal(arg_i(g, 3), 0);    /* k_slice 0: a batch */
+    assert_int_equal(arg_i(g, 4), 5000); /* C's stride */
+    assert_int_equal(arg_i(g, 16), (64 * 64 + 2) / 2);
+    assert_int_equal(arg_i(g, 17), 64 * 64 / 4);
+    /* The single launch passes zero strides. */
+    p = gemm(0, 0, 128, 128, 128);
+    oclblas__plan one = plan_of(&p);
+    assert_int_equal(one.step[one.main].num_args, 18);
+    assert_int_equal(arg_i(&one.step[one.main], 16) + arg_i(&one.step[one.main], 17), 0);
+
+    /* An odd stride reads A through pad_copy; stride 0: one copy for every problem. */
+    p = gemm(0, 1, 64, 64, 64);
+    plan = batch_plan_of(&p, 8, 64 * 64 + 1, 0, 5000);
+    assert_false(plan.fast.a_in_place);
+    assert_true(plan.fast.b_in_place);
+    assert_int_equal(plan.scratch[0], 8 * 64 * 64 * sizeof(float));
+    plan = batch_plan_of(&p, 8, 0, 64 * 64 + 1, 5000);
+    assert_true(plan.fast.a_in_place);
+    assert_false(plan.fast.b_in_place);
+    assert_int_equal(plan.scratch[1], 8 * 64 * 64 * sizeof(float));
+    p = gemm(1, 1, 64, 64, 64);
+    plan = batch_plan_of(&p, 8, 0, 64 * 64, 5000);
+    assert_int_equal(plan.scratch[0], 64 * 64 * sizeof(float));
+    assert_int_equal(plan.step[0].geo.dims, 2); /* A padded once */
+    assert_int_equal(arg_i(&plan.step[plan.main], 16), 0);
+
+    /* Problems that would be mostly padding stay with gemm_direct; up to
+     * four times their work in tiles go to gemm_fast. */
+    p = gemm(0, 0, 5, 70, 64);
+    plan = batch_plan_of(&p, 10000, 400, 5000, 400);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    p = gemm(0, 0, 32, 32, 16);
+    plan = batch_plan_of(&p, 1000, 32 * 16, 16 * 32, 32 * 32);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    p = gemm(0, 0, 32, 31, 16);
+    plan = batch_plan_of(&p, 1000, 32 * 16, 16 * 31, 32 * 31);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+
+    /* The scratch cap: an eighth of a 64 MiB allocation holds 64 problems' copies of A and B (128 x 128 each). */
+    dev.max_alloc = 64u << 20;
+    p = gemm(1, 0, 128, 128, 128);
+    plan = batch_plan_of(&p, 1000, 128 * 128, 128 * 128, 128 * 128);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.problems, 64);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1], 8u << 20);
+    assert_int_equal(plan.step[plan.main].geo.global[2], 64);
+    /* Not even two: every problem by its own plan (k split where it helps). */
+    dev.max_alloc = 1u << 20;
+    plan = batch_plan_of(&p, 1000, 128 * 128, 128 * 128, 128 * 128);
+    assert_int_equal(plan.problems, 1);
+    assert_int_equal(plan.step[plan.main].geo.dims, 3);
+}
+
+/* A problem whose own plan runs a kernel without a batch dimension, large
+ * enough to fill the device alone, runs by that plan, one per plan. */
+static void test_batch_alone(void **state)
+{
+    (void)state;
+    /* gemm_tc in the accurate mode. */
+    routine(RT_GEMM_TC_MIN, 500);
+    oclblas__gemm_problem p = gemm(0, 0, 1000, 1000, 1000);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    oclblas__plan plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
+    assert_int_equal(plan.problems, 1);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    p.mode = OCLBLAS_MATH_STRICT; /* gemm_fast takes the batch */
+    plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
+    assert_int_equal(plan.problems, 16);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    routine(RT_GEMM_TC_MIN, 0);
+
+    /* One column of C: a gemv beyond the crossover, else gemm_direct batched. */
+    p = gemm(0, 0, 4000, 1, 4000);
+    plan = batch_plan_of(&p, 16, 4000 * 4000, 4000, 4000);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_GEMV);
+    assert_int_equal(plan.problems, 1);
+    p = gemm(0, 0, 40, 1, 40);
+    plan = batch_plan_of(&p, 16, 1600, 40, 40);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_int_equal(plan.problems, 16);
 }
 
 /* ---- the tensor-core kernel ------------------------------------------------- */
@@ -1100,6 +1271,8 @@ int main(void)
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
+        cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
+        cmocka_unit_test_setup(test_batch_alone, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),

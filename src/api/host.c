@@ -22,6 +22,7 @@
  * call fails. Every call leaves a report for oclblas_host_report_get.
  */
 #include "api/checks.h"
+#include "api/host.h"
 #include "host/hostblas.h"
 #include "host/hostdev.h"
 #include "host/pipeline.h"
@@ -282,9 +283,8 @@ static oclblas_status run_on_device(const host_in *in0, const host_in *in1, host
 
 /* ---- the choice ---------------------------------------------------------- */
 
-enum { CALLS_AUTO, CALLS_DEVICE, CALLS_HOST };
 static pthread_once_t calls_once = PTHREAD_ONCE_INIT;
-static int calls_mode = CALLS_AUTO;
+static int calls_mode = OCLBLAS__CALLS_AUTO;
 
 static void calls_init(void)
 {
@@ -292,9 +292,9 @@ static void calls_init(void)
     if (!v || !*v || strcmp(v, "auto") == 0)
         return;
     if (strcmp(v, "device") == 0)
-        calls_mode = CALLS_DEVICE;
+        calls_mode = OCLBLAS__CALLS_DEVICE;
     else if (strcmp(v, "host") == 0)
-        calls_mode = CALLS_HOST;
+        calls_mode = OCLBLAS__CALLS_HOST;
     else
         oclblas__log("OCLBLAS_HOST_CALLS=%s is not auto, device or host: auto", v);
 }
@@ -306,10 +306,7 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* How a call chooses: by the model, or as OCLBLAS_HOST_CALLS says; a
- * pinned device context (the tuner's) keeps the plain crossover. *host_max
- * gets the device's HOST_MAX. */
-static int choice_mode(const oclblas__default_device *d, int *host_max)
+int oclblas__host_calls(const oclblas__default_device *d, int *host_max)
 {
     pthread_once(&calls_once, calls_init);
     const oclblas__devctx *cx;
@@ -320,7 +317,7 @@ static int choice_mode(const oclblas__default_device *d, int *host_max)
     const oclblas__params *rp = oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, NULL, &st);
     if (rp)
         *host_max = rp->v[RT_HOST_MAX];
-    return cx->pinned && calls_mode == CALLS_AUTO ? CALLS_DEVICE : calls_mode;
+    return cx->pinned && calls_mode == OCLBLAS__CALLS_AUTO ? OCLBLAS__CALLS_DEVICE : calls_mode;
 }
 
 static char trans_letter(oclblas_transpose t) { return t == OCLBLAS_NO_TRANS ? 'N' : 'T'; }
@@ -352,7 +349,7 @@ static const oclblas__default_device *route_devices(int *ndev, int *mode, int *h
         *st = set[0].status;
         return NULL;
     }
-    *mode = choice_mode(&set[0], host_max);
+    *mode = oclblas__host_calls(&set[0], host_max);
     return set;
 }
 
@@ -476,7 +473,7 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
     const oclblas__tile_problem tp = {cm, cn, k, beta != 0.0f, limit};
     if (work <= hm * hm * hm) {
         snprintf(because, sizeof because, "m*n*k <= HOST_MAX^3, HOST_MAX %d", host_max);
-    } else if (mode == CALLS_HOST) {
+    } else if (mode == OCLBLAS__CALLS_HOST) {
         why = "OCLBLAS_HOST_CALLS=host";
     } else {
         /* In place where memory is shared and the operands are inside the limits. */
@@ -487,7 +484,7 @@ oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a, o
         st = zero_copy_ok ? OCLBLAS_SUCCESS : oclblas__tiling_plan(&tp, budget, max_alloc, ndev, &tiling);
         if (st != OCLBLAS_SUCCESS) {
             why = "no tile fits the devices' memory (OCLBLAS_DEVICE_MEMORY)";
-        } else if (mode == CALLS_DEVICE) {
+        } else if (mode == OCLBLAS__CALLS_DEVICE) {
             on_device = 1;
         } else {
             /* The model, with rates measured at first need: a call that
@@ -597,13 +594,13 @@ oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpose trans, siz
     oclblas__estimate est = {0};
     if ((double)m * (double)n <= hm * hm * hm) {
         snprintf(because, sizeof because, "m*n <= HOST_MAX^3, HOST_MAX %d", host_max);
-    } else if (mode == CALLS_HOST) {
+    } else if (mode == OCLBLAS__CALLS_HOST) {
         why = "OCLBLAS_HOST_CALLS=host";
     } else if (ext_a > limit || ext_x > limit || ext_y > limit || ext_a * sizeof(float) > d->info->max_alloc ||
                lda > (size_t)INT_MAX || step_x > (size_t)INT_MAX || step_y > (size_t)INT_MAX) {
         /* One SGEMV reads its matrix once: tiles over the bus would not make it faster than the host. */
         why = "beyond the index limit of one device call";
-    } else if (mode == CALLS_DEVICE) {
+    } else if (mode == OCLBLAS__CALLS_DEVICE) {
         on_device = 1;
     } else {
         oclblas__hostdev *hd = oclblas__hostdev_get(0);

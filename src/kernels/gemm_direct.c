@@ -2,7 +2,8 @@
  * gemm_direct's descriptor (kernels/gemm_direct.cl): its parameters (tile
  * WGD, k-step KWGD, work-group shape MDIMCD NDIMCD, unroll KWID, local
  * padding PADA PADB), their rules, the sizes derived from them, its launch
- * geometry (one entry point per pair of transposes).
+ * geometry (one entry point per pair of transposes, a batch as the third
+ * dimension).
  */
 #include "kernels/gemm_direct.h"
 
@@ -80,10 +81,14 @@ static int derive(const int *v, oclblas__derived *out)
     return 6;
 }
 
-void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_direct_args *a, oclblas__step *s)
+void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_direct_args *a,
+                               const oclblas__batch *batch, oclblas__step *s)
 {
     static const char *const names[2][2] = {{"gemm_direct_nn", "gemm_direct_nt"},
                                             {"gemm_direct_tn", "gemm_direct_tt"}};
+    const oclblas__batch single = {0}; /* a single product: strides 0, two dimensions */
+    if (!batch)
+        batch = &single;
     const int *v = p->v;
     const size_t wgd = (size_t)v[GD_WGD];
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_DIRECT, .params = *p};
@@ -107,6 +112,10 @@ void oclblas__gemm_direct_step(const oclblas__params *p, const oclblas__gemm_dir
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, (int)batch->stride_a);
+    oclblas__step_int(s, (int)batch->stride_b);
+    oclblas__step_int(s, (int)batch->stride_c);
+    oclblas__step_batch(s, batch->count);
 }
 
 const oclblas__kernel_desc oclblas__desc_gemm_direct = {

@@ -151,6 +151,8 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
 {
     const int *v = p->v;
     const size_t vwm = (size_t)v[GF_VWM], vwn = (size_t)v[GF_VWN];
+    const oclblas__batch *batch = &a->batch;
+    const int batched = batch->count > 1;
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_FAST, .entry = "gemm_fast", .params = *p};
     s->geo.dims = 3;
     s->geo.local[0] = (size_t)v[GF_MDIMC];
@@ -158,8 +160,16 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, (size_t)v[GF_MWG]) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->n, (size_t)v[GF_NWG]) * s->geo.local[1];
-    s->geo.global[2] = ceil_div(a->k, a->k_slice);
-    oclblas__gemm_tile_args(a, vwm, vwn, s);
+    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
+    /* The kernel reads k_slice 0 as a batch, and then its c_slice as C's stride. */
+    oclblas__tile_args g = *a;
+    if (batched) {
+        g.k_slice = 0;
+        g.c_slice = batch->stride_c;
+    }
+    oclblas__gemm_tile_args(&g, vwm, vwn, s);
+    oclblas__step_int(s, batched ? (int)(batch->stride_a / vwm) : 0);
+    oclblas__step_int(s, batched ? (int)(batch->stride_b / vwn) : 0);
 }
 
 void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)

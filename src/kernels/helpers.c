@@ -107,6 +107,9 @@ void oclblas__pad_step(const oclblas__params *p, const oclblas__pad_args *a, ocl
     oclblas__step_int(s, (int)a->dst_cols);
     oclblas__step_buf(s, a->dst);
     oclblas__step_int(s, (int)a->dst_rows); /* the destination's leading dimension */
+    oclblas__step_int(s, (int)a->src_stride);
+    oclblas__step_int(s, (int)a->dst_stride);
+    oclblas__step_batch(s, a->batch);
 }
 
 void oclblas__scale_step(const oclblas__params *p, const oclblas__scale_args *a, oclblas__step *s)
@@ -124,6 +127,8 @@ void oclblas__scale_step(const oclblas__params *p, const oclblas__scale_args *a,
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, (int)a->c_stride);
+    oclblas__step_batch(s, a->batch);
 }
 
 void oclblas__sum_slices_step(const oclblas__params *p, const oclblas__sum_slices_args *a, oclblas__step *s)

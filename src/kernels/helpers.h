@@ -13,7 +13,9 @@ enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WP
 /* dst (dst_rows x dst_cols, leading dimension dst_rows) = the rows x cols
  * source at src_off, stored as it is (pad_copy: src(r, c) at
  * src[c * src_ld + r]) or transposed (pad_transpose: at src[r * src_ld + c]),
- * zeros around it. */
+ * zeros around it. A batch (batch > 1) pads batch sources, source z
+ * src_stride elements after source z - 1 and its copy dst_stride after
+ * copy z - 1. */
 typedef struct {
     int transpose;
     size_t rows, cols;
@@ -21,15 +23,18 @@ typedef struct {
     size_t src_off, src_ld;
     size_t dst_rows, dst_cols;
     oclblas__buf dst;
+    size_t batch, src_stride, dst_stride;
 } oclblas__pad_args;
 void oclblas__pad_step(const oclblas__params *p, const oclblas__pad_args *a, oclblas__step *out);
 
-/* C = beta C on a rows x cols block (scale_matrix). */
+/* C = beta C on a rows x cols block (scale_matrix); a batch (batch > 1)
+ * on batch blocks, block z c_stride elements after block z - 1. */
 typedef struct {
     size_t rows, cols;
     float beta;
     oclblas__buf c;
     size_t c_off, c_ld;
+    size_t batch, c_stride;
 } oclblas__scale_args;
 void oclblas__scale_step(const oclblas__params *p, const oclblas__scale_args *a, oclblas__step *out);
 

@@ -30,3 +30,12 @@ void oclblas__step_buf(oclblas__step *s, oclblas__buf b)
     a->kind = OCLBLAS__ARG_BUF;
     a->u.buf = b;
 }
+
+void oclblas__step_batch(oclblas__step *s, size_t count)
+{
+    if (count < 2)
+        return;
+    s->geo.dims = 3;
+    s->geo.global[2] = count;
+    s->geo.local[2] = 1;
+}

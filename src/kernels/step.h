@@ -9,7 +9,7 @@
 
 #include "kernels/kernel.h"
 
-#define OCLBLAS__MAX_ARGS 16
+#define OCLBLAS__MAX_ARGS 20
 /* The scratch slots a plan may use: roles S0, S1 and S2. */
 #define OCLBLAS__SCRATCH_SLOTS 3
 /* The largest alignment of an operand, in bytes, that vector loads and
@@ -60,5 +60,20 @@ typedef struct {
 void oclblas__step_int(oclblas__step *s, int v);
 void oclblas__step_float(oclblas__step *s, float v);
 void oclblas__step_buf(oclblas__step *s, oclblas__buf b);
+
+/* A strided batch: count problems of one shape, problem z's operands
+ * stride_a, stride_b and stride_c elements after problem z - 1's (0 for A
+ * or B: the same operand for every problem). count 0 or 1: one problem. */
+typedef struct {
+    size_t count;
+    size_t stride_a, stride_b, stride_c;
+} oclblas__batch;
+
+/* A batch of `count` problems as the third dimension of a step's geometry
+ * (one work-group deep each); 0 or 1 leaves a single problem's geometry as
+ * it is. The most problems one launch takes: NVIDIA's grids stop at 65535
+ * work-groups in their third dimension, and OpenCL cannot ask. */
+#define OCLBLAS__MAX_BATCH_LAUNCH 65535
+void oclblas__step_batch(oclblas__step *s, size_t count);
 
 #endif

@@ -24,6 +24,10 @@ typedef struct {
     float alpha, beta;
     oclblas__buf a, b, c;
     size_t a_off, a_ld, b_off, b_ld, c_off, c_ld;
+    /* A strided batch over the whole k (k not split; count 0 or 1: one
+     * problem); A's and B's strides multiples of vwa and vwb. Only
+     * gemm_fast takes one: the plan gives gemm_tc none. */
+    oclblas__batch batch;
 } oclblas__tile_args;
 
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;

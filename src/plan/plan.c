@@ -26,6 +26,19 @@
  * the routine values included, is read for the problem's column-major
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
  * narrow tile, its own split of k) serves the problems its rule takes.
+ *
+ * A strided batch of SGEMMs is the single problem's plan with the batch as
+ * the launches' third dimension: the same parameters (read for one
+ * problem's shape), gemm_fast or gemm_direct by the same crossover applied
+ * to the batch's whole work (the batch fills the device where one problem
+ * cannot, so the padding passes pay sooner) unless the problems are mostly
+ * padding in gemm_fast's tiles, scratch for each problem's padded copies
+ * (one copy of an A or B that every problem shares), k never split (the
+ * batch gives the parallelism). A problem whose own plan runs a
+ * kernel without a batch dimension (gemm_tc; a gemv kernel for a product
+ * large enough to fill the device alone) runs by that single plan, one
+ * problem per plan. A plan may take fewer problems than the batch holds
+ * (plan.problems): the caller plans the rest after.
  */
 #include "plan/plan.h"
 #include "kernels/gemm_direct.h"
@@ -52,9 +65,11 @@ static void class_of(const oclblas__devctx *cx, int kernel, const oclblas__shape
     oclblas__strlcpy(out->cls, name ? name : "", sizeof out->cls);
 }
 
-/* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld = |inc|). */
+/* C = beta * C on a rows x cols block (also a strided vector: rows 1, ld =
+ * |inc|), on the plan's problems, c_stride apart, for a batch. */
 static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape *shape, size_t rows, size_t cols,
-                                 float beta, oclblas__buf c, size_t c_off, size_t ldc, oclblas__plan *out)
+                                 float beta, oclblas__buf c, size_t c_off, size_t ldc, size_t c_stride,
+                                 oclblas__plan *out)
 {
     if (beta == 1.0f) {
         out->kind = OCLBLAS__PLAN_NOTHING;
@@ -65,7 +80,7 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
     if (!hp)
         return st;
     out->kind = OCLBLAS__PLAN_SCALE;
-    const oclblas__scale_args a = {rows, cols, beta, c, c_off, ldc};
+    const oclblas__scale_args a = {rows, cols, beta, c, c_off, ldc, out->problems, c_stride};
     oclblas__scale_step(hp, &a, add_step(out));
     return OCLBLAS_SUCCESS;
 }
@@ -75,6 +90,7 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
 oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
+    out->problems = 1;
     const int trans = p->trans != 0;
     const size_t rows = p->rows, cols = p->cols, len_y = trans ? cols : rows;
     out->gemv.trans = trans;
@@ -84,7 +100,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     if (p->alpha == 0.0f) {
         const size_t step = (size_t)(p->y.inc < 0 ? -p->y.inc : p->y.inc);
         const size_t lowest = p->y.inc < 0 ? p->y.offset - (len_y - 1) * step : p->y.offset;
-        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, out);
+        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, 0, out);
     }
     const int table = trans ? OCLBLAS__K_GEMV_T : OCLBLAS__K_GEMV_N;
     oclblas_status st;
@@ -156,6 +172,14 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
 
 /* ---- SGEMM --------------------------------------------------------------- */
 
+/* The most bytes of scratch that a split of k (its partial sums) or a
+ * batch (its problems' padded copies) may take: 256 MiB or an eighth of
+ * the largest allocation. */
+static size_t scratch_cap(const oclblas__device_info *dev)
+{
+    return dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+}
+
 /* The split of k for gemm_fast: how many slices (1: none) and the k of
  * each (a multiple of KWG). A product whose tiles of C give few work-groups
  * leaves most of the device idle however long k is (256 x 256 x 65536, or
@@ -177,8 +201,7 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
     *k_slice = kp;
     const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
-    const size_t bytes_cap =
-        dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+    const size_t bytes_cap = scratch_cap(dev);
     size_t s = 1;
     if (want && tiles < want) {
         s = want / tiles; /* no split until the tiles fill at most half */
@@ -221,8 +244,38 @@ static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, con
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
+/* A batch's padded copies of A and B: one per problem of an operand not
+ * read in place (*copies = the problems), one that every problem shares
+ * (stride 0), none in place. The plan takes as many problems as the copies
+ * fit the scratch cap for, each slot inside the kernels' int (lowering
+ * out->problems); 0 where not even two fit. */
+static int batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch, const int in_place[2],
+                        const size_t copy[2], oclblas__plan *out, size_t copies[2])
+{
+    const size_t stride[2] = {batch->stride_a, batch->stride_b};
+    size_t each = 0, shared = 0, largest = 0;
+    for (int o = 0; o < 2; ++o) {
+        const int per_problem = stride[o] && !in_place[o];
+        each += per_problem ? copy[o] : 0;
+        shared += !per_problem && !in_place[o] ? copy[o] : 0;
+        largest = per_problem && copy[o] > largest ? copy[o] : largest;
+    }
+    if (each) {
+        const size_t cap = scratch_cap(cx->dev) / sizeof(float);
+        size_t fit = cap > shared ? (cap - shared) / each : 0;
+        fit = fit < (size_t)INT_MAX / largest ? fit : (size_t)INT_MAX / largest;
+        if (fit < 2)
+            return 0;
+        out->problems = fit < out->problems ? fit : out->problems;
+    }
+    for (int o = 0; o < 2; ++o)
+        copies[o] = stride[o] && !in_place[o] ? out->problems : 1;
+    return 1;
+}
+
+/* gemm_fast's (or gemm_tc's) plan for p, of a batch when batch is not NULL. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                const oclblas__shape *shape, oclblas__plan *out)
+                                const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
 {
     oclblas_status st;
     const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
@@ -234,7 +287,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     oclblas__shape tc_shape = *shape;
     tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
     oclblas__params tc_mode_set;
-    const oclblas__params *tp = tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
+    const int batched = batch != NULL; /* gemm_tc has no batch dimension */
+    const oclblas__params *tp = !batched && tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
     const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!tp && !fp)
         return st;
@@ -252,15 +306,24 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
      * n contiguous; where the caller's operand already is that,
-     * tile-aligned, it is read in place (if its indices fit the kernel's int). */
+     * tile-aligned, it is read in place (if its indices fit the kernel's
+     * int; in a batch, if every problem's operand starts on a whole vector). */
+    const size_t stride_a = batched ? batch->stride_a : 0, stride_b = batched ? batch->stride_b : 0;
     const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
-                           p->a.align >= vwm * sizeof(float);
+                           p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
     const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
-                           p->b.align >= vwn * sizeof(float);
-    size_t k_slice;
-    const size_t slices =
-        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp, np, kp,
-                 kwg, &k_slice);
+                           p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
+    /* Where not even two problems' copies fit, each problem runs by its own plan. */
+    const int in_place[2] = {a_in_place, b_in_place};
+    const size_t copy[2] = {mp * kp, np * kp};
+    size_t copies[2] = {1, 1};
+    if (batched && !batch_copies(cx, batch, in_place, copy, out, copies))
+        return oclblas__gemm_plan(cx, p, out);
+    const size_t count = batched ? out->problems : 1, a_copies = copies[0], b_copies = copies[1];
+    size_t k_slice = kp;
+    const size_t slices = batched ? 1
+                                  : k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
+                                             (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
 
     out->kind = OCLBLAS__PLAN_FAST;
     class_of(cx, main_kernel, tp ? &tc_shape : shape, out);
@@ -273,13 +336,14 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     out->fast.b_transposed = !b_in_place && !bt;
     out->fast.slices = slices;
     out->fast.k_slice = k_slice;
-    out->scratch[0] = a_in_place ? 0 : mp * kp * sizeof(float);
-    out->scratch[1] = b_in_place ? 0 : np * kp * sizeof(float);
+    out->scratch[0] = a_in_place ? 0 : a_copies * mp * kp * sizeof(float);
+    out->scratch[1] = b_in_place ? 0 : b_copies * np * kp * sizeof(float);
     out->scratch[2] = slices > 1 ? slices * mp * np * sizeof(float) : 0;
 
     unsigned pads = 0;
     if (!a_in_place) {
-        const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0};
+        const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
+                                     a_copies, stride_a, mp * kp};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &a, s);
@@ -287,7 +351,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     }
     if (!b_in_place) {
         /* B's n must be the contiguous direction: stored k x n (not transposed) it is turned. */
-        const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1};
+        const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
+                                     b_copies, stride_b, np * kp};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &b, s);
@@ -296,17 +361,21 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    const oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
+    oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
                                   split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
                                   a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
                                   b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
                                   split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
                                   a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                                   b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
-                                  split ? 0 : p->c.offset, split ? mp : p->c.ld};
+                                  split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0}};
     const int fast = out->num_steps;
     out->main = fast;
     oclblas__step *s = add_step(out);
+    if (batched) { /* the strides of the operands it reads: the caller's, or its copies' */
+        g.batch = (oclblas__batch){count, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
+                                   b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
+    }
     tiled->step(main_set, &g, s);
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
@@ -321,16 +390,39 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
+/* Whether a batch of count problems of the shape pays gemm_fast's plan:
+ * the launch's whole work at the crossover or beyond (where the padding
+ * passes pay for a single problem), and the problems not mostly padding
+ * (their tiles at most four times their work, well below gemm_fast's
+ * speed over gemm_direct's on the devices measured; a batch of tiny
+ * products stays with gemm_direct, whose every access is guarded). */
+static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, size_t count, double cube)
+{
+    oclblas_status st;
+    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, s, &st);
+    const double work = (double)s->m * (double)s->n * (double)s->k;
+    if (!fp || (double)count * work < cube)
+        return 0;
+    oclblas__tile tile;
+    oclblas__kernels[OCLBLAS__K_GEMM_FAST]->tiled->tile(fp, &tile);
+    const double padded = (double)round_up(s->m, tile.m) * (double)round_up(s->n, tile.n) * (double)round_up(s->k, tile.k);
+    return padded <= 4.0 * work;
+}
+
+/* The plan of p alone (batch NULL) or of a strided batch of it. */
+static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__batch *batch,
+                                oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k;
     const oclblas__shape shape = {m, n, k, 0};
+    out->problems = !batch ? 1 : batch->count < OCLBLAS__MAX_BATCH_LAUNCH ? batch->count : OCLBLAS__MAX_BATCH_LAUNCH;
     if (k == 0 || p->alpha == 0.0f)
-        return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, out);
+        return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, batch ? batch->stride_c : 0,
+                          out);
     /* A product with one row or one column of C is a matrix-vector product. */
-    if (n == 1 || m == 1) {
+    if (!batch && (n == 1 || m == 1)) {
         oclblas__gemv_problem g = {.alpha = p->alpha, .beta = p->beta, .y_buf = OCLBLAS__BUF_C, .mode = p->mode};
         g.y = (oclblas__operand){p->c.offset, 0, 1, p->c.align};
         if (n == 1) { /* c = op(A) * (column of op(B)) */
@@ -358,8 +450,25 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     if (!rp)
         return st;
     const double crossover = (double)rp->v[RT_GEMM_MIN_INDIRECT];
-    if ((double)m * (double)n * (double)k >= crossover * crossover * crossover)
-        return fast_plan(cx, p, &shape, out);
+    const double cube = crossover * crossover * crossover, work = (double)m * (double)n * (double)k;
+    if (batch) {
+        /* One problem's own plan, where its kernel has no batch dimension
+         * (gemm_tc; a gemv kernel, given a product that fills the device
+         * alone): one problem per plan. */
+        const size_t problems = out->problems;
+        st = gemm_plan(cx, p, NULL, out);
+        if (st != OCLBLAS_SUCCESS)
+            return st;
+        if ((out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC) ||
+            (out->kind == OCLBLAS__PLAN_GEMV && work >= cube))
+            return OCLBLAS_SUCCESS;
+        memset(out, 0, sizeof *out);
+        out->problems = problems;
+        if (batch_pays_fast(cx, &shape, batch->count, cube))
+            return fast_plan(cx, p, batch, &shape, out);
+    } else if (work >= cube) {
+        return fast_plan(cx, p, NULL, &shape, out);
+    }
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
         return st;
@@ -368,8 +477,21 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
-    oclblas__gemm_direct_step(dp, &d, add_step(out));
+    const oclblas__batch db = {out->problems, batch ? batch->stride_a : 0, batch ? batch->stride_b : 0,
+                               batch ? batch->stride_c : 0};
+    oclblas__gemm_direct_step(dp, &d, batch ? &db : NULL, add_step(out));
     return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
+{
+    return gemm_plan(cx, p, NULL, out);
+}
+
+oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out)
+{
+    return gemm_plan(cx, p, batch && batch->count > 1 ? batch : NULL, out);
 }
 
 /* ---- the verbose log ------------------------------------------------------- */
@@ -443,5 +565,7 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         break;
     }
     }
+    if (plan->problems > 1)
+        put(buf, len, &used, ", %zu problems in one launch", plan->problems);
     put(buf, len, &used, "; %s-major", row ? "row" : "column");
 }

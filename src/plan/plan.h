@@ -56,6 +56,10 @@ typedef struct {
     int num_steps;
     oclblas__step step[OCLBLAS__MAX_STEPS];
     int main; /* the step of the kernel the plan is for: its program is taken first */
+    /* Of a batch, the problems the plan computes, from the first: fewer than
+     * the batch's count where one launch cannot take them all (its scratch,
+     * the grid's third dimension); the caller plans the rest after. */
+    size_t problems;
     char cls[OCLBLAS__CLASS_NAME]; /* the class of shapes whose set the main kernel runs with ("": the set for every shape) */
     size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
     /* What was decided, for the log and the tests. */
@@ -74,6 +78,11 @@ typedef struct {
 } oclblas__plan;
 
 oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out);
+/* A strided batch of the problem p (its operands those of problem 0; C's
+ * problems do not overlap, and the batch's operands lie inside the
+ * kernels' int): the plan of its first plan.problems problems. */
+oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out);
 oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out);
 
 /* A routine call as its caller wrote it, for the verbose log. */

@@ -43,7 +43,7 @@ static oclblas_status tiled_plan(int kernel, const oclblas__params *cand, const 
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 1};
     const oclblas__tile_args a = {p->m, p->n, p->k, p->k, p->m * p->n, p->alpha, p->beta,
                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                  0, p->m, 0, p->n, 0, p->m};
+                                  0, p->m, 0, p->n, 0, p->m, {0, 0, 0, 0}};
     oclblas__kernels[kernel]->tiled->step(cand, &a, &out->step[0]);
     return OCLBLAS_SUCCESS;
 }
@@ -116,7 +116,7 @@ static oclblas_status gemm_direct_plan(const oclblas__devctx *cx, const oclblas_
     const oclblas__gemm_direct_args a = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
                                          OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
                                          0, p->m, 0, p->k, 0, p->m};
-    oclblas__gemm_direct_step(cand, &a, &out->step[0]);
+    oclblas__gemm_direct_step(cand, &a, NULL, &out->step[0]);
     return OCLBLAS_SUCCESS;
 }
 
@@ -141,8 +141,8 @@ static oclblas_status helpers_plan(const oclblas__devctx *cx, const oclblas__par
                                    const oclblas__tune_problem *p, oclblas__plan *out)
 {
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
-    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C};
-    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B};
+    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C, 1, 0, 0};
+    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B, 1, 0, 0};
     oclblas__pad_step(cand, &copy, &out->step[0]);
     oclblas__pad_step(cand, &transpose, &out->step[1]);
     return OCLBLAS_SUCCESS;
