@@ -65,7 +65,7 @@ static int make_private_dir(void)
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
-/* The output and journal paths. */
+/* The output and journal paths the options name; "" for the output when it depends on the device. */
 static void name_files(tune_run *r)
 {
     r->output[0] = '\0';
@@ -79,6 +79,21 @@ static void name_files(tune_run *r)
         snprintf(r->journal_path, sizeof r->journal_path, "%s.journal", r->output);
     else
         r->journal_path[0] = '\0';
+}
+
+/* Files that are there and are not regular ones (a link, a FIFO, a device,
+ * a folder) are refused before anything starts; what opens them refuses
+ * them again, whatever came in between. */
+static int files_replaceable(tune_run *r)
+{
+    char err[1200];
+    name_files(r);
+    if ((r->output[0] && !tune_file_replaceable("entry", r->output, err, sizeof err)) ||
+        (r->journal_path[0] && !tune_file_replaceable("journal", r->journal_path, err, sizeof err))) {
+        fprintf(stderr, "oclblas-tune: %s; nothing was written\n", err);
+        return 0;
+    }
+    return 1;
 }
 
 /* The device, as a value from here on: the library's default device (the
@@ -104,11 +119,13 @@ static int open_journal(tune_run *r)
     const tune_device *d = &r->d;
     name_files(r);
     snprintf(devline, sizeof devline, "%s | %s | %s", d->info->name, d->info->driver, d->info->platform_name);
+    if (!files_replaceable(r))
+        return 0;
     if (r->o.from_journal && access(r->journal_path, R_OK) != 0) {
         fprintf(stderr, "oclblas-tune: cannot read the journal %s: %s\n", r->journal_path, strerror(errno));
         return 0;
     }
-    if (!tune_journal_open(r->journal_path, devline, r->o.fresh, &r->journal, err, sizeof err)) {
+    if (!tune_journal_open(r->journal_path, devline, !r->o.from_journal, r->o.fresh, &r->journal, err, sizeof err)) {
         fprintf(stderr, "oclblas-tune: %s\n", err);
         return 0;
     }
@@ -158,7 +175,7 @@ static int setup(tune_run *r)
     tune_run_budget_init(&r->budget, r->o.from_journal ? 0 : r->o.time_total,
                          r->o.selected[OCLBLAS__K_ROUTINE] ? ROUTINE_RESERVE : 0);
     r->budget.measure_nothing = r->o.from_journal != NULL;
-    if (!make_private_dir() || !open_device(r))
+    if ((!r->o.list && !files_replaceable(r)) || !make_private_dir() || !open_device(r))
         return 0;
     if (!r->o.list && !open_journal(r))
         return 0;
