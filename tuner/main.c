@@ -233,8 +233,9 @@ static int finish(tune_run *r)
     tune_journal_close(r->journal);
     tune_device_close(&r->d);
     if (tune_interrupted()) {
-        fprintf(stderr, "oclblas-tune: interrupted; run the same command again to resume from %s\n", r->journal_path);
-        return EXIT_INTERRUPTED;
+        fprintf(stderr, "oclblas-tune: %s; run the same command again to resume from %s\n", tune_interrupt_word(),
+                r->journal_path);
+        return tune_interrupt_status();
     }
     return r->status;
 }

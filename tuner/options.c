@@ -121,8 +121,9 @@ static void usage(FILE *f)
 "and writes the entry from what was found; a second one writes it and stops at once.\n"
 "\n"
 "Exit status: 0 done; 1 some kernel found no working configuration, or the entry failed\n"
-"its check; 2 bad options; 3 no device or journal; 130 interrupted (the entry holds what\n"
-"was found so far, and the journal lets the next run resume).\n",
+"its check; 2 bad options; 3 no device, or an output or journal that cannot be used (a\n"
+"link, FIFO, device or folder where a file should be); 130 after SIGINT, 143 after\n"
+"SIGTERM (the entry holds what was found so far, and the journal lets the next run resume).\n",
             names, shares);
 }
 

@@ -15,7 +15,8 @@
 #include "interrupt.h"
 #include "measure.h"
 
-enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3, EXIT_INTERRUPTED = TUNE_EXIT_INTERRUPTED };
+/* Exit statuses; an interrupted run ends with tune_interrupt_status() (130 or 143). */
+enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3 };
 enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
 
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
