@@ -10,9 +10,10 @@
  * each kernel's first problem, each class's first problems, then the
  * kernels' own tuning problems) are planned with the library's context for
  * the device in each FP32-accurate math mode, and a call runs for each new
- * way of computing (the plan's kind, its kernels and its class) that runs
- * a kernel the run changed, smallest problems first: on a CPU each plan's
- * programs take seconds to build. SGEMV is FP32 in every mode.
+ * way of computing (the plan's kind, its kernels, the classes whose sets
+ * decide it) that runs a kernel the run changed, small problems first: on
+ * a CPU each plan's programs take seconds to build. SGEMV is FP32 in every
+ * mode.
  */
 #include "program.h"
 
@@ -29,11 +30,14 @@ typedef struct {
     size_t m, n, k;
 } probe;
 
-/* A way of computing: what a call's plan is made of. */
+/* A way of computing: what a call's plan is made of, and the classes whose
+ * sets decide it (the main kernel's, and each table's without a program:
+ * a class's routine values choose the plan). */
 typedef struct {
     oclblas__plan_kind kind;
     unsigned kernels; /* bit k: a step runs kernel k */
     char cls[OCLBLAS__CLASS_NAME];
+    char tables[OCLBLAS__K_COUNT * OCLBLAS__CLASS_NAME];
 } way;
 
 typedef struct {
@@ -116,6 +120,14 @@ static int way_of(const oclblas__devctx *lib, const probe *p, oclblas_math_mode 
     for (int s = 0; s < plan.num_steps; ++s)
         w->kernels |= 1u << plan.step[s].kernel;
     oclblas__strlcpy(w->cls, plan.cls, sizeof w->cls);
+    const oclblas__shape shape = {p->m, p->n, p->form == OCLBLAS__FORM_GEMV ? 1 : p->k, 0};
+    size_t u = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT && u < sizeof w->tables; ++k) {
+        const char *c = oclblas__kernels[k]->source ? NULL : oclblas__devctx_class(lib, k, &shape);
+        if (c)
+            u += (size_t)snprintf(w->tables + u, sizeof w->tables - u, "%s%s of class %s", u ? ", " : "",
+                                  oclblas__kernels[k]->name, c);
+    }
     return 1;
 }
 
@@ -185,18 +197,24 @@ static void describe(const probe *p, oclblas_math_mode mode, const way *w, char 
         if (w->kernels & (1u << k))
             u += (size_t)snprintf(buf + u, len - u, ", %s", oclblas__kernels[k]->name);
     if (w->cls[0] && u < len)
-        snprintf(buf + u, len - u, ", class %s", w->cls);
+        u += (size_t)snprintf(buf + u, len - u, ", class %s", w->cls);
+    if (w->tables[0] && u < len)
+        snprintf(buf + u, len - u, ", %s", w->tables);
 }
 
-/* The calls: one for each new way that runs a changed kernel (any way, when the routine values changed). */
+/* The calls: one for each new way that runs a changed kernel (any way, when
+ * a table without a program changed: the routine values choose the plans). */
 static void run_calls(const tune_run *r, const oclblas__devctx *lib, unsigned changed, int *passed, int *total,
                       unsigned *covered)
 {
     static const oclblas_math_mode modes[] = {OCLBLAS_MATH_STRICT, OCLBLAS_MATH_ACCURATE};
     const oclblas_math_mode before = oclblas_get_math_mode();
     static probes ps;
-    way seen[MAX_WAYS];
+    static way seen[MAX_WAYS];
     int num_seen = 0;
+    unsigned tables = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        tables |= oclblas__kernels[k]->source ? 0 : 1u << k;
     gather(&r->o, lib, &ps);
     for (int i = 0; i < ps.n && !tune_interrupted(); ++i) {
         const probe *p = &ps.p[i];
@@ -207,8 +225,7 @@ static void run_calls(const tune_run *r, const oclblas__devctx *lib, unsigned ch
                 continue;
             for (int s = 0; s < num_seen; ++s)
                 known |= !memcmp(&seen[s], &w, sizeof w);
-            const int routine = (changed >> OCLBLAS__K_ROUTINE) & 1;
-            if (known || num_seen == MAX_WAYS || !(routine || (w.kernels & changed)))
+            if (known || num_seen == MAX_WAYS || !((changed & tables) || (w.kernels & changed)))
                 continue;
             seen[num_seen++] = w;
             char what[256], note[200];
