@@ -6,6 +6,7 @@
  * what is there, and nothing waits: each case ends within a second. No
  * OpenCL here.
  */
+#include "test_spawn.h"
 #include "tune.h"
 
 #include <fcntl.h>
@@ -22,48 +23,23 @@
 
 static char dir[] = "/tmp/oclblas-tune-files-XXXXXX";
 static char victim[300]; /* what a planted link points at: it must never change */
-#define VICTIM_TEXT "the victim's own content\n"
 #define DEVICE "some device | 1.0 | platform"
 
 static void in_dir(char *buf, size_t len, const char *name) { snprintf(buf, len, "%s/%s", dir, name); }
 
-static void assert_victim_untouched(void)
+/* The folder holds n names (the victim, and the plant when it is in the
+ * folder), and the victim as it was: nothing was written through a link,
+ * and no temporary was left behind. */
+static void assert_nothing_written(int n)
 {
-    char buf[128] = "";
-    FILE *f = fopen(victim, "r");
-    assert_non_null(f);
-    const size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    assert_string_equal(buf, VICTIM_TEXT);
-}
-
-/* The folder holds only the names given (the victim and the planted
- * files): no temporary was left behind. */
-static void assert_only(int n, ...)
-{
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "ls -A %s | wc -l", dir);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    int count = -1;
-    assert_int_equal(fscanf(p, "%d", &count), 1);
-    pclose(p);
-    assert_int_equal(count, n);
-}
-
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    spawn_victim_assert(victim);
+    assert_int_equal(spawn_folder_count(dir), n);
 }
 
 static int setup(void **state)
 {
     (void)state;
-    if (!mkdtemp(dir))
+    if (spawn_folder_make(dir, 0) != 0)
         return -1;
     in_dir(victim, sizeof victim, "victim");
     /* A planted FIFO must be refused, never waited on: a hang ends the test here. */
@@ -74,9 +50,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    return system(cmd);
+    return spawn_folder_remove(dir);
 }
 
 /* Before each test: the folder holds the victim alone. */
@@ -87,7 +61,7 @@ static int fresh_dir(void **state)
     snprintf(cmd, sizeof cmd, "find %s -mindepth 1 -delete", dir);
     if (system(cmd) != 0)
         return -1;
-    write_file(victim, VICTIM_TEXT);
+    spawn_victim_write(victim);
     return 0;
 }
 
@@ -179,7 +153,7 @@ static void test_temp_and_commit(void **state)
     assert_int_equal(oclblas__read_file(AT_FDCWD, path, 0, 100, &text, &n, NULL, NULL, 0), 0);
     assert_string_equal(text, "new\n");
     free(text);
-    assert_only(2);
+    assert_int_equal(spawn_folder_count(dir), 2);
     /* Whatever was planted at the destination meanwhile stays, and the temporary goes. */
     for (plant p = 0; p < NUM_PLANTS; ++p) {
         fresh_dir(NULL);
@@ -198,8 +172,7 @@ static void test_temp_and_commit(void **state)
         if (!strstr(err, plant_words[p]))
             fail_msg("%s: \"%s\"", plant_words[p], err);
         assert_int_equal(lstat(tmp, &sb), -1);
-        assert_victim_untouched();
-        assert_only(2);
+        assert_nothing_written(2);
     }
 }
 
@@ -219,8 +192,7 @@ static void test_journal_refuses(void **state)
             assert_null(j);
             if (!strstr(err, plant_words[p]) || !strstr(err, "journal"))
                 fail_msg("%s%s: \"%s\"", plant_words[p], fresh ? " (--fresh)" : "", err);
-            assert_victim_untouched();
-            assert_only(in_folder ? 2 : 1);
+            assert_nothing_written(in_folder ? 2 : 1);
         }
 }
 
@@ -253,7 +225,7 @@ static void test_journal_regular(void **state)
     /* Without create, a journal that is not there is not made. */
     in_dir(path, sizeof path, "absent.journal");
     assert_false(tune_journal_open(path, DEVICE, 0, 0, &j, err, sizeof err));
-    assert_only(2);
+    assert_int_equal(spawn_folder_count(dir), 2);
 }
 
 int main(void)
