@@ -7,9 +7,10 @@
  * parameter object per kernel that was tuned, and the classes of shapes
  * with their rules and sets (full for kernels, the measured values for the
  * routine). The file is written
- * under a temporary name and renamed, so that an interrupted write never
- * leaves half an entry, and it is read back with the library's own parser
- * before the run calls it done.
+ * under a temporary name and renamed (files.c: never through a link, and
+ * only over a regular file), so that an interrupted write never leaves half
+ * an entry, and it is read back with the library's own parser before it
+ * replaces anything.
  */
 #include "util/json.h"
 #include "measure.h"
@@ -48,13 +49,13 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(date, sizeof date, "%Y-%m-%d", &tm);
+    /* Refused before anything is written when the destination is not a regular file. */
     char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(err, len, "cannot write %s: %s", tmp, strerror(errno));
+    FILE *f = NULL;
+    if (tune_file_replaceable("entry", path, err, len))
+        f = tune_file_temp("entry", path, 0644, tmp, sizeof tmp, err, len);
+    if (!f)
         return 0;
-    }
     char driver[128];
     oclblas__strlcpy(driver, d->info->driver, sizeof driver);
     fprintf(f, "{\n  \"format\": \"%s\",\n  \"device\": %s,\n  \"tuned\": {\"tool\": ", OCLBLAS__DB_FORMAT, device);
@@ -118,7 +119,7 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     ok = fclose(f) == 0 && ok;
     if (!ok) {
         snprintf(err, len, "cannot write %s: %s", tmp, strerror(errno));
-        remove(tmp);
+        unlink(tmp);
         return 0;
     }
     /* Read back with the library's parser: a file it refuses must not replace a good one. */
@@ -126,7 +127,7 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     size_t text_len;
     if (oclblas__read_file(AT_FDCWD, tmp, 0, OCLBLAS__DB_MAX_FILE, &text, &text_len, NULL, why, sizeof why)) {
         snprintf(err, len, "cannot read back %s: %s", tmp, why);
-        remove(tmp);
+        unlink(tmp);
         return 0;
     }
     oclblas__db_entry *entries = NULL;
@@ -137,13 +138,8 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     free(entries);
     if (st != OCLBLAS_SUCCESS) {
         snprintf(err, len, "the entry does not parse (%s): %s", oclblas_status_string(st), perr);
-        remove(tmp);
+        unlink(tmp);
         return 0;
     }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, len, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
-        remove(tmp);
-        return 0;
-    }
-    return 1;
+    return tune_file_commit("entry", tmp, path, err, len);
 }

@@ -21,11 +21,20 @@
 #include <unistd.h>
 
 static atomic_int interrupts;
+static atomic_int first_signal;
 static pthread_t taker;
 static sigset_t taken;
 static void (*last_words)(void);
 
 int tune_interrupted(void) { return atomic_load(&interrupts) > 0; }
+
+int tune_interrupt_status(void)
+{
+    const int sig = atomic_load(&first_signal);
+    return sig ? 128 + sig : 0;
+}
+
+const char *tune_interrupt_word(void) { return atomic_load(&first_signal) == SIGTERM ? "terminated" : "interrupted"; }
 
 /* A thread that a library started before main (OpenBLAS's pool) does not
  * block the signals, and the kernel may pick it: it hands the signal on. */
@@ -43,16 +52,18 @@ static void *take(void *unused)
         int sig;
         if (sigwait(&taken, &sig) != 0)
             continue;
+        if (atomic_load(&first_signal) == 0)
+            atomic_store(&first_signal, sig);
         if (atomic_fetch_add(&interrupts, 1) == 0) {
-            fprintf(stderr, "\noclblas-tune: %s: stopping after the candidate in flight (interrupt again to stop "
-                            "at once)\n",
-                    sig == SIGTERM ? "terminated" : "interrupted");
+            fprintf(stderr, "\noclblas-tune: %s (%s): stopping after the candidate in flight (interrupt again to "
+                            "stop at once)\n",
+                    tune_interrupt_word(), sig == SIGTERM ? "SIGTERM" : "SIGINT");
             continue;
         }
-        fprintf(stderr, "\noclblas-tune: interrupted again: stopping at once\n");
+        fprintf(stderr, "\noclblas-tune: %s again: stopping at once\n", tune_interrupt_word());
         if (last_words)
             last_words();
-        _exit(TUNE_EXIT_INTERRUPTED);
+        _exit(tune_interrupt_status());
     }
     return NULL;
 }

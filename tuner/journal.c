@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAGIC "# oclblas-tune journal 1"
 #define BUCKETS 4096
@@ -137,7 +138,39 @@ static int parse_line(tune_journal *j, char *line)
     return key && remember(j, key, &r);
 }
 
-int tune_journal_open(const char *path, const char *device, int fresh, tune_journal **out, char *err, size_t len)
+/* Takes the journal's records from j->f; 0 (with a message) when it is not
+ * a journal of this device. *have_header: it starts with this device's header. */
+static int load(tune_journal *j, const char *path, const char *dev_line, int *have_header, char *err, size_t len)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t got;
+    int lineno = 0, ok = 1;
+    while (ok && (got = getline(&line, &cap, j->f)) > 0) {
+        ++lineno;
+        const int complete = line[got - 1] == '\n';
+        if (complete)
+            line[got - 1] = '\0';
+        if (lineno == 1 && strcmp(line, MAGIC) != 0) {
+            snprintf(err, len, "%s is not an oclblas-tune journal; give another --journal or --fresh", path);
+            ok = 0;
+        } else if (lineno == 2 && strcmp(line, dev_line) != 0) {
+            snprintf(err, len, "journal %s was written for another device (%s); give another --journal or --fresh",
+                     path, line[0] == '#' ? line + 9 : line);
+            ok = 0;
+        } else if (lineno == 2) {
+            *have_header = 1;
+        } else if (lineno > 2 && complete && line[0] != '#' && parse_line(j, line)) {
+            /* (An unfinished last line is what an interruption leaves.) */
+            ++j->loaded;
+        }
+    }
+    free(line);
+    return ok;
+}
+
+int tune_journal_open(const char *path, const char *device, int create, int fresh, tune_journal **out, char *err,
+                      size_t len)
 {
     tune_journal *j = calloc(1, sizeof *j);
     if (!j) {
@@ -147,54 +180,25 @@ int tune_journal_open(const char *path, const char *device, int fresh, tune_jour
     char dev_line[600];
     snprintf(dev_line, sizeof dev_line, "# device\t%s", device);
     clean(dev_line + 9);
-    FILE *in = fresh ? NULL : fopen(path, "r");
-    int have_header = 0;
-    if (in) {
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t got;
-        int lineno = 0;
-        while ((got = getline(&line, &cap, in)) > 0) {
-            ++lineno;
-            const int complete = line[got - 1] == '\n';
-            if (complete)
-                line[got - 1] = '\0';
-            if (lineno == 1) {
-                if (strcmp(line, MAGIC) != 0) {
-                    snprintf(err, len, "%s is not an oclblas-tune journal; give another --journal or --fresh", path);
-                    goto refuse;
-                }
-                continue;
-            }
-            if (lineno == 2) {
-                if (strcmp(line, dev_line) != 0) {
-                    snprintf(err, len, "journal %s was written for another device (%s); give another --journal or "
-                             "--fresh", path, line[0] == '#' ? line + 9 : line);
-                    goto refuse;
-                }
-                have_header = 1;
-                continue;
-            }
-            /* An unfinished last line is what an interruption leaves. */
-            if (complete && line[0] != '#' && parse_line(j, line))
-                ++j->loaded;
-            continue;
-        refuse:
-            free(line);
-            fclose(in);
-            tune_journal_close(j);
-            return 0;
+    const int fd = tune_file_open_regular("journal", path, create, err, len);
+    if (fd < 0 || !(j->f = fdopen(fd, "r+"))) {
+        if (fd >= 0) {
+            snprintf(err, len, "cannot read the journal %s: %s", path, strerror(errno));
+            close(fd);
         }
-        free(line);
-        fclose(in);
-    }
-    j->f = fopen(path, have_header ? "a" : "w");
-    if (!j->f) {
-        snprintf(err, len, "cannot write the journal %s: %s", path, strerror(errno));
         tune_journal_close(j);
         return 0;
     }
-    if (!have_header && (fprintf(j->f, "%s\n%s\n", MAGIC, dev_line) < 0 || fflush(j->f) != 0)) {
+    int have_header = 0;
+    if (!fresh && !load(j, path, dev_line, &have_header, err, len)) {
+        tune_journal_close(j);
+        return 0;
+    }
+    /* Lines are appended (O_APPEND); a file without this device's header, or --fresh, starts over. */
+    int ok = fseek(j->f, 0, SEEK_END) == 0;
+    if (ok && !have_header)
+        ok = ftruncate(fd, 0) == 0 && fprintf(j->f, "%s\n%s\n", MAGIC, dev_line) > 0 && fflush(j->f) == 0;
+    if (!ok) {
         snprintf(err, len, "cannot write the journal %s: %s", path, strerror(errno));
         tune_journal_close(j);
         return 0;

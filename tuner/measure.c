@@ -20,6 +20,7 @@
  * compilation on some implementations (PoCL compiles per work-group size
  * there).
  */
+#include "interrupt.h"
 #include "measure.h"
 
 #include <math.h>
@@ -457,6 +458,13 @@ static void *builder(void *arg)
         pthread_mutex_unlock(&pool->lock);
         if (i < 0)
             return NULL;
+        /* After an interrupt nothing new starts: the run stops after what is in flight. */
+        if (tune_interrupted()) {
+            pool->holds[i] = NULL;
+            pool->status[i] = TUNE_BUILD_FAILED;
+            snprintf(pool->notes[i], 200, "build: not started: interrupted");
+            continue;
+        }
         pool->status[i] = tune_bench_build(pool->b, &pool->p[i], &pool->holds[i], pool->notes[i], 200);
     }
 }
@@ -468,7 +476,7 @@ void tune_bench_build_all(tune_bench *b, const oclblas__params *p, int n, int jo
         tune_workers_build(w, b->kernel, p, n, status, notes);
         for (int i = 0; i < n; ++i) {
             holds[i] = NULL;
-            if (status[i] != TUNE_OK)
+            if (status[i] != TUNE_OK || tune_interrupted())
                 continue;
             /* From the disk cache the workers filled; from source if it is not there. */
             char note[200];

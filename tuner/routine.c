@@ -388,19 +388,60 @@ static int choose(const int *values, int nv, const double *size, int np, const d
     return best;
 }
 
-static void say(const tune_routine_opts *o, const char *fmt, const char *a, double x, double y)
-{
-    if (!o->quiet) {
-        fprintf(stderr, fmt, a, x, y);
-        fflush(stderr);
-    }
-}
-
 static void append(char *buf, size_t len, const char *fmt, const char *name, int value, const char *why)
 {
     const size_t used = strlen(buf);
     if (used < len)
         snprintf(buf + used, len - used, fmt, name, value, why);
+}
+
+/* The two ways a routine value chooses between on a problem: the value
+ * `index` at at[w] (and, unless force_index is -1, the value force_index
+ * at 0) gives way w, named names[w], whose plan must be of kind kind[w]
+ * with main kernel main[w] (-1: any); host: through the host-pointer API. */
+typedef struct {
+    int index, at[2], force_index;
+    const char *names[2];
+    int kind[2], main[2];
+    int host;
+} two_ways;
+
+/* Both ways on problem p, through the journal under ptext (gflop: its
+ * work): their times into time[0] and time[1] (INFINITY where one failed). */
+static void measure_two_ways(tune_device *d, const tune_routine_opts *o, tune_journal *j, problem *p,
+                             const two_ways *w, const char *ptext, double gflop, double time[2])
+{
+    char tag[32];
+    params_tag(d, tag, sizeof tag);
+    for (int way = 0; way < 2; ++way) {
+        const oclblas__devctx cx = with_value(d, w->index, w->at[way], w->force_index, 0);
+        char config[64], note[200];
+        snprintf(config, sizeof config, "%s %s", w->names[way], tag);
+        plan_ctx c = {d, p, o->runs, w->host, &cx, w->kind[way], w->main[way]};
+        if (!journaled(o, j, ptext, config, measure_plan, &c, gflop, &time[way], note, sizeof note))
+            fprintf(stderr, "  %s, %s failed: %s\n", ptext, config, note);
+    }
+    if (!o->quiet) {
+        fprintf(stderr, "  %s: %s %.1f us, %s %.1f us\n", ptext, w->names[0], time[0] * 1e6, w->names[1],
+                time[1] * 1e6);
+        fflush(stderr);
+    }
+}
+
+/* The candidate of vals whose key (keys[c]; vals itself when NULL) choose()
+ * picks, with why; 0 when none has every time it needs. */
+static int pick(const int *keys, const int *vals, int nv, const double *size, int np, const double (*time)[2], int le,
+                int prefer, const char *over, int *value, char *why, size_t why_len)
+{
+    double score;
+    const int c = choose(keys ? keys : vals, nv, size, np, time, le, prefer, &score);
+    if (c < 0) {
+        snprintf(why, why_len, "a plan failed at every candidate");
+        return 0;
+    }
+    *value = vals[c];
+    snprintf(why, why_len, "sum of relative times %.3f over %d %s", score, np, over);
+    return 1;
 }
 
 /* One problem of a routine value measured as a whole plan. */
@@ -418,8 +459,9 @@ static int crossover_over(tune_device *d, const tune_routine_opts *o, tune_journ
                           const int *vals, int nv, int prefer, int *value, char *why, size_t why_len)
 {
     double size[2 * TUNE_MAX_VALUES], time[2 * TUNE_MAX_VALUES][2];
-    char tag[32];
-    params_tag(d, tag, sizeof tag);
+    /* The maximum crossover gives the direct plan, 0 the indirect one. */
+    const two_ways ways = {RT_GEMM_MIN_INDIRECT, {max_value(RT_GEMM_MIN_INDIRECT), 0}, -1, {"direct", "indirect"},
+                           {OCLBLAS__PLAN_DIRECT, OCLBLAS__PLAN_FAST}, {-1, -1}, 0};
     for (int i = 0; i < np && !given_up(o); ++i) {
         const size_t m = probs[i].m, n = probs[i].n, k = probs[i].k;
         problem p;
@@ -429,32 +471,12 @@ static int crossover_over(tune_device *d, const tune_routine_opts *o, tune_journ
             return 0;
         }
         size[i] = cbrt((double)m * (double)n * (double)k);
-        char ptext[96], note[200];
+        char ptext[96];
         snprintf(ptext, sizeof ptext, "GEMM_MIN_INDIRECT %zux%zux%zu NN", m, n, k);
-        for (int plan = 0; plan < 2; ++plan) {
-            /* The maximum crossover gives the direct plan, 0 the indirect one. */
-            const oclblas__devctx cx = with_value(d, RT_GEMM_MIN_INDIRECT, plan ? 0 : max_value(RT_GEMM_MIN_INDIRECT),
-                                                  -1, 0);
-            char config[64];
-            snprintf(config, sizeof config, "%s %s", plan ? "indirect" : "direct", tag);
-            plan_ctx c = {d, &p, o->runs, 0, &cx, plan ? OCLBLAS__PLAN_FAST : OCLBLAS__PLAN_DIRECT, -1};
-            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * (double)m * n * k * 1e-9, &time[i][plan], note,
-                           sizeof note))
-                fprintf(stderr, "  GEMM_MIN_INDIRECT: %s, %s plan failed: %s\n", ptext + 18, config, note);
-        }
-        say(o, "  GEMM_MIN_INDIRECT: %s direct %.1f us, indirect %.1f us\n", ptext + 18, time[i][0] * 1e6,
-            time[i][1] * 1e6);
+        measure_two_ways(d, o, j, &p, &ways, ptext, 2.0 * (double)m * n * k * 1e-9, time[i]);
         free_problem(&p);
     }
-    double score;
-    const int c = choose(vals, nv, size, np, time, 0, prefer, &score);
-    if (c < 0) {
-        snprintf(why, why_len, "a plan failed at every candidate");
-        return 0;
-    }
-    *value = vals[c];
-    snprintf(why, why_len, "sum of relative times %.3f over %d sizes", score, np);
-    return 1;
+    return pick(NULL, vals, nv, size, np, (const double(*)[2])time, 0, prefer, "sizes", value, why, why_len);
 }
 
 /* GEMM_MIN_INDIRECT for every shape: an s x s x s product at each candidate s. */
@@ -557,10 +579,9 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
     }
     const int nv = o->num_values[RT_HOST_MAX];
     const int *vals = o->values[RT_HOST_MAX];
-    const int host_plan = max_value(RT_HOST_MAX);
     double size[2 * TUNE_MAX_VALUES], time[2 * TUNE_MAX_VALUES][2];
-    char tag[32];
-    params_tag(d, tag, sizeof tag);
+    /* The largest crossover keeps the call on the host, 0 sends it to the device. */
+    const two_ways ways = {RT_HOST_MAX, {max_value(RT_HOST_MAX), 0}, -1, {"host", "device"}, {-1, -1}, {-1, -1}, 1};
     int np = 0;
     for (int i = 0; i < nv && !given_up(o); ++i) {
         const size_t s = (size_t)vals[i];
@@ -576,35 +597,17 @@ static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journa
                 return 0;
             }
             size[np] = (double)s;
-            char ptext[96], note[200];
+            char ptext[96];
             if (gemv)
                 snprintf(ptext, sizeof ptext, "HOST_MAX sgemv %zux%zu", g, g);
             else
                 snprintf(ptext, sizeof ptext, "HOST_MAX sgemm %zux%zux%zu", s, s, s);
-            for (int plan = 0; plan < 2; ++plan) {
-                /* The largest crossover keeps the call on the host, 0 sends it to the device. */
-                const oclblas__devctx cx = with_value(d, RT_HOST_MAX, plan ? 0 : host_plan, -1, 0);
-                char config[64];
-                snprintf(config, sizeof config, "%s %s", plan ? "device" : "host", tag);
-                plan_ctx c = {d, &p, o->runs, 1, &cx, -1, -1};
-                if (!journaled(o, j, ptext, config, measure_plan, &c, (double)s * s * s * 2e-9, &time[np][plan],
-                               note, sizeof note))
-                    fprintf(stderr, "  HOST_MAX: %s %s: %s\n", ptext, config, note);
-            }
-            say(o, "  %s: host %.1f us, device %.1f us\n", ptext, time[np][0] * 1e6, time[np][1] * 1e6);
+            measure_two_ways(d, o, j, &p, &ways, ptext, (double)s * s * s * 2e-9, time[np]);
             ++np;
             free_problem(&p);
         }
     }
-    double score;
-    const int c = choose(vals, nv, size, np, time, 1, -1, &score);
-    if (c < 0) {
-        snprintf(why, why_len, "a path failed at every candidate");
-        return 0;
-    }
-    *value = vals[c];
-    snprintf(why, why_len, "sum of relative times %.3f over %d problems", score, np);
-    return 1;
+    return pick(NULL, vals, nv, size, np, (const double(*)[2])time, 1, -1, "problems", value, why, why_len);
 }
 
 static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
@@ -633,8 +636,9 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
     const int nv = o->num_values[RT_GEMM_TC_MIN];
     int vals[TUNE_MAX_VALUES];
     double size[TUNE_MAX_VALUES], time[TUNE_MAX_VALUES][2];
-    char tag[32];
-    params_tag(d, tag, sizeof tag);
+    /* Always the indirect plan; GEMM_TC_MIN 0 gives gemm_fast, 1 gemm_tc. */
+    const two_ways ways = {RT_GEMM_TC_MIN, {0, 1}, RT_GEMM_MIN_INDIRECT, {"gemm_fast", "gemm_tc"},
+                           {OCLBLAS__PLAN_FAST, OCLBLAS__PLAN_FAST}, {OCLBLAS__K_GEMM_FAST, OCLBLAS__K_GEMM_TC}, 0};
     const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_set_math_mode(OCLBLAS_MATH_ACCURATE);
     int np = 0;
@@ -651,33 +655,15 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
             return 0;
         }
         size[np] = (double)s;
-        char ptext[96], note[200];
+        char ptext[96];
         snprintf(ptext, sizeof ptext, "GEMM_TC_MIN %zux%zux%zu NN", s, s, s);
-        for (int plan = 0; plan < 2; ++plan) {
-            /* Always the indirect plan; GEMM_TC_MIN 0 gives gemm_fast, 1 gemm_tc. */
-            const oclblas__devctx cx = with_value(d, RT_GEMM_TC_MIN, plan, RT_GEMM_MIN_INDIRECT, 0);
-            char config[64];
-            snprintf(config, sizeof config, "%s %s", plan ? "gemm_tc" : "gemm_fast", tag);
-            plan_ctx c = {d, &p, o->runs, 0, &cx, OCLBLAS__PLAN_FAST, plan ? OCLBLAS__K_GEMM_TC : OCLBLAS__K_GEMM_FAST};
-            if (!journaled(o, j, ptext, config, measure_plan, &c, 2.0 * s * s * s * 1e-9, &time[np][plan], note,
-                           sizeof note))
-                fprintf(stderr, "  GEMM_TC_MIN: %s, %s plan failed: %s\n", ptext + 12, config, note);
-        }
-        say(o, "  GEMM_TC_MIN: %s gemm_fast %.1f us, gemm_tc %.1f us\n", ptext + 12, time[np][0] * 1e6,
-            time[np][1] * 1e6);
+        measure_two_ways(d, o, j, &p, &ways, ptext, 2.0 * s * s * s * 1e-9, time[np]);
         ++np;
         free_problem(&p);
     }
     oclblas_set_math_mode(mode);
-    double score;
-    const int c = choose(vals, nv, size, np, time, 0, -1, &score);
-    if (c < 0) {
-        snprintf(why, why_len, "a plan failed at every candidate");
-        return 0;
-    }
-    *value = o->values[RT_GEMM_TC_MIN][c];
-    snprintf(why, why_len, "sum of relative times %.3f over %d sizes", score, np);
-    return 1;
+    return pick(vals, o->values[RT_GEMM_TC_MIN], nv, size, np, (const double(*)[2])time, 0, -1, "sizes", value, why,
+                why_len);
 }
 
 /* The routine values of one class: the split of k on its products, then

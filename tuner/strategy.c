@@ -97,6 +97,18 @@ static int is_seen(const tune_strategy *st, uint64_t c) { return tune_map_get(&s
 
 static int mark(tune_strategy *st, uint64_t c) { return tune_map_put(&st->seen, c, NAN); }
 
+/* Proposes c unless it was proposed before: 1 proposed (out[*n], *n one
+ * more), 0 seen already, -1 out of memory. */
+static int propose(tune_strategy *st, uint64_t c, uint64_t *out, int *n)
+{
+    if (is_seen(st, c))
+        return 0;
+    if (!mark(st, c))
+        return -1;
+    out[(*n)++] = c;
+    return 1;
+}
+
 tune_strategy *tune_strategy_new(tune_space *s, const tune_strategy_opts *o, const uint64_t *seeds, int num_seeds,
                                  char *err, size_t len)
 {
@@ -210,14 +222,9 @@ long tune_strategy_total(const tune_strategy *st)
 static int give_seeds(tune_strategy *st, uint64_t *out, int max)
 {
     int n = 0;
-    while (st->seeds_given < st->num_seeds && n < max) {
-        const uint64_t c = st->seeds[st->seeds_given++];
-        if (is_seen(st, c))
-            continue;
-        if (!mark(st, c))
+    while (st->seeds_given < st->num_seeds && n < max)
+        if (propose(st, st->seeds[st->seeds_given++], out, &n) < 0)
             return -1;
-        out[n++] = c;
-    }
     return n;
 }
 
@@ -257,14 +264,9 @@ static int next_full(tune_strategy *st, uint64_t *out, int max)
     if (n < 0)
         return -1;
     const tune_space *s = st->s;
-    while (n < max && st->pos < s->num_legal) {
-        const uint64_t c = s->legal[st->pos++];
-        if (is_seen(st, c))
-            continue;
-        if (!mark(st, c))
+    while (n < max && st->pos < s->num_legal)
+        if (propose(st, s->legal[st->pos++], out, &n) < 0)
             return -1;
-        out[n++] = c;
-    }
     return n;
 }
 
@@ -287,12 +289,10 @@ static int next_random(tune_strategy *st, uint64_t *out, int max)
         } else if (!random_unseen(st, &c)) {
             break;
         }
-        if (is_seen(st, c))
-            continue;
-        if (!mark(st, c))
+        const int proposed = propose(st, c, out, &n);
+        if (proposed < 0)
             return -1;
-        out[n++] = c;
-        ++st->proposed;
+        st->proposed += proposed;
     }
     return n;
 }
@@ -357,9 +357,8 @@ static int next_annealing(tune_strategy *st, uint64_t *out, int max)
             uint64_t c;
             if (!random_unseen(st, &c))
                 break;
-            if (!mark(st, c))
+            if (propose(st, c, out, &n) < 0)
                 return -1;
-            out[n++] = c;
         }
         return n;
     }
@@ -371,9 +370,8 @@ static int next_annealing(tune_strategy *st, uint64_t *out, int max)
             return -1;
         if (!got)
             break;
-        if (!mark(st, c))
+        if (propose(st, c, out, &n) < 0)
             return -1;
-        out[n++] = c;
     }
     if (n == 0) {
         /* The neighbourhood is used up: go back to the best configuration's,
@@ -386,9 +384,8 @@ static int next_annealing(tune_strategy *st, uint64_t *out, int max)
         uint64_t c;
         if (!random_unseen(st, &c))
             return 0;
-        if (!mark(st, c))
+        if (propose(st, c, out, &n) < 0)
             return -1;
-        out[n++] = c;
         st->restarting = 1;
     }
     return n;

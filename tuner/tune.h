@@ -186,6 +186,24 @@ int tune_search(tune_space *s, tune_strategy *st, const tune_budget *b, tune_eva
                 tune_progress_fn progress, void *progress_ctx, tune_outcome *out);
 const char *tune_stop_name(tune_stop s);
 
+/* ---- careful files (files.c) -------------------------------------------- */
+
+/* Each refuses with one line in err naming `what` ("entry", "journal"), the
+ * path and what is there. */
+/* Whether path may be created or replaced: absent, or a regular file (a
+ * link is not followed). */
+int tune_file_replaceable(const char *what, const char *path, char *err, size_t len);
+/* A new file in path's folder under an unpredictable name (into tmp),
+ * created exclusively with mode (less the umask), no link followed. */
+FILE *tune_file_temp(const char *what, const char *path, unsigned mode, char *tmp, size_t tmp_len, char *err,
+                     size_t len);
+/* Renames tmp over path when path is absent or a regular file; removes tmp otherwise. */
+int tune_file_commit(const char *what, const char *tmp, const char *path, char *err, size_t len);
+/* Opens path to read and append (create: creating it, 0644), never through
+ * a link, never waiting (a FIFO), and only a regular file; the descriptor
+ * (O_APPEND), or -1. */
+int tune_file_open_regular(const char *what, const char *path, int create, char *err, size_t len);
+
 /* ---- the journal (journal.c) -------------------------------------------- */
 
 typedef enum { TUNE_OK, TUNE_WRONG, TUNE_BUILD_FAILED, TUNE_RUN_FAILED } tune_status;
@@ -201,9 +219,11 @@ typedef struct {
 } tune_record;
 
 typedef struct tune_journal tune_journal;
-/* Opens (creating) the journal; one recorded for another device is refused.
- * fresh: start over, ignoring what the file holds. */
-int tune_journal_open(const char *path, const char *device, int fresh, tune_journal **out, char *err, size_t len);
+/* Opens the journal (create: creating it; tune_file_open_regular's care);
+ * one recorded for another device is refused. fresh: start over, ignoring
+ * what the file holds. */
+int tune_journal_open(const char *path, const char *device, int create, int fresh, tune_journal **out, char *err,
+                      size_t len);
 int tune_journal_find(const tune_journal *j, const char *kernel, const char *problem, const char *config,
                       tune_record *out);
 /* Appends a line and flushes it, so that an interruption loses nothing measured. */

@@ -35,6 +35,7 @@ extern char **environ;
 
 #define BUILD_TIMEOUT 300.0 /* seconds one build may take before its worker is killed */
 #define LINE_MAX_LEN 1024
+#define POLL_MS 100          /* how often the wait for the workers looks for an interrupt */
 
 typedef struct {
     pid_t pid;
@@ -169,6 +170,23 @@ static int send_job(worker *w, int kernel, const oclblas__params *p)
     return 1;
 }
 
+/* After an interrupt: the jobs not done are marked so (the run stops
+ * before it measures or records anything more), and the workers still
+ * building are stopped, to be started again if the run goes on. */
+static void interrupted(tune_workers *ws, tune_status *status, char (*notes)[200], int next, int n)
+{
+    for (int i = 0; i < ws->n; ++i)
+        if (ws->w[i].job >= 0) {
+            status[ws->w[i].job] = TUNE_BUILD_FAILED;
+            snprintf(notes[ws->w[i].job], sizeof notes[0], "build: interrupted");
+            stop_one(&ws->w[i]);
+        }
+    for (int i = next; i < n; ++i) {
+        status[i] = TUNE_BUILD_FAILED;
+        snprintf(notes[i], sizeof notes[0], "build: not started: interrupted");
+    }
+}
+
 void tune_workers_build(tune_workers *ws, int kernel, const oclblas__params *p, int n, tune_status *status,
                         char (*notes)[200])
 {
@@ -178,6 +196,11 @@ void tune_workers_build(tune_workers *ws, int kernel, const oclblas__params *p, 
         notes[i][0] = '\0';
     }
     while (left > 0) {
+        /* An interrupt ends the wait at once: the builds in flight are the workers' to drop. */
+        if (tune_interrupted()) {
+            interrupted(ws, status, notes, next, n);
+            return;
+        }
         /* Jobs to idle workers; a worker that cannot take one is restarted. */
         for (int i = 0; i < ws->n && next < n; ++i) {
             worker *w = &ws->w[i];
@@ -205,7 +228,7 @@ void tune_workers_build(tune_workers *ws, int kernel, const oclblas__params *p, 
                 snprintf(notes[next], sizeof notes[0], "no build process");
             break;
         }
-        const int r = poll(fds, (nfds_t)nf, 1000);
+        const int r = poll(fds, (nfds_t)nf, POLL_MS);
         if (r < 0 && errno != EINTR)
             break;
         for (int f = 0; f < nf; ++f) {

@@ -246,19 +246,17 @@ oclblas_status oclblas__device_find(const char *spec, cl_device_id *out, unsigne
 
 /* What oclblas__default_choose asked for, read once by default_init. */
 static pthread_mutex_t choice_lock = PTHREAD_MUTEX_INITIALIZER;
-static char chosen_spec[256];
-static int chosen, default_started;
+static cl_device_id chosen;
+static int default_started;
 
-oclblas_status oclblas__default_choose(const char *spec)
+oclblas_status oclblas__default_choose(cl_device_id dev)
 {
-    if (!spec || strlen(spec) >= sizeof chosen_spec)
+    if (!dev)
         return OCLBLAS_INVALID_ARGUMENT;
     oclblas__mutex_lock(&choice_lock);
     const int late = default_started;
-    if (!late) {
-        oclblas__strlcpy(chosen_spec, spec, sizeof chosen_spec);
-        chosen = 1;
-    }
+    if (!late)
+        chosen = dev;
     oclblas__mutex_unlock(&choice_lock);
     return late ? OCLBLAS_INVALID_ARGUMENT : OCLBLAS_SUCCESS;
 }
@@ -357,21 +355,21 @@ static void default_init(void)
 {
     oclblas__mutex_lock(&choice_lock);
     default_started = 1;
-    const int by_choice = chosen;
-    const char *spec = by_choice ? chosen_spec : getenv("OCLBLAS_DEVICE");
+    const cl_device_id by_choice = chosen;
+    const char *spec = by_choice ? NULL : getenv("OCLBLAS_DEVICE");
     oclblas__mutex_unlock(&choice_lock);
     if (spec && !*spec)
         spec = NULL;
-    cl_device_id ids[OCLBLAS__MAX_SET];
-    int count = 0;
-    oclblas_status st = set_find(spec, ids, &count);
+    cl_device_id ids[OCLBLAS__MAX_SET] = {by_choice};
+    int count = by_choice ? 1 : 0;
+    oclblas_status st = by_choice ? OCLBLAS_SUCCESS : set_find(spec, ids, &count);
     if (st == OCLBLAS_SUCCESS)
         st = open_device(ids[0], &set_devs[0]);
     if (st == OCLBLAS_SUCCESS) {
         const oclblas__default_device *d = &set_devs[0];
         oclblas__log("default device: %s (%s, %s %s, platform %s, driver %s)%s%s", d->info->name, d->info->type,
                      d->info->vendor, d->info->arch, d->info->platform_name, d->info->driver,
-                     spec ? by_choice ? " as chosen: " : " from OCLBLAS_DEVICE=" : "", spec ? spec : "");
+                     by_choice ? " as chosen" : spec ? " from OCLBLAS_DEVICE=" : "", spec ? spec : "");
         set_count = 1;
         /* The others only add speed: one that cannot be opened is left out. */
         for (int i = 1; i < count; ++i) {

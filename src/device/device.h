@@ -31,9 +31,9 @@ int oclblas__type_rank(cl_device_type t);
  * or "" for the first GPU, accelerator, CPU), with its indices (may be NULL). */
 oclblas_status oclblas__device_find(const char *spec, cl_device_id *dev, unsigned *platform_index,
                                     unsigned *device_index);
-/* Makes the default device the one spec names instead of OCLBLAS_DEVICE's;
+/* Makes dev the default device (alone) instead of OCLBLAS_DEVICE's;
  * refused once the default device is in use. */
-oclblas_status oclblas__default_choose(const char *spec);
+oclblas_status oclblas__default_choose(cl_device_id dev);
 
 /* Facts about a device, read once and kept for the life of the process. */
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out);
