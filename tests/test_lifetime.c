@@ -3,7 +3,8 @@
  * creates, uses and releases are let go of without any call (300 of them,
  * and the library's held contexts, programs and the process's memory do
  * not grow); oclblas_context_release lets go of one context while another
- * thread computes on another (and on the same); programs are cached under
+ * thread computes on another (and on the same); a sweep for released
+ * contexts leaves a held one its scratch buffers; programs are cached under
  * the build options at their full length (a 5000-character
  * OCLBLAS_BUILD_OPTIONS is passed whole, and options that differ only at
  * their end are two programs). White-box: links the library's objects to
@@ -124,6 +125,28 @@ static void test_released_contexts(void **state)
 #endif
 }
 
+/* A context whose caller still holds it and its queue keeps its scratch
+ * set when another context is first seen (a sweep), whether the
+ * implementation counts a queue among the context's references (PoCL) or
+ * only explicit retains (Intel's CPU runtime). */
+static void test_sweep_keeps_held_scratch(void **state)
+{
+    (void)state;
+    tu_env held = own_context();
+    compute(&held, 0, 1);
+    int writers;
+    assert_true(oclblas__scratch_refs(held.context, 0, &writers) > 0);
+    assert_int_equal(writers, 1); /* every scratch buffer last written by held.queue */
+    tu_env other = own_context();
+    compute(&other, 1, 0); /* other is first seen: the sweep looks at held */
+    assert_int_equal(oclblas__contexts_held(held.context), 1);
+    assert_true(oclblas__scratch_refs(held.context, 0, &writers) > 0);
+    TU_CHECK(oclblas_context_release(other.context));
+    TU_CHECK(oclblas_context_release(held.context));
+    release_context(&other);
+    release_context(&held);
+}
+
 typedef struct {
     tu_env env;
     volatile int stop;
@@ -160,14 +183,14 @@ static void test_release_while_working(void **state)
         compute(&env, i, i % 4 == 0);
         assert_int_equal(oclblas__contexts_held(env.context), 1);
         assert_true(oclblas__programs_refs(env.context, 0) > 0);
-        int buffers;
+        int writers;
         if (i % 4 == 0)
-            assert_true(oclblas__scratch_refs(env.context, 0, &buffers) > 0);
+            assert_true(oclblas__scratch_refs(env.context, 0, &writers) > 0);
         TU_CHECK(oclblas_context_release(env.context));
         /* Gone at once, with its programs and scratch, while the worker goes on. */
         assert_int_equal(oclblas__contexts_held(env.context), 0);
         assert_int_equal(oclblas__programs_refs(env.context, 0), 0);
-        assert_int_equal(oclblas__scratch_refs(env.context, 0, &buffers), 0);
+        assert_int_equal(oclblas__scratch_refs(env.context, 0, &writers), 0);
         release_context(&env);
         /* The worker's own context, under its feet: its calls still come out right. */
         if (i % 3 == 1)
@@ -232,6 +255,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_released_contexts),
+        cmocka_unit_test(test_sweep_keeps_held_scratch),
         cmocka_unit_test(test_release_while_working),
         cmocka_unit_test(test_long_build_options),
     };

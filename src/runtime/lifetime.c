@@ -18,9 +18,11 @@
  * library's share and the context is kept until it is released by request,
  * never dropped while in use. One hidden reference is known: a PoCL buffer
  * keeps the event of the last command that wrote it, which keeps that
- * command's queue, which keeps the context. So a context whose count
- * exceeds the library's share by no more than its scratch buffers loses
- * its scratch set first, and is looked at again at the next sweep. A destructor callback (OpenCL 3.0) cannot
+ * command's queue, which keeps the context. So where a queue raises the
+ * count (PoCL; Intel's CPU runtime counts only explicit retains), a context
+ * whose count exceeds the library's share by no more than the queues that
+ * last wrote its scratch buffers loses its scratch set first, and is
+ * looked at again at the next sweep. A destructor callback (OpenCL 3.0) cannot
  * serve here: it fires only once the context is destroyed, which the
  * library's own objects prevent.
  */
@@ -31,7 +33,7 @@
 
 typedef struct held {
     cl_context ctx;
-    int per_program, per_buffer; /* how much one program, one buffer raise the reference count */
+    int per_program, per_buffer, per_queue; /* how much one of each raises the reference count */
     struct held *next;
 } held;
 
@@ -79,22 +81,31 @@ static cl_uint reference_count(cl_context ctx)
     return count;
 }
 
-/* How much creating an object (a program: 1, a buffer: 0) raises ctx's
- * reference count, 0 or 1. The caller's other threads may change the count
- * meanwhile: a reading that does not add up is taken again, and after three
- * the answer is 0, which can only make the library keep the context longer. */
-static int measure(cl_context ctx, int program)
+typedef enum { PROBE_PROGRAM, PROBE_BUFFER, PROBE_QUEUE } probe_kind;
+
+/* How much creating an object of a kind raises ctx's reference count, 0
+ * or 1. The caller's other threads may change the count meanwhile: a
+ * reading that does not add up is taken again, and after three the answer
+ * is 0, which can only make the library keep the context (and, for a
+ * queue, its scratch set) longer. */
+static int measure(cl_context ctx, probe_kind kind)
 {
     static const char *probe = "kernel void oclblas_probe(void) {}";
+    cl_device_id dev = NULL;
+    if (kind == PROBE_QUEUE && clGetContextInfo(ctx, CL_CONTEXT_DEVICES, sizeof dev, &dev, NULL) != CL_SUCCESS)
+        return 0;
     for (int attempt = 0; attempt < 3; ++attempt) {
         const cl_uint before = reference_count(ctx);
         cl_int err;
         cl_program p = NULL;
         cl_mem m = NULL;
-        if (program)
+        cl_command_queue q = NULL;
+        if (kind == PROBE_PROGRAM)
             p = clCreateProgramWithSource(ctx, 1, &probe, NULL, &err);
-        else
+        else if (kind == PROBE_BUFFER)
             m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(float), NULL, &err);
+        else
+            q = clCreateCommandQueue(ctx, dev, 0, &err);
         if (err != CL_SUCCESS)
             return 0;
         const cl_uint during = reference_count(ctx);
@@ -102,6 +113,8 @@ static int measure(cl_context ctx, int program)
             clReleaseProgram(p);
         if (m)
             clReleaseMemObject(m);
+        if (q)
+            clReleaseCommandQueue(q);
         const cl_uint after = reference_count(ctx);
         if (before && after == before && (during == before || during == before + 1))
             return (int)(during - before);
@@ -166,13 +179,13 @@ static void sweep_locked(cl_context except)
     const int n_users = users_now(u);
     for (size_t i = 0; i < n; ++i) {
         cl_context ctx = copy[i].ctx;
-        int own = 1, buffers = 0, in_use = 0, user_buffers[MAX_USERS];
+        int own = 1, writers = 0, in_use = 0, user_writers[MAX_USERS];
         for (int j = 0; j < n_users; ++j) {
-            user_buffers[j] = 0;
-            const int refs = u[j]->refs(ctx, copy[i].per_program, copy[i].per_buffer, &user_buffers[j]);
+            user_writers[j] = 0;
+            const int refs = u[j]->refs(ctx, copy[i].per_program, copy[i].per_buffer, &user_writers[j]);
             in_use |= refs < 0;
             own += refs;
-            buffers += user_buffers[j];
+            writers += user_writers[j];
         }
         if (in_use)
             continue; /* a call is using it right now */
@@ -181,15 +194,16 @@ static void sweep_locked(cl_context except)
             oclblas__log("context %p: released by its caller (reference count %u, the library's %d)", (void *)ctx,
                          count, own);
             drop_locked(ctx);
-        } else if (count && buffers && count <= (cl_uint)(own + buffers)) {
+        } else if (count && writers && copy[i].per_queue &&
+                   count <= (cl_uint)(own + writers * copy[i].per_queue)) {
             /* A buffer may hold the last queue that wrote it (PoCL does),
              * and that queue the context: the caches' buffers go (the
              * scratch set: a later call makes it again), and the next look
              * tells. */
-            oclblas__log("context %p: scratch let go of (reference count %u, the library's %d and %d buffers)",
-                         (void *)ctx, count, own, buffers);
+            oclblas__log("context %p: scratch let go of (reference count %u, the library's %d and %d queues)",
+                         (void *)ctx, count, own, writers);
             for (int j = 0; j < n_users; ++j)
-                if (user_buffers[j])
+                if (user_writers[j])
                     u[j]->drop(ctx);
         } else {
             oclblas__log("context %p: kept (reference count %u, the library's %d)", (void *)ctx, count, own);
@@ -209,8 +223,9 @@ void oclblas__context_hold(cl_context ctx)
     if (!h)
         return; /* untracked: kept until the memory cache is cleared */
     h->ctx = ctx;
-    h->per_program = measure(ctx, 1);
-    h->per_buffer = measure(ctx, 0);
+    h->per_program = measure(ctx, PROBE_PROGRAM);
+    h->per_buffer = measure(ctx, PROBE_BUFFER);
+    h->per_queue = measure(ctx, PROBE_QUEUE);
     oclblas__mutex_lock(&drop_lock);
     oclblas__mutex_lock(&held_lock);
     const int raced = find_locked(ctx) != NULL;

@@ -15,9 +15,10 @@
  * of what the caches hold without calling any of them by name. */
 typedef struct {
     /* The references its objects hold on ctx: one retain each, and
-     * per_program more for each program object, per_buffer for each buffer
-     * (their number into *buffers); -1 while a call uses them. */
-    int (*refs)(cl_context ctx, int per_program, int per_buffer, int *buffers);
+     * per_program more for each program object, per_buffer for each buffer;
+     * into *writers, the distinct queues that last wrote its buffers (each
+     * may hold ctx: PoCL); -1 while a call uses them. */
+    int (*refs)(cl_context ctx, int per_program, int per_buffer, int *writers);
     /* Lets go of its objects in ctx (NULL: in every context), once no call uses them. */
     void (*drop)(cl_context ctx);
 } oclblas__context_user;

@@ -445,9 +445,9 @@ static void unlink_locked(oclblas__program *e)
 }
 
 /* The memory cache as the lifetime of contexts sees it (runtime/lifetime.c). */
-static int context_refs(cl_context ctx, int per_program, int per_buffer, int *buffers)
+static int context_refs(cl_context ctx, int per_program, int per_buffer, int *writers)
 {
-    *buffers = 0;
+    *writers = 0;
     return oclblas__programs_refs(ctx, per_program);
 }
 static const oclblas__context_user context_user = {context_refs, oclblas__programs_drop_context};

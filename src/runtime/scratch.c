@@ -18,6 +18,8 @@ struct oclblas__scratch {
     cl_context ctx;
     cl_mem buf[OCLBLAS__SCRATCH_SLOTS];
     size_t bytes[OCLBLAS__SCRATCH_SLOTS];
+    cl_command_queue writer[OCLBLAS__SCRATCH_SLOTS]; /* the queue that last wrote each; compared, never used */
+    int taken[OCLBLAS__SCRATCH_SLOTS];                /* the slots of the call that holds the lock */
     cl_event last_use;
     pthread_mutex_t lock;
     struct oclblas__scratch *next;
@@ -27,9 +29,9 @@ static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
 static oclblas__scratch *sets;
 
 /* The scratch sets as the lifetime of contexts sees them (runtime/lifetime.c). */
-static int context_refs(cl_context ctx, int per_program, int per_buffer, int *buffers)
+static int context_refs(cl_context ctx, int per_program, int per_buffer, int *writers)
 {
-    return oclblas__scratch_refs(ctx, per_buffer, buffers);
+    return oclblas__scratch_refs(ctx, per_buffer, writers);
 }
 static const oclblas__context_user context_user = {context_refs, oclblas__scratch_drop};
 
@@ -84,6 +86,7 @@ static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
         clReleaseMemObject(s->buf[slot]);
     s->buf[slot] = m;
     s->bytes[slot] = want;
+    s->writer[slot] = NULL;
     return OCLBLAS_SUCCESS;
 }
 
@@ -101,8 +104,10 @@ oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS_
         return st;
     }
     *out = s;
-    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i) {
+        s->taken[i] = bytes[i] != 0;
         buf[i] = bytes[i] ? s->buf[i] : NULL;
+    }
     *wait = s->last_use;
     return OCLBLAS_SUCCESS;
 }
@@ -110,6 +115,11 @@ oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS_
 void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
 {
     if (last_use) {
+        cl_command_queue q = NULL;
+        clGetEventInfo(last_use, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL);
+        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+            if (s->taken[i])
+                s->writer[i] = q;
         clRetainEvent(last_use);
         if (s->last_use)
             clReleaseEvent(s->last_use);
@@ -156,10 +166,10 @@ void oclblas__scratch_drop(cl_context ctx)
     }
 }
 
-int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers)
+int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *writers)
 {
     int refs = 0;
-    *buffers = 0;
+    *writers = 0;
     oclblas__mutex_lock(&list_lock);
     oclblas__scratch *s = sets;
     while (s && s->ctx != ctx)
@@ -176,9 +186,17 @@ int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers)
             clReleaseEvent(s->last_use);
             s->last_use = NULL;
         }
-        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
-            *buffers += s->buf[i] != NULL;
-        refs = 1 + *buffers * per_buffer;
+        int buffers = 0;
+        for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i) {
+            if (!s->buf[i])
+                continue;
+            ++buffers;
+            int seen = 0;
+            for (int j = 0; j < i; ++j)
+                seen |= s->buf[j] && s->writer[j] == s->writer[i];
+            *writers += s->writer[i] && !seen;
+        }
+        refs = 1 + buffers * per_buffer;
         oclblas__mutex_unlock(&s->lock);
     }
     oclblas__mutex_unlock(&list_lock);

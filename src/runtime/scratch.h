@@ -19,8 +19,9 @@ void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use);
 /* Frees the scratch set of ctx (NULL: every set), once no call uses it. */
 void oclblas__scratch_drop(cl_context ctx);
 /* The references ctx's scratch set holds on it: one retain, and per_buffer
- * more for each of its *buffers; a last-use event that has completed is let
- * go of first. -1 while a call uses the set. */
-int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *buffers);
+ * more for each of its buffers; a last-use event that has completed is let
+ * go of first. -1 while a call uses the set. *writers: how many distinct
+ * queues last wrote its buffers (each may be kept alive by them, PoCL). */
+int oclblas__scratch_refs(cl_context ctx, int per_buffer, int *writers);
 
 #endif
