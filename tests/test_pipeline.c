@@ -19,7 +19,7 @@
  *   fault-one  two devices, the second failing after it delivered one
  *              tile (OCLBLAS_FAULT=1:1): the first takes its tiles
  *   fault-all  both failing after some tiles (0:2,1:1): the host completes C
- *   fault-first one device failing before any tile: an error, C untouched
+ *   fault-first one device failing before any tile: the host computes C
  *   auto       OCLBLAS_HOST_CALLS=auto: each call where the cost model,
  *              from measured rates, expects it to finish first
  *   host-only  OCLBLAS_HOST_CALLS=host: every call on the host
@@ -307,27 +307,24 @@ static void test_fault_all(void **state)
     }
 }
 
-/* OCLBLAS_FAULT=0:0 on one device: nothing delivered, so the call fails
- * and C is exactly as it was. */
+/* OCLBLAS_FAULT=0:0 on one device: it fails before its first tile, and
+ * the host computes the whole call. */
 static void test_fault_first(void **state)
 {
     (void)state;
-    const size_t m = 500, n = 400, k = 300;
-    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *c = malloc(m * n * sizeof *c);
-    float *c0 = malloc(m * n * sizeof *c0);
-    unsigned seed = 800;
-    tu_fill(a, m * k, &seed);
-    tu_fill(b, k * n, &seed);
-    tu_fill(c, m * n, &seed);
-    memcpy(c0, c, m * n * sizeof *c);
-    const oclblas_status st =
-        oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, a, m, b, k, 0.5f, c, m);
-    assert_int_equal(st, CL_OUT_OF_RESOURCES);
-    assert_memory_equal(c, c0, m * n * sizeof *c);
-    free(a);
-    free(b);
-    free(c);
-    free(c0);
+    tu_env env;
+    tu_get_env(&env);
+    for (int beta = 0; beta < 2; ++beta) {
+        const size_t m = 500, n = 400, k = 300;
+        const oclblas_host_report r = gemm(&env, beta, 0, !beta, m, n, k, beta ? 0.5f : 0.0f, beta, 0, 800u + beta);
+        assert_false(r.on_device);
+        assert_int_equal(r.devices, 1);
+        assert_int_equal(r.failed_devices, 1);
+        assert_int_equal(r.device[0].tiles, 0);
+        assert_true(r.tiles > 1);
+        assert_int_equal(r.tiles_on_host, r.tiles);
+        assert_non_null(strstr(r.reason, "1 device failed"));
+    }
 }
 
 /* OCLBLAS_HOST_CALLS=auto: each call goes where the cost model expects it
