@@ -117,6 +117,25 @@ static int out_of_order(cl_command_queue q)
     return (p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
+/* A sub-problem: the call's record cut to a block (sub, its mode
+ * included) on views of the operands (A, B or x, C or y), enqueued when
+ * the views could be had (st); the views are let go after. */
+static oclblas_status run_block(oclblas__record *sub, view v[3], oclblas_status st, cl_command_queue queue)
+{
+    oclblas__arg *args[3] = {&sub->a, &sub->b, &sub->c};
+    for (int i = 0; i < 3; ++i) {
+        args[i]->buf = v[i].mem;
+        args[i]->off = v[i].off;
+    }
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__run(NULL, sub, queue, NULL);
+    if (st == OCLBLAS_SUCCESS && out_of_order(queue))
+        st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
+    for (int i = 0; i < 3; ++i)
+        view_done(&v[i]);
+    return st;
+}
+
 /* ---- SGEMM --------------------------------------------------------------- */
 
 /* Whether blocks mb x nb (k chunk kb) of the column-major call c keep every
@@ -164,34 +183,22 @@ static oclblas_status gemm_block(const oclblas__record *c, size_t i0, size_t j0,
 {
     const int ta = c->trans_a != OCLBLAS_NO_TRANS, tb = c->trans_b != OCLBLAS_NO_TRANS;
     const int uses_ab = oclblas__record_uses_ab(c);
-    view va = {0}, vb = {0}, vc;
-    oclblas_status st = view_of(c->c.buf, c->c.off + j0 * c->c.ld + i0, span(mi, nj, c->c.ld), lim, align, &vc);
+    view v[3] = {{0}, {0}, {0}};
+    oclblas_status st = view_of(c->c.buf, c->c.off + j0 * c->c.ld + i0, span(mi, nj, c->c.ld), lim, align, &v[2]);
     if (st == OCLBLAS_SUCCESS && uses_ab) {
         const size_t ao = ta ? c->a.off + i0 * c->a.ld + p0 : c->a.off + p0 * c->a.ld + i0;
         const size_t bo = tb ? c->b.off + p0 * c->b.ld + j0 : c->b.off + j0 * c->b.ld + p0;
-        st = view_of(c->a.buf, ao, ta ? span(kk, mi, c->a.ld) : span(mi, kk, c->a.ld), lim, align, &va);
+        st = view_of(c->a.buf, ao, ta ? span(kk, mi, c->a.ld) : span(mi, kk, c->a.ld), lim, align, &v[0]);
         if (st == OCLBLAS_SUCCESS)
-            st = view_of(c->b.buf, bo, tb ? span(nj, kk, c->b.ld) : span(kk, nj, c->b.ld), lim, align, &vb);
+            st = view_of(c->b.buf, bo, tb ? span(nj, kk, c->b.ld) : span(kk, nj, c->b.ld), lim, align, &v[1]);
     }
-    if (st == OCLBLAS_SUCCESS) {
-        /* The call's record, its mode included, cut to the block. */
-        oclblas__record sub = *c;
-        sub.m = mi;
-        sub.n = nj;
-        sub.k = kk;
-        sub.alpha = uses_ab ? c->alpha : 0.0f;
-        sub.beta = p0 == 0 ? c->beta : 1.0f;
-        sub.a = (oclblas__arg){NULL, va.mem, va.off, c->a.ld, 0};
-        sub.b = (oclblas__arg){NULL, vb.mem, vb.off, c->b.ld, 0};
-        sub.c = (oclblas__arg){NULL, vc.mem, vc.off, c->c.ld, 0};
-        st = oclblas__run(NULL, &sub, queue, NULL);
-    }
-    if (st == OCLBLAS_SUCCESS && out_of_order(queue))
-        st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
-    view_done(&va);
-    view_done(&vb);
-    view_done(&vc);
-    return st;
+    oclblas__record sub = *c;
+    sub.m = mi;
+    sub.n = nj;
+    sub.k = kk;
+    sub.alpha = uses_ab ? c->alpha : 0.0f;
+    sub.beta = p0 == 0 ? c->beta : 1.0f;
+    return run_block(&sub, v, st, queue);
 }
 
 static oclblas_status gemm_split(const oclblas__record *r, cl_command_queue queue, cl_event *event)
@@ -260,30 +267,19 @@ static oclblas_status gemv_block(const oclblas__record *c, size_t r0, size_t o0,
     const size_t x_lo = c->b.inc < 0 ? c->b.off + (len_x - r0 - nr) * sx : c->b.off + r0 * sx;
     const size_t y_lo = c->c.inc < 0 ? c->c.off + (len_y - o0 - no) * sy : c->c.off + o0 * sy;
     const size_t i0 = t ? r0 : o0, j0 = t ? o0 : r0;
-    view va = {0}, vx = {0}, vy;
-    oclblas_status st = view_of(c->c.buf, y_lo, vspan(no, sy), lim, align, &vy);
+    view v[3] = {{0}, {0}, {0}};
+    oclblas_status st = view_of(c->c.buf, y_lo, vspan(no, sy), lim, align, &v[2]);
     if (st == OCLBLAS_SUCCESS && uses_ax) {
         st = view_of(c->a.buf, c->a.off + j0 * c->a.ld + i0, t ? span(nr, no, c->a.ld) : span(no, nr, c->a.ld), lim,
-                     align, &va);
+                     align, &v[0]);
         if (st == OCLBLAS_SUCCESS)
-            st = view_of(c->b.buf, x_lo, vspan(nr, sx), lim, align, &vx);
+            st = view_of(c->b.buf, x_lo, vspan(nr, sx), lim, align, &v[1]);
     }
-    if (st == OCLBLAS_SUCCESS) {
-        oclblas__record sub = *c;
-        sub.m = t ? nr : no;
-        sub.n = t ? no : nr;
-        sub.beta = r0 == 0 ? c->beta : 1.0f;
-        sub.a = (oclblas__arg){NULL, va.mem, va.off, c->a.ld, 0};
-        sub.b = (oclblas__arg){NULL, vx.mem, vx.off, 0, c->b.inc};
-        sub.c = (oclblas__arg){NULL, vy.mem, vy.off, 0, c->c.inc};
-        st = oclblas__run(NULL, &sub, queue, NULL);
-    }
-    if (st == OCLBLAS_SUCCESS && out_of_order(queue))
-        st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
-    view_done(&va);
-    view_done(&vx);
-    view_done(&vy);
-    return st;
+    oclblas__record sub = *c;
+    sub.m = t ? nr : no;
+    sub.n = t ? no : nr;
+    sub.beta = r0 == 0 ? c->beta : 1.0f;
+    return run_block(&sub, v, st, queue);
 }
 
 static oclblas_status gemv_split(const oclblas__record *r, cl_command_queue queue, cl_event *event)
