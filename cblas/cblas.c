@@ -8,16 +8,17 @@
  * row-major call that call has m and n, A and B swapped), and xerbla_ the
  * Fortran INFO. Only negative sizes, which the library's size_t API cannot
  * see, are checked here. A call with bad arguments returns without touching
- * anything. A good call goes to oclblas_sgemm or oclblas_sgemv, which
- * choose the device(s) or the host BLAS by cost; when those fail (no
- * device, a kernel that does not build before any tile was delivered)
- * the host BLAS computes the result instead: the BLAS the program would
- * have had without the drop-in (the next sgemm_/sgemv_ after this
- * library's own, sysblas.c), else the library's own routine; so a drop-in
- * call always returns the result. OCLBLAS_VERBOSE=1 says which served.
+ * anything. A good call goes to oclblas_sgemm or oclblas_sgemv, whose
+ * front door makes the call's record (the math mode read once, there) and
+ * whose executor (src/api/host.c) chooses the device(s) or the host BLAS
+ * by cost, and where a device fails (none present, a kernel that does not
+ * build, a device lost) has the host BLAS compute what it left: the BLAS
+ * the program would have had without the drop-in (the next sgemm_/sgemv_
+ * after this library's own, src/host/sysblas.c), else the library's own
+ * routine; so a drop-in call always returns the result. OCLBLAS_VERBOSE=1
+ * says which served.
  */
 #include "api/checks.h"
-#include "host/sysblas.h"
 #include "util/util.h"
 #include "oclblas_cblas.h"
 #include "report.h"
@@ -143,47 +144,28 @@ static void report_cblas(const char *rout, oclblas_layout layout, int info, cons
     oclblas__cblas_row_major_report = 0;
 }
 
-static int is_null_status(oclblas_status st)
+/* The call, through the host API (whose front door makes its record):
+ * on the device(s) or the host as its host plan says, the host computing
+ * what a failed device left. A status comes back only where nothing could
+ * compute: a NULL array the call uses (reference BLAS would crash on it)
+ * or a device that failed after writing C in place. */
+static void report_failure(const char *rout, oclblas_status st)
 {
-    return st == OCLBLAS_NULL_A || st == OCLBLAS_NULL_B || st == OCLBLAS_NULL_C || st == OCLBLAS_NULL_X ||
-           st == OCLBLAS_NULL_Y;
+    if (st != OCLBLAS_SUCCESS)
+        oclblas__log("%s: %s, nothing computed", rout, oclblas_status_string(st));
 }
 
-/* The product, on the device or the host; arguments checked, m, n > 0. */
 static void gemm(const char *rout, oclblas_layout layout, oclblas_transpose ta, oclblas_transpose tb, int m, int n,
                  int k, float alpha, const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc)
 {
-    const oclblas_status st = oclblas_sgemm(layout, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda,
-                                            b, (size_t)ldb, beta, c, (size_t)ldc);
-    if (st == OCLBLAS_SUCCESS)
-        return;
-    /* Reference BLAS would crash on a NULL array it must use: the one failure
-     * the host cannot make up for. */
-    if (is_null_status(st)) {
-        oclblas__log("%s: %s, nothing computed", rout, oclblas_status_string(st));
-        return;
-    }
-    const char *served = oclblas__sysblas_sgemm(layout, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda,
-                                                b, (size_t)ldb, beta, c, (size_t)ldc);
-    oclblas__log("%s %dx%dx%d: the device failed (%s), computed on the host by %s", rout, m, n, k,
-                 oclblas_status_string(st), served);
+    report_failure(rout, oclblas_sgemm(layout, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda, b,
+                                       (size_t)ldb, beta, c, (size_t)ldc));
 }
 
 static void gemv(const char *rout, oclblas_layout layout, oclblas_transpose t, int m, int n, float alpha,
                  const float *a, int lda, const float *x, int incx, float beta, float *y, int incy)
 {
-    const oclblas_status st = oclblas_sgemv(layout, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta,
-                                            y, incy);
-    if (st == OCLBLAS_SUCCESS)
-        return;
-    if (is_null_status(st)) {
-        oclblas__log("%s: %s, nothing computed", rout, oclblas_status_string(st));
-        return;
-    }
-    const char *served =
-        oclblas__sysblas_sgemv(layout, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta, y, incy);
-    oclblas__log("%s %dx%d: the device failed (%s), computed on the host by %s", rout, m, n,
-                 oclblas_status_string(st), served);
+    report_failure(rout, oclblas_sgemv(layout, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta, y, incy));
 }
 
 /* ---- CBLAS ------------------------------------------------------------- */

@@ -163,7 +163,9 @@ OCLBLAS_API oclblas_status oclblas_sgemv(oclblas_layout layout, oclblas_transpos
  * cost model expected, what crossed the bus, how busy each device was (its
  * kernels' time by profiling events over the call's wall time). For
  * benchmarks and for checking a setup; a call refused for its arguments
- * leaves it as it was. Devices are numbered as OCLBLAS_DEVICE lists them. */
+ * leaves it as it was. Devices are numbered as OCLBLAS_DEVICE lists them.
+ * Where no device can serve (none present, a kernel that does not build, a
+ * device lost), the host computes the call and the report says so. */
 #define OCLBLAS_REPORT_DEVICES 16
 typedef struct {
     int on_device;                /* 1: one or more devices computed it (or part of it), 0: the host */
@@ -181,6 +183,9 @@ typedef struct {
         unsigned long tiles;      /* tiles it delivered */
         double busy_s;            /* its kernels' time */
     } device[OCLBLAS_REPORT_DEVICES];
+    char reason[192];             /* how it ran and why, then what moved where a device failed: "tiles on 2
+                                     devices (cost model: host 9.1 ms, device 3.2 ms); device 1 failed
+                                     (out of resources), 3 of 12 tiles to the host" */
 } oclblas_host_report;
 OCLBLAS_API oclblas_status oclblas_host_report_get(oclblas_host_report *report);
 

@@ -8,7 +8,9 @@
  * that is no mode, and set with the call made first; the arguments say
  * what the first read must give ("accurate" by default) and, with
  * "set-first", that the program sets strict before anything reads it.
- * What a mode does to a call is test_gemm_tc's and test_plan's.
+ * What a mode does to a call is test_gemm_tc's and test_plan's; that a
+ * call runs whole in the mode it was made in, whatever another thread sets
+ * meanwhile, is test_pipeline's (its "mode" group).
  */
 #include "testutil.h"
 

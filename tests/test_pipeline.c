@@ -19,7 +19,14 @@
  *   fault-one  two devices, the second failing after it delivered one
  *              tile (OCLBLAS_FAULT=1:1): the first takes its tiles
  *   fault-all  both failing after some tiles (0:2,1:1): the host completes C
- *   fault-first one device failing before any tile: an error, C untouched
+ *   fault-first one device failing before any tile: the host computes C
+ *   fault-every one device failing at every position, from before its
+ *              first tile to never (set per call), SGEMM and SGEMV
+ *   fault-every-two two devices, one or both failing at many positions
+ *   build-failure OCLBLAS_BUILD_OPTIONS=abc: no kernel builds; the host
+ *              computes SGEMM and SGEMV
+ *   mode       another thread changing the math mode all through a call:
+ *              every tile and sub-problem in the mode the call was made in
  *   auto       OCLBLAS_HOST_CALLS=auto: each call where the cost model,
  *              from measured rates, expects it to finish first
  *   host-only  OCLBLAS_HOST_CALLS=host: every call on the host
@@ -27,13 +34,18 @@
  * memory around C included; the report (oclblas_host_report_get) must say
  * what happened.
  */
+#include "host/hostdev.h"
+#include "kernels/gemm_tc.h"
 #include "testutil.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const oclblas_transpose transposes[] = {OCLBLAS_NO_TRANS, OCLBLAS_TRANS, OCLBLAS_CONJ_TRANS};
 
@@ -307,27 +319,258 @@ static void test_fault_all(void **state)
     }
 }
 
-/* OCLBLAS_FAULT=0:0 on one device: nothing delivered, so the call fails
- * and C is exactly as it was. */
+/* OCLBLAS_FAULT=0:0 on one device: it fails before its first tile, and
+ * the host computes the whole call. */
 static void test_fault_first(void **state)
 {
     (void)state;
-    const size_t m = 500, n = 400, k = 300;
-    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *c = malloc(m * n * sizeof *c);
-    float *c0 = malloc(m * n * sizeof *c0);
-    unsigned seed = 800;
+    tu_env env;
+    tu_get_env(&env);
+    for (int beta = 0; beta < 2; ++beta) {
+        const size_t m = 500, n = 400, k = 300;
+        const oclblas_host_report r = gemm(&env, beta, 0, !beta, m, n, k, beta ? 0.5f : 0.0f, beta, 0, 800u + beta);
+        assert_false(r.on_device);
+        assert_int_equal(r.devices, 1);
+        assert_int_equal(r.failed_devices, 1);
+        assert_int_equal(r.device[0].tiles, 0);
+        assert_true(r.tiles > 1);
+        assert_int_equal(r.tiles_on_host, r.tiles);
+        assert_non_null(strstr(r.reason, "1 device failed"));
+    }
+}
+
+/* OCLBLAS_FAULT at every position on one device (set for each call, as
+ * OCLBLAS_FAULT would for a process): failing before its first tile,
+ * after each tile, and never. C comes out right every time; the device
+ * delivers exactly the tiles before its fault, the host computes the
+ * rest, and the report says so. SGEMV, one device call through copies,
+ * is one tile: it fails before it or not at all. */
+static void test_fault_every(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    const size_t m = 400, n = 330, k = 300;
+    oclblas__hostdev_fault_set(0, -1);
+    oclblas_host_report r = gemm(&env, 0, 0, 0, m, n, k, 0.5f, 1, 0, 1000);
+    const long tiles = (long)r.tiles;
+    assert_true(tiles >= 4);
+    for (long at = 0; at <= tiles; ++at)
+        for (int beta = 0; beta < 2; ++beta) {
+            oclblas__hostdev_fault_set(0, at);
+            r = gemm(&env, 0, 0, 0, m, n, k, beta ? 0.5f : 0.0f, 1, 0, 1001u + 2u * (unsigned)at + (unsigned)beta);
+            const unsigned long delivered = (unsigned long)(at < tiles ? at : tiles);
+            assert_int_equal(r.tiles, tiles);
+            assert_int_equal(r.device[0].tiles, delivered);
+            assert_int_equal(r.tiles_on_host, (unsigned long)tiles - delivered);
+            assert_int_equal(r.failed_devices, at < tiles);
+            assert_int_equal(r.on_device, delivered > 0);
+            assert_int_equal(strstr(r.reason, "1 device failed") != NULL, at < tiles);
+        }
+    for (long at = 0; at <= 1; ++at)
+        for (int t = 0; t < 2; ++t) {
+            oclblas__hostdev_fault_set(0, at);
+            const double g = tu_gemv_case(&env, 1, t ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR, transposes[t], 300, 200,
+                                          1.5f, t ? 0.0f : -0.5f, 1, t ? -2 : 1, t ? 1 : -3, 0, 0, 0, 1100u + (unsigned)t);
+            if (g > 1.0)
+                fail_msg("sgemv failing at %ld: error %.3g x bound", at, g);
+            r = report();
+            assert_int_equal(r.on_device, at);
+            assert_int_equal(r.failed_devices, !at);
+            assert_int_equal(r.tiles_on_host, (unsigned long)!at);
+            assert_true(r.bytes_to_device > 0.0 || !at);
+        }
+    oclblas__hostdev_fault_set(0, -1);
+}
+
+/* Two devices, the second failing at every position, then both at some:
+ * the first takes what the second left, the host what both left. */
+static void test_fault_every_two(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    need_two_devices();
+    const size_t m = 800, n = 700, k = 200;
+    oclblas__hostdev_fault_set(0, -1);
+    oclblas__hostdev_fault_set(1, -1);
+    oclblas_host_report r = gemm(&env, 0, 0, 0, m, n, k, 0.0f, 0, 0, 1200);
+    const long tiles = (long)r.tiles;
+    assert_int_equal(r.devices, 2);
+    for (long at = 0; at <= tiles; ++at) {
+        oclblas__hostdev_fault_set(1, at);
+        r = gemm(&env, (int)at % 2, 0, 1, m, n, k, at % 3 ? 0.5f : 0.0f, 0, 0, 1201u + (unsigned)at);
+        assert_int_equal(r.tiles_on_host, 0);
+        assert_int_equal(r.device[0].tiles + r.device[1].tiles, r.tiles);
+        assert_true(r.device[1].tiles <= (unsigned long)at);
+        assert_true(r.failed_devices <= 1);
+        if (r.failed_devices)
+            assert_int_equal(r.device[1].tiles, at);
+    }
+    static const long both[][2] = {{0, 0}, {1, 0}, {0, 2}, {2, 1}, {3, 3}};
+    for (size_t i = 0; i < sizeof both / sizeof both[0]; ++i) {
+        oclblas__hostdev_fault_set(0, both[i][0]);
+        oclblas__hostdev_fault_set(1, both[i][1]);
+        r = gemm(&env, (int)i % 2, 1, 0, m, n, k, i % 2 ? 0.0f : -1.0f, 1, 0, 1300u + (unsigned)i);
+        assert_int_equal(r.failed_devices, 2);
+        assert_int_equal(r.device[0].tiles, both[i][0]);
+        assert_int_equal(r.device[1].tiles, both[i][1]);
+        assert_int_equal(r.tiles_on_host, r.tiles - (unsigned long)(both[i][0] + both[i][1]));
+        assert_int_equal(r.on_device, both[i][0] + both[i][1] > 0);
+    }
+    oclblas__hostdev_fault_set(0, -1);
+    oclblas__hostdev_fault_set(1, -1);
+}
+
+/* OCLBLAS_BUILD_OPTIONS=abc: no kernel builds. SGEMM through tiles and
+ * SGEMV through copies fail on the device before they write anything,
+ * and the host computes them. */
+static void test_build_failure(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    for (int i = 0; i < 4; ++i) {
+        const oclblas_host_report r = gemm(&env, i % 2, i / 2, i % 2, 300, 290, 310, i ? 0.5f : 0.0f, 1, 0, 1400u + i);
+        assert_false(r.on_device);
+        assert_int_equal(r.failed_devices, r.devices);
+        assert_true(r.tiles > 1);
+        assert_int_equal(r.tiles_on_host, r.tiles);
+        assert_non_null(strstr(r.reason, "failed"));
+        const double g = tu_gemv_case(&env, 1, i % 2 ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR, transposes[i / 2], 250,
+                                      230, 1.0f, i ? 0.0f : 2.0f, 0, 1, 1, 0, 0, 0, 1410u + i);
+        assert_true(g <= 1.0);
+        const oclblas_host_report v = report();
+        assert_false(v.on_device);
+        assert_int_equal(v.failed_devices, 1);
+        assert_int_equal(v.tiles_on_host, 1);
+    }
+}
+
+/* ---- the mode a call was made in ------------------------------------------ */
+
+/* gemm_tc for one TF32 product, in the kernel's emulation of the tensor
+ * cores (test_gemm_tc.c's set for it, which PoCL compiles in seconds):
+ * the tf32 mode then gives visibly other products than the strict mode's
+ * gemm_fast, on any device. */
+static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+                               "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
+
+typedef struct {
+    atomic_int stop;
+    atomic_long flips;
+} flipper;
+
+/* Sets strict and tf32 in turn until told to stop. */
+static void *flip_modes(void *p)
+{
+    flipper *f = p;
+    const struct timespec pause = {0, 50000};
+    for (long i = 0; !atomic_load(&f->stop); ++i) {
+        oclblas_set_math_mode(i % 2 ? OCLBLAS_MATH_TF32 : OCLBLAS_MATH_STRICT);
+        atomic_fetch_add(&f->flips, 1);
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+#define MODE_M 640
+#define MODE_N 576
+#define MODE_K 512
+#define MODE_OFF 70000 /* device buffers: operands past the index limit, so sub-problems */
+
+/* C = A B + 0.5 C of the fixed operands, column-major, through the host
+ * API (tiles) or on device buffers (sub-problems), into c. */
+static void product(const tu_env *env, int host, const float *a, const float *b, const float *c0, float *c)
+{
+    const size_t m = MODE_M, n = MODE_N, k = MODE_K;
+    memcpy(c, c0, m * n * sizeof *c);
+    if (host) {
+        TU_CHECK(oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, a, m, b, k, 0.5f,
+                               c, m));
+        return;
+    }
+    float *pad = calloc(MODE_OFF + m * (k > n ? k : n), sizeof *pad);
+    memcpy(pad + MODE_OFF, a, m * k * sizeof *a);
+    cl_mem da = tu_buffer(env, pad, MODE_OFF + m * k);
+    memcpy(pad + MODE_OFF, b, k * n * sizeof *b);
+    cl_mem db = tu_buffer(env, pad, MODE_OFF + k * n);
+    memcpy(pad + MODE_OFF, c0, m * n * sizeof *c0);
+    cl_mem dc = tu_buffer(env, pad, MODE_OFF + m * n);
+    cl_event ev = NULL;
+    TU_CHECK(oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, da, MODE_OFF, m,
+                              db, MODE_OFF, k, 0.5f, dc, MODE_OFF, m, env->queue, &ev));
+    clWaitForEvents(1, &ev);
+    clReleaseEvent(ev);
+    tu_read(env, dc, pad, MODE_OFF + m * n);
+    memcpy(c, pad + MODE_OFF, m * n * sizeof *c);
+    clReleaseMemObject(da);
+    clReleaseMemObject(db);
+    clReleaseMemObject(dc);
+    free(pad);
+}
+
+/* A call runs whole in the mode it was made in, while another thread sets
+ * strict and tf32 in turn all through it: its C is bit for bit the strict
+ * call's or the tf32 call's (made without interference), never a mixture
+ * of tiles (host pointers) or sub-problems (device buffers) from both.
+ * The two differ in most elements, so a mixture cannot pass. */
+static void test_mode(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "gemm_tc", tf32_set);
+    tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0,GEMM_TC_MIN=1");
+    const size_t m = MODE_M, n = MODE_N, k = MODE_K;
+    float *a = malloc(m * k * sizeof *a), *b = malloc(k * n * sizeof *b), *c0 = malloc(m * n * sizeof *c0);
+    float *strict = malloc(m * n * sizeof *strict), *tf32 = malloc(m * n * sizeof *tf32);
+    float *got = malloc(m * n * sizeof *got);
+    unsigned seed = 1500;
     tu_fill(a, m * k, &seed);
     tu_fill(b, k * n, &seed);
-    tu_fill(c, m * n, &seed);
-    memcpy(c0, c, m * n * sizeof *c);
-    const oclblas_status st =
-        oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, a, m, b, k, 0.5f, c, m);
-    assert_int_equal(st, CL_OUT_OF_RESOURCES);
-    assert_memory_equal(c, c0, m * n * sizeof *c);
-    free(a);
-    free(b);
-    free(c);
-    free(c0);
+    tu_fill(c0, m * n, &seed);
+    for (int host = 1; host >= 0; --host) {
+        TU_CHECK(oclblas_set_math_mode(OCLBLAS_MATH_STRICT));
+        product(&env, host, a, b, c0, strict);
+        if (host)
+            assert_true(report().tiles >= 9);
+        TU_CHECK(oclblas_set_math_mode(OCLBLAS_MATH_TF32));
+        product(&env, host, a, b, c0, tf32);
+        size_t differ = 0;
+        for (size_t i = 0; i < m * n; ++i)
+            differ += strict[i] != tf32[i];
+        if (differ < m * n / 2)
+            fail_msg("%s: strict and tf32 differ in only %zu of %zu elements", host ? "host" : "device", differ, m * n);
+        for (int round = 0; round < 4; ++round) {
+            TU_CHECK(oclblas_set_math_mode(round % 2 ? OCLBLAS_MATH_TF32 : OCLBLAS_MATH_STRICT));
+            flipper f;
+            atomic_init(&f.stop, 0);
+            atomic_init(&f.flips, 0);
+            pthread_t t;
+            assert_int_equal(pthread_create(&t, NULL, flip_modes, &f), 0);
+            while (atomic_load(&f.flips) < 2)
+                sched_yield();
+            const long before = atomic_load(&f.flips);
+            product(&env, host, a, b, c0, got);
+            const long during = atomic_load(&f.flips) - before;
+            atomic_store(&f.stop, 1);
+            pthread_join(t, NULL);
+            const int is_strict = memcmp(got, strict, m * n * sizeof *got) == 0;
+            const int is_tf32 = memcmp(got, tf32, m * n * sizeof *got) == 0;
+            print_message("%s round %d: %ld mode changes during the call, its C the %s call's\n",
+                          host ? "host pointers" : "device buffers", round, during,
+                          is_strict ? "strict" : is_tf32 ? "tf32" : "neither");
+            if (!is_strict && !is_tf32)
+                fail_msg("%s: C mixes the modes (%ld changes during the call)", host ? "host" : "device", during);
+            if (host && during < 2)
+                fail_msg("the mode did not change during the call (%ld changes): nothing was tested", during);
+        }
+    }
+    TU_CHECK(oclblas_set_math_mode(OCLBLAS_MATH_ACCURATE));
+    tu_override(&env, "routine", NULL);
+    TU_CHECK(oclblas_override_params(env.device, "gemm_tc", NULL));
+    free(a), free(b), free(c0), free(strict), free(tf32), free(got);
 }
 
 /* OCLBLAS_HOST_CALLS=auto: each call goes where the cost model expects it
@@ -385,16 +628,24 @@ int main(int argc, char **argv)
         {"fault-one", cmocka_unit_test(test_fault_one)},
         {"fault-all", cmocka_unit_test(test_fault_all)},
         {"fault-first", cmocka_unit_test(test_fault_first)},
+        {"fault-every", cmocka_unit_test(test_fault_every)},
+        {"fault-every-two", cmocka_unit_test(test_fault_every_two)},
+        {"build-failure", cmocka_unit_test(test_build_failure)},
+        {"mode", cmocka_unit_test(test_mode)},
         {"auto", cmocka_unit_test(test_auto)},
         {"host-only", cmocka_unit_test(test_host_only)},
     };
+    if (strcmp(what, "mode") == 0)
+        oclblas__gemm_tc_emulate(1); /* before anything resolves the device's context */
     struct CMUnitTest tests[8];
     size_t n = 0;
     for (size_t i = 0; i < sizeof groups / sizeof groups[0]; ++i)
         if (strcmp(groups[i].name, what) == 0)
             tests[n++] = groups[i].test;
     if (n == 0) {
-        fprintf(stderr, "usage: %s tiles|budget|no-room|devices|fault-one|fault-all|fault-first|auto|host-only\n",
+        fprintf(stderr,
+                "usage: %s tiles|budget|no-room|devices|fault-one|fault-all|fault-first|fault-every|fault-every-two|"
+                "build-failure|mode|auto|host-only\n",
                 argv[0]);
         return 2;
     }

@@ -79,11 +79,12 @@ static int make_problem(problem *p, tune_device *d, int with_buffers, int gemv, 
 static oclblas_status call_cl(const problem *p, cl_command_queue q, float beta, cl_event *ev)
 {
     const tune_problem *t = &p->t;
-    if (p->gemv)
-        return oclblas__sgemv_run(p->cx, OCLBLAS_COL_MAJOR, t->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, t->p.m,
-                                  t->p.n, ALPHA, t->buf[0], 0, t->p.m, t->buf[1], 0, 1, beta, t->buf[2], 0, 1, q, ev);
-    return oclblas__sgemm_run(p->cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, t->p.m, t->p.n, t->p.k,
-                              ALPHA, t->buf[0], 0, t->p.m, t->buf[1], 0, t->p.k, beta, t->buf[2], 0, t->p.m, q, ev);
+    const oclblas__record r = {p->gemv ? OCLBLAS__SGEMV : OCLBLAS__SGEMM, OCLBLAS_COL_MAJOR,
+                               p->gemv && t->trans_a ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, t->p.m,
+                               t->p.n, p->gemv ? 0 : t->p.k, ALPHA, beta, {NULL, t->buf[0], 0, t->p.m, 0},
+                               {NULL, t->buf[1], 0, t->p.k, 1}, {NULL, t->buf[2], 0, t->p.m, 1},
+                               oclblas_get_math_mode()};
+    return oclblas__run(p->cx, &r, q, ev);
 }
 
 /* Host-pointer calls: the library's own host API, on its default device. */

@@ -7,8 +7,8 @@
  * take no kernel from the program cache, above it they do. With the argument
  * "transfers" it moves operands larger than the copying path's staging ring
  * through the host API. With "no-device" (ctest sets OCLBLAS_DEVICE to a
- * name that matches nothing) it checks that the host API still reports the
- * missing device for the tiny sizes it would compute on the host.
+ * name that matches nothing) it checks that the host API computes on the
+ * host instead, and says why in its report.
  */
 #include "host/hostblas.h"
 #include "reference.h"
@@ -226,23 +226,33 @@ static void test_transfers(void **state)
     gemv_case(1, 1, 0, 1400, 2500, 2.0f, 0.0f, 1, -1, 1, seed++);  /* A 14 MB straight, x and y pinned */
 }
 
-/* OCLBLAS_DEVICE names nothing: the host API reports it, tiny sizes too,
- * and leaves C alone; the trivial alpha = 0 case needs no device. */
+/* OCLBLAS_DEVICE names nothing: the host API computes on the host, tiny
+ * sizes and large, and its report says why. */
 static void test_no_device(void **state)
 {
     (void)state;
     float a[4] = {1, 2, 3, 4}, b[4] = {1, 2, 3, 4}, c[4] = {5, 6, 7, 8};
     assert_int_equal(oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 2, 2, 2, 1.0f, a, 2, b, 2,
                                    0.0f, c, 2),
-                     OCLBLAS_DEVICE_NOT_FOUND);
-    assert_int_equal(oclblas_sgemv(OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, 2, 2, 1.0f, a, 2, b, 1, 0.0f, c, 1),
-                     OCLBLAS_DEVICE_NOT_FOUND);
-    for (int i = 0; i < 4; ++i)
-        assert_float_equal(c[i], (float)(5 + i), 0.0f);
-    assert_int_equal(oclblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 2, 2, 2, 0.0f, a, 2, b, 2,
-                                   2.0f, c, 2),
                      OCLBLAS_SUCCESS);
-    assert_float_equal(c[3], 16.0f, 0.0f);
+    const float ab[4] = {7, 10, 15, 22}; /* [1 3; 2 4] squared, column-major */
+    for (int i = 0; i < 4; ++i)
+        assert_float_equal(c[i], ab[i], 0.0f);
+    oclblas_host_report rep;
+    assert_int_equal(oclblas_host_report_get(&rep), OCLBLAS_SUCCESS);
+    assert_false(rep.on_device);
+    assert_int_equal(rep.devices, 0);
+    assert_non_null(strstr(rep.reason, "no device: OCLBLAS_DEVICE names no available device"));
+    float y[2] = {-1, -1};
+    assert_int_equal(oclblas_sgemv(OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, 2, 2, 1.0f, a, 2, b, 1, 0.0f, y, 1),
+                     OCLBLAS_SUCCESS);
+    assert_float_equal(y[0], 7.0f, 0.0f); /* A^T x with A = [1 2; 3 4] row-major, x = (1, 2) */
+    assert_float_equal(y[1], 10.0f, 0.0f);
+    unsigned seed = 4000;
+    gemm_case(1, 0, 0, 1, 300, 200, 100, 1.0f, 0.5f, 1, seed++);
+    gemv_case(1, 1, 1, 700, 600, 1.0f, 0.5f, 0, -1, 2, seed++);
+    assert_int_equal(oclblas_host_report_get(&rep), OCLBLAS_SUCCESS);
+    assert_false(rep.on_device);
 }
 
 int main(int argc, char **argv)

@@ -20,6 +20,7 @@
  * last where there were several).
  */
 #include "api/batch.h"
+#include "api/device.h"
 #include "runtime/launch.h"
 #include "api/checks.h"
 #include "api/host.h"
@@ -70,17 +71,15 @@ static oclblas_status gemm_each_alone(const oclblas__devctx *cx, oclblas_layout 
                                       size_t stride_a, size_t stride_b, size_t stride_c, size_t count, cl_mem a,
                                       cl_mem b, cl_mem c, cl_command_queue queue)
 {
-    const int at = g->trans_a != OCLBLAS_NO_TRANS, bt = g->trans_b != OCLBLAS_NO_TRANS;
-    const size_t k_used = g->k > 0 && g->alpha != 0.0f ? g->k : 0;
+    (void)cx;
+    const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_status st = OCLBLAS_SUCCESS;
     for (size_t i = 0; i < count && st == OCLBLAS_SUCCESS; ++i) {
-        const size_t ao = g->a_off + i * stride_a, bo = g->b_off + i * stride_b, co = g->c_off + i * stride_c;
-        if (oclblas__gemm_needs_split(layout, at, bt, g->m, g->n, k_used, ao, g->lda, bo, g->ldb, co, g->ldc))
-            st = oclblas__sgemm_split(layout, g->trans_a, g->trans_b, g->m, g->n, g->k, g->alpha, a, ao, g->lda, b, bo,
-                                      g->ldb, g->beta, c, co, g->ldc, queue, NULL);
-        else
-            st = oclblas__sgemm_run(cx, layout, g->trans_a, g->trans_b, g->m, g->n, g->k, g->alpha, a, ao, g->lda, b,
-                                    bo, g->ldb, g->beta, c, co, g->ldc, queue, NULL);
+        const oclblas__record r = {OCLBLAS__SGEMM, layout, g->trans_a, g->trans_b, g->m, g->n, g->k, g->alpha, g->beta,
+                                   {NULL, a, g->a_off + i * stride_a, g->lda, 0},
+                                   {NULL, b, g->b_off + i * stride_b, g->ldb, 0},
+                                   {NULL, c, g->c_off + i * stride_c, g->ldc, 0}, mode};
+        st = oclblas__device_call(&r, queue, NULL);
     }
     return st;
 }
@@ -187,23 +186,17 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
     cl_context ctx;
     const oclblas__devctx *cx;
     oclblas_status st = queue_context(queue, &ctx, &cx);
-    const int t = trans != OCLBLAS_NO_TRANS;
-    const size_t len_x = t ? m : n, len_y = t ? n : m;
-    const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
-    const size_t span_x = (len_x - 1) * step_x + 1, span_y = (len_y - 1) * step_y + 1;
-    /* TODO: one launch for the batch once the gemv kernels have a batch
-     * dimension; until then one single call's plan per problem. */
+    (void)ctx;
+    (void)cx;
+    const oclblas_math_mode mode = oclblas_get_math_mode();
+    /* One single call's plan per problem: the gemv kernels have no batch
+     * dimension yet. */
     for (size_t i = 0; i < count && m && n && st == OCLBLAS_SUCCESS; ++i) {
-        const size_t ao = a_offset + i * stride_a, xo = x_offset + i * stride_x, yo = y_offset + i * stride_y;
-        /* As in reference BLAS, a negative increment starts at the far end. */
-        const size_t x_start = incx < 0 ? xo + span_x - 1 : xo, y_start = incy < 0 ? yo + span_y - 1 : yo;
-        if (oclblas__gemv_needs_split(layout, t, m, n, alpha != 0.0f ? ao : 0, alpha != 0.0f ? lda : 0,
-                                      alpha != 0.0f ? xo : 0, alpha != 0.0f ? span_x : 0, yo, span_y))
-            st = oclblas__sgemv_split(layout, trans, m, n, alpha, a, ao, lda, x, x_start, incx, beta, y, y_start, incy,
-                                      queue, NULL);
-        else
-            st = oclblas__sgemv_run(cx, layout, trans, m, n, alpha, a, ao, lda, x, x_start, incx, beta, y, y_start,
-                                    incy, queue, NULL);
+        const oclblas__record r = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, alpha, beta,
+                                   {NULL, a, a_offset + i * stride_a, lda, 0},
+                                   {NULL, x, x_offset + i * stride_x, 0, incx},
+                                   {NULL, y, y_offset + i * stride_y, 0, incy}, mode};
+        st = oclblas__device_call(&r, queue, NULL);
     }
     return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
 }

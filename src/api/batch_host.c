@@ -375,14 +375,14 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
         return set[0].status;
     const oclblas__default_device *d = &set[0];
     int host_max;
-    const int mode = oclblas__host_calls(d, &host_max);
+    const int mode = oclblas__host_calls_for(d, &host_max);
     const double hm = (double)host_max;
     int on_device = mode != OCLBLAS__CALLS_HOST && work > hm * hm * hm;
     if (on_device && gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
         /* The single SGEMV's model on the batch's bytes: the matrices side by side. */
         oclblas__estimate est = {0};
         const oclblas__host_rates hr = oclblas__host_rates_get(1);
-        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1);
+        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, oclblas_get_math_mode());
         on_device = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &est);
         rep.model_host_s = est.host_s;
         rep.model_device_s = est.device_s;

@@ -77,13 +77,6 @@ oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose tra
     return OCLBLAS_SUCCESS;
 }
 
-size_t oclblas__extent(size_t rows, size_t cols, size_t ld)
-{
-    if (rows == 0 || cols == 0)
-        return 0;
-    return (cols - 1) * ld + rows;
-}
-
 oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status)
 {

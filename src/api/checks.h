@@ -7,6 +7,7 @@
 #define OCLBLAS_CHECKS_H
 
 #include "oclblas.h"
+#include "plan/record.h" /* oclblas__extent */
 
 #include <stddef.h>
 
@@ -36,7 +37,5 @@ enum { OCLBLAS__READS = 1, OCLBLAS__WRITES = 2 };
  * [off, off + need). */
 oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,
                                      oclblas_status null_status, oclblas_status small_status);
-/* Elements spanned by a column-major rows x cols matrix with leading dimension ld. */
-size_t oclblas__extent(size_t rows, size_t cols, size_t ld);
 
 #endif

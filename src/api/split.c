@@ -18,7 +18,6 @@
  * computed: the call returns that error.
  */
 #include "api/split.h"
-#include "api/checks.h"
 #include "runtime/launch.h"
 #include "runtime/run.h"
 #include "util/util.h"
@@ -118,32 +117,38 @@ static int out_of_order(cl_command_queue q)
     return (p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
 }
 
-/* ---- SGEMM --------------------------------------------------------------- */
-
-typedef struct {
-    int ta, tb;
-    size_t m, n, k, lda, ldb, ldc;
-    size_t a_off, b_off, c_off;
-} gemm_view; /* column-major */
-
-static void col_major(oclblas_layout layout, int ta, int tb, size_t m, size_t n, size_t k, size_t a_off, size_t lda,
-                      size_t b_off, size_t ldb, size_t c_off, size_t ldc, gemm_view *g)
+/* A sub-problem: the call's record cut to a block (sub, its mode
+ * included) on views of the operands (A, B or x, C or y), enqueued when
+ * the views could be had (st); the views are let go after. */
+static oclblas_status run_block(oclblas__record *sub, view v[3], oclblas_status st, cl_command_queue queue)
 {
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    *g = (gemm_view){col ? ta : tb, col ? tb : ta, col ? m : n, col ? n : m, k, col ? lda : ldb, col ? ldb : lda, ldc,
-                     col ? a_off : b_off, col ? b_off : a_off, c_off};
+    oclblas__arg *args[3] = {&sub->a, &sub->b, &sub->c};
+    for (int i = 0; i < 3; ++i) {
+        args[i]->buf = v[i].mem;
+        args[i]->off = v[i].off;
+    }
+    if (st == OCLBLAS_SUCCESS)
+        st = oclblas__run(NULL, sub, queue, NULL);
+    if (st == OCLBLAS_SUCCESS && out_of_order(queue))
+        st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
+    for (int i = 0; i < 3; ++i)
+        view_done(&v[i]);
+    return st;
 }
 
-/* Whether blocks mb x nb (k chunk kb) keep every index inside the limit;
- * if not, *cut gets the side to halve: an operand past the limit loses
- * columns first (each costs a whole leading dimension), a padded copy its
- * longer side. */
-static int gemm_fits(const gemm_view *g, size_t *mb, size_t *nb, size_t *kb, size_t lim, size_t **cut)
+/* ---- SGEMM --------------------------------------------------------------- */
+
+/* Whether blocks mb x nb (k chunk kb) of the column-major call c keep every
+ * index inside the limit; if not, *cut gets the side to halve: an operand
+ * past the limit loses columns first (each costs a whole leading
+ * dimension), a padded copy its longer side. */
+static int gemm_fits(const oclblas__record *c, size_t *mb, size_t *nb, size_t *kb, size_t lim, size_t **cut)
 {
     const size_t pad = pad_for(lim);
+    const int ta = c->trans_a != OCLBLAS_NO_TRANS, tb = c->trans_b != OCLBLAS_NO_TRANS;
     /* Each operand: its stored rows and columns. */
-    size_t *rows[3] = {g->ta ? kb : mb, g->tb ? nb : kb, mb}, *cols[3] = {g->ta ? mb : kb, g->tb ? kb : nb, nb};
-    const size_t ld[3] = {g->lda, g->ldb, g->ldc};
+    size_t *rows[3] = {ta ? kb : mb, tb ? nb : kb, mb}, *cols[3] = {ta ? mb : kb, tb ? kb : nb, nb};
+    const size_t ld[3] = {c->a.ld, c->b.ld, c->c.ld};
     for (int i = 0; i < 3; ++i)
         if (span(*rows[i], *cols[i], ld[i]) > lim) {
             *cut = *cols[i] > 1 ? cols[i] : rows[i];
@@ -158,75 +163,74 @@ static int gemm_fits(const gemm_view *g, size_t *mb, size_t *nb, size_t *kb, siz
     return 1;
 }
 
-int oclblas__gemm_needs_split(oclblas_layout layout, int ta, int tb, size_t m, size_t n, size_t k, size_t a_off,
-                              size_t lda, size_t b_off, size_t ldb, size_t c_off, size_t ldc)
+static int gemm_needs_split(const oclblas__record *r)
 {
-    gemm_view g;
-    col_major(layout, ta, tb, m, n, k, a_off, lda, b_off, ldb, c_off, ldc, &g);
+    const oclblas__record c = oclblas__record_col_major(r);
     const size_t lim = oclblas__index_limit(), pad = pad_for(lim);
-    const int uses_ab = k > 0;
-    const size_t ea = g.ta ? span(k, g.m, g.lda) : span(g.m, k, g.lda);
-    const size_t eb = g.tb ? span(g.n, k, g.ldb) : span(k, g.n, g.ldb);
-    if (g.c_off + span(g.m, g.n, g.ldc) > lim || (g.m + pad) * (g.n + pad) > lim)
+    const size_t k = oclblas__record_uses_ab(&c) ? c.k : 0;
+    size_t ext[3];
+    oclblas__record_extents(&c, ext);
+    if (c.c.off + ext[2] > lim || (c.m + pad) * (c.n + pad) > lim)
         return 1;
-    return uses_ab && (g.a_off + ea > lim || g.b_off + eb > lim || (g.m + pad) * (k + pad) > lim ||
-                       (g.n + pad) * (k + pad) > lim);
+    return k > 0 && (c.a.off + ext[0] > lim || c.b.off + ext[1] > lim || (c.m + pad) * (k + pad) > lim ||
+                     (c.n + pad) * (k + pad) > lim);
 }
 
-oclblas_status oclblas__sgemm_split(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
-                                    size_t m, size_t n, size_t k, float alpha, cl_mem a, size_t a_off, size_t lda,
-                                    cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c, size_t c_off,
-                                    size_t ldc, cl_command_queue queue, cl_event *event)
+/* The sub-problem of the column-major call c whose block of C starts at
+ * (i0, j0), k from p0, on views of the operands. */
+static oclblas_status gemm_block(const oclblas__record *c, size_t i0, size_t j0, size_t p0, size_t mi, size_t nj,
+                                 size_t kk, size_t lim, size_t align, cl_command_queue queue)
 {
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    gemm_view g;
-    col_major(layout, trans_a != OCLBLAS_NO_TRANS, trans_b != OCLBLAS_NO_TRANS, m, n, k, a_off, lda, b_off, ldb,
-              c_off, ldc, &g);
-    const cl_mem ga = col ? a : b, gb = col ? b : a;
-    const size_t lim = oclblas__index_limit(), align = align_elems(queue);
+    const int ta = c->trans_a != OCLBLAS_NO_TRANS, tb = c->trans_b != OCLBLAS_NO_TRANS;
+    const int uses_ab = oclblas__record_uses_ab(c);
+    view v[3] = {{0}, {0}, {0}};
+    oclblas_status st = view_of(c->c.buf, c->c.off + j0 * c->c.ld + i0, span(mi, nj, c->c.ld), lim, align, &v[2]);
+    if (st == OCLBLAS_SUCCESS && uses_ab) {
+        const size_t ao = ta ? c->a.off + i0 * c->a.ld + p0 : c->a.off + p0 * c->a.ld + i0;
+        const size_t bo = tb ? c->b.off + p0 * c->b.ld + j0 : c->b.off + j0 * c->b.ld + p0;
+        st = view_of(c->a.buf, ao, ta ? span(kk, mi, c->a.ld) : span(mi, kk, c->a.ld), lim, align, &v[0]);
+        if (st == OCLBLAS_SUCCESS)
+            st = view_of(c->b.buf, bo, tb ? span(nj, kk, c->b.ld) : span(kk, nj, c->b.ld), lim, align, &v[1]);
+    }
+    oclblas__record sub = *c;
+    sub.m = mi;
+    sub.n = nj;
+    sub.k = kk;
+    sub.alpha = uses_ab ? c->alpha : 0.0f;
+    sub.beta = p0 == 0 ? c->beta : 1.0f;
+    return run_block(&sub, v, st, queue);
+}
+
+static oclblas_status gemm_split(const oclblas__record *r, cl_command_queue queue, cl_event *event)
+{
+    const oclblas__record c = oclblas__record_col_major(r);
+    const size_t lim = oclblas__index_limit(), align = align_elems(queue), k = c.k;
     if (lim <= 2 * align)
         return OCLBLAS_SIZE_TOO_LARGE;
     /* A block's offset remainder in its sub-buffer is below align. */
     const size_t room = lim - align;
-    size_t mb = g.m, nb = g.n, kb = k ? k : 1, *cut;
-    while (!gemm_fits(&g, &mb, &nb, &kb, room, &cut)) {
+    size_t mb = c.m, nb = c.n, kb = k ? k : 1, *cut;
+    while (!gemm_fits(&c, &mb, &nb, &kb, room, &cut)) {
         if (*cut <= 1)
             return OCLBLAS_SIZE_TOO_LARGE;
         *cut = (*cut + 1) / 2;
     }
-    const int ooo = out_of_order(queue), uses_ab = k > 0 && alpha != 0.0f;
+    const int uses_ab = oclblas__record_uses_ab(&c);
     size_t count = 0;
-    oclblas_status st = on_device(queue, uses_ab ? ga : NULL, uses_ab ? gb : NULL, c);
-    for (size_t j0 = 0; j0 < g.n && st == OCLBLAS_SUCCESS; j0 += nb)
-        for (size_t i0 = 0; i0 < g.m && st == OCLBLAS_SUCCESS; i0 += mb)
+    oclblas_status st = on_device(queue, uses_ab ? c.a.buf : NULL, uses_ab ? c.b.buf : NULL, c.c.buf);
+    for (size_t j0 = 0; j0 < c.n && st == OCLBLAS_SUCCESS; j0 += nb)
+        for (size_t i0 = 0; i0 < c.m && st == OCLBLAS_SUCCESS; i0 += mb)
             for (size_t p0 = 0; st == OCLBLAS_SUCCESS && (p0 < k || (p0 == 0 && !uses_ab)); p0 += kb) {
-                const size_t mi = min_size(mb, g.m - i0), nj = min_size(nb, g.n - j0);
-                const size_t kk = uses_ab ? min_size(kb, k - p0) : 0;
-                view va = {0}, vb = {0}, vc;
-                st = view_of(c, g.c_off + j0 * g.ldc + i0, span(mi, nj, g.ldc), lim, align, &vc);
-                if (st == OCLBLAS_SUCCESS && uses_ab) {
-                    const size_t ao = g.ta ? g.a_off + i0 * g.lda + p0 : g.a_off + p0 * g.lda + i0;
-                    const size_t bo = g.tb ? g.b_off + p0 * g.ldb + j0 : g.b_off + j0 * g.ldb + p0;
-                    st = view_of(ga, ao, g.ta ? span(kk, mi, g.lda) : span(mi, kk, g.lda), lim, align, &va);
-                    if (st == OCLBLAS_SUCCESS)
-                        st = view_of(gb, bo, g.tb ? span(nj, kk, g.ldb) : span(kk, nj, g.ldb), lim, align, &vb);
-                }
-                if (st == OCLBLAS_SUCCESS)
-                    st = oclblas__sgemm_run(NULL, OCLBLAS_COL_MAJOR, g.ta ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS,
-                                            g.tb ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, mi, nj, kk, uses_ab ? alpha : 0.0f,
-                                            va.mem, va.off, g.lda, vb.mem, vb.off, g.ldb, p0 == 0 ? beta : 1.0f,
-                                            vc.mem, vc.off, g.ldc, queue, NULL);
-                if (st == OCLBLAS_SUCCESS && ooo)
-                    st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
-                view_done(&va);
-                view_done(&vb);
-                view_done(&vc);
+                st = gemm_block(&c, i0, j0, p0, min_size(mb, c.m - i0), min_size(nb, c.n - j0),
+                                uses_ab ? min_size(kb, k - p0) : 0, lim, align, queue);
                 ++count;
                 if (!uses_ab)
                     break;
             }
-    oclblas__log("sgemm %zux%zux%zu: past the index limit (%zu elements): %zu sub-problems of at most %zux%zux%zu%s", m,
-                 n, k, lim, count, col ? mb : nb, col ? nb : mb, kb, st == OCLBLAS_SUCCESS ? "" : ", one failed");
+    const int col = r->layout == OCLBLAS_COL_MAJOR;
+    oclblas__log("sgemm %zux%zux%zu: past the index limit (%zu elements): %zu sub-problems of at most %zux%zux%zu%s",
+                 r->m, r->n, k, lim, count, col ? mb : nb, col ? nb : mb, kb,
+                 st == OCLBLAS_SUCCESS ? "" : ", one failed");
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__marker(queue, event);
     return st;
@@ -237,26 +241,53 @@ oclblas_status oclblas__sgemm_split(oclblas_layout layout, oclblas_transpose tra
 /* Elements a vector block spans: count elements step apart. */
 static size_t vspan(size_t count, size_t step) { return count ? (count - 1) * step + 1 : 0; }
 
-int oclblas__gemv_needs_split(oclblas_layout layout, int t, size_t m, size_t n, size_t a_off, size_t lda,
-                              size_t x_lo, size_t x_span, size_t y_lo, size_t y_span)
+static size_t step_of(ptrdiff_t inc) { return inc < 0 ? (size_t)0 - (size_t)inc : (size_t)inc; }
+
+static int gemv_needs_split(const oclblas__record *r)
 {
     const size_t lim = oclblas__index_limit();
-    const size_t ea = layout == OCLBLAS_COL_MAJOR ? span(m, n, lda) : span(n, m, lda);
-    (void)t;
-    return a_off + ea > lim || x_lo + x_span > lim || y_lo + y_span > lim;
+    size_t ext[3];
+    oclblas__record_extents(r, ext);
+    if (r->c.off + ext[2] > lim)
+        return 1;
+    return oclblas__record_uses_ab(r) && (r->a.off + ext[0] > lim || r->b.off + ext[1] > lim);
 }
 
-oclblas_status oclblas__sgemv_split(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, float alpha,
-                                    cl_mem a, size_t a_off, size_t lda, cl_mem x, size_t x_start, ptrdiff_t incx,
-                                    float beta, cl_mem y, size_t y_start, ptrdiff_t incy, cl_command_queue queue,
-                                    cl_event *event)
+/* The sub-problem of the column-major call c on x[r0, r0 + nr) and y[o0,
+ * o0 + no) (logical elements), on views of the operands. */
+static oclblas_status gemv_block(const oclblas__record *c, size_t r0, size_t o0, size_t nr, size_t no, size_t lim,
+                                 size_t align, cl_command_queue queue)
 {
-    /* Column-major: a row-major A is A^T. */
-    const int col = layout == OCLBLAS_COL_MAJOR;
-    const int t = col ? trans != OCLBLAS_NO_TRANS : trans == OCLBLAS_NO_TRANS;
-    const size_t rows = col ? m : n, cols = col ? n : m;
-    const size_t len_x = t ? rows : cols, len_y = t ? cols : rows;
-    const size_t sx = (size_t)(incx < 0 ? -incx : incx), sy = (size_t)(incy < 0 ? -incy : incy);
+    const int t = c->trans_a != OCLBLAS_NO_TRANS, uses_ax = c->alpha != 0.0f;
+    const size_t sx = step_of(c->b.inc), sy = step_of(c->c.inc);
+    const size_t len_x = t ? c->m : c->n, len_y = t ? c->n : c->m;
+    /* Logical element i of a vector lies at off + i * step, or for a
+     * negative increment at off + (len - 1 - i) * step; a block's lowest
+     * element is its first or, for a negative increment, its last. */
+    const size_t x_lo = c->b.inc < 0 ? c->b.off + (len_x - r0 - nr) * sx : c->b.off + r0 * sx;
+    const size_t y_lo = c->c.inc < 0 ? c->c.off + (len_y - o0 - no) * sy : c->c.off + o0 * sy;
+    const size_t i0 = t ? r0 : o0, j0 = t ? o0 : r0;
+    view v[3] = {{0}, {0}, {0}};
+    oclblas_status st = view_of(c->c.buf, y_lo, vspan(no, sy), lim, align, &v[2]);
+    if (st == OCLBLAS_SUCCESS && uses_ax) {
+        st = view_of(c->a.buf, c->a.off + j0 * c->a.ld + i0, t ? span(nr, no, c->a.ld) : span(no, nr, c->a.ld), lim,
+                     align, &v[0]);
+        if (st == OCLBLAS_SUCCESS)
+            st = view_of(c->b.buf, x_lo, vspan(nr, sx), lim, align, &v[1]);
+    }
+    oclblas__record sub = *c;
+    sub.m = t ? nr : no;
+    sub.n = t ? no : nr;
+    sub.beta = r0 == 0 ? c->beta : 1.0f;
+    return run_block(&sub, v, st, queue);
+}
+
+static oclblas_status gemv_split(const oclblas__record *r, cl_command_queue queue, cl_event *event)
+{
+    const oclblas__record c = oclblas__record_col_major(r);
+    const int t = c.trans_a != OCLBLAS_NO_TRANS;
+    const size_t len_x = t ? c.m : c.n, len_y = t ? c.n : c.m, lda = c.a.ld;
+    const size_t sx = step_of(c.b.inc), sy = step_of(c.c.inc);
     const size_t lim = oclblas__index_limit(), align = align_elems(queue);
     if (lim <= 2 * align)
         return OCLBLAS_SIZE_TOO_LARGE;
@@ -277,42 +308,29 @@ oclblas_status oclblas__sgemv_split(oclblas_layout layout, oclblas_transpose tra
             return OCLBLAS_SIZE_TOO_LARGE;
         *cut = (*cut + 1) / 2;
     }
-    const int ooo = out_of_order(queue), uses_ax = alpha != 0.0f;
+    const int uses_ax = c.alpha != 0.0f;
     size_t count = 0;
-    oclblas_status st = on_device(queue, uses_ax ? a : NULL, uses_ax ? x : NULL, y);
+    oclblas_status st = on_device(queue, uses_ax ? c.a.buf : NULL, uses_ax ? c.b.buf : NULL, c.c.buf);
     for (size_t o0 = 0; o0 < len_y && st == OCLBLAS_SUCCESS; o0 += ob)
-        for (size_t r0 = 0; st == OCLBLAS_SUCCESS && (r0 < len_x); r0 += rb) {
-            const size_t no = min_size(ob, len_y - o0), nr = min_size(rb, len_x - r0);
-            /* x[r0] and y[o0] (logical) lie at start + index * inc; a block's
-             * lowest element is its first or, for a negative increment, its last. */
-            const size_t xs = (size_t)((ptrdiff_t)x_start + (ptrdiff_t)r0 * incx);
-            const size_t ys = (size_t)((ptrdiff_t)y_start + (ptrdiff_t)o0 * incy);
-            const size_t x_lo = incx < 0 ? xs - (nr - 1) * sx : xs, y_lo = incy < 0 ? ys - (no - 1) * sy : ys;
-            const size_t i0 = t ? r0 : o0, j0 = t ? o0 : r0;
-            view va = {0}, vx = {0}, vy;
-            st = view_of(y, y_lo, vspan(no, sy), lim, align, &vy);
-            if (st == OCLBLAS_SUCCESS && uses_ax) {
-                st = view_of(a, a_off + j0 * lda + i0, t ? span(nr, no, lda) : span(no, nr, lda), lim, align, &va);
-                if (st == OCLBLAS_SUCCESS)
-                    st = view_of(x, x_lo, vspan(nr, sx), lim, align, &vx);
-            }
-            if (st == OCLBLAS_SUCCESS)
-                st = oclblas__sgemv_run(NULL, OCLBLAS_COL_MAJOR, t ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, t ? nr : no,
-                                        t ? no : nr, alpha, va.mem, va.off, lda, vx.mem,
-                                        vx.off + (xs - x_lo), incx, r0 == 0 ? beta : 1.0f, vy.mem,
-                                        vy.off + (ys - y_lo), incy, queue, NULL);
-            if (st == OCLBLAS_SUCCESS && ooo)
-                st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
-            view_done(&va);
-            view_done(&vx);
-            view_done(&vy);
+        for (size_t r0 = 0; st == OCLBLAS_SUCCESS && r0 < len_x; r0 += rb) {
+            st = gemv_block(&c, r0, o0, min_size(rb, len_x - r0), min_size(ob, len_y - o0), lim, align, queue);
             ++count;
             if (!uses_ax)
                 break;
         }
-    oclblas__log("sgemv %zux%zu: past the index limit (%zu elements): %zu sub-problems of at most %zux%zu%s", m, n, lim,
-                 count, t ? rb : ob, t ? ob : rb, st == OCLBLAS_SUCCESS ? "" : ", one failed");
+    oclblas__log("sgemv %zux%zu: past the index limit (%zu elements): %zu sub-problems of at most %zux%zu%s", r->m,
+                 r->n, lim, count, t ? rb : ob, t ? ob : rb, st == OCLBLAS_SUCCESS ? "" : ", one failed");
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__marker(queue, event);
     return st;
+}
+
+int oclblas__needs_split(const oclblas__record *r)
+{
+    return r->routine == OCLBLAS__SGEMM ? gemm_needs_split(r) : gemv_needs_split(r);
+}
+
+oclblas_status oclblas__split(const oclblas__record *r, cl_command_queue queue, cl_event *event)
+{
+    return r->routine == OCLBLAS__SGEMM ? gemm_split(r, queue, event) : gemv_split(r, queue, event);
 }

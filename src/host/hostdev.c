@@ -128,10 +128,10 @@ static void devs_init(void)
         pthread_cond_init(&hd->lane_free, NULL);
         for (int l = 0; l < OCLBLAS__LANES; ++l)
             hd->lanes[l].hd = hd;
-        hd->fail_at = fault_for(i);
-        if (hd->fail_at >= 0)
+        atomic_init(&hd->fail_at, fault_for(i));
+        if (atomic_load(&hd->fail_at) >= 0)
             oclblas__log("OCLBLAS_FAULT: device %d (%s) fails in each call after delivering %ld tiles", i,
-                         set[i].info->name, hd->fail_at);
+                         set[i].info->name, atomic_load(&hd->fail_at));
         /* Optimistic until measured: a decision that goes to the host
          * even so needs no measurement at all. */
         hd->rates = (oclblas__dev_rates){0, INFINITY, INFINITY, INFINITY, INFINITY, 0, INFINITY,
@@ -150,6 +150,23 @@ oclblas__hostdev *oclblas__hostdev_get(int i)
 {
     pthread_once(&devs_once, devs_init);
     return i >= 0 && i < ndevs ? &devs[i] : NULL;
+}
+
+int oclblas__hostdev_faulted(oclblas__hostdev *hd, unsigned long delivered)
+{
+    const long at = atomic_load(&hd->fail_at);
+    if (at < 0 || (long)delivered < at)
+        return 0;
+    oclblas__log("OCLBLAS_FAULT: device %d fails after %lu tile%s delivered", hd->index, delivered,
+                 delivered == 1 ? "" : "s");
+    return 1;
+}
+
+void oclblas__hostdev_fault_set(int i, long after)
+{
+    oclblas__hostdev *hd = oclblas__hostdev_get(i);
+    if (hd)
+        atomic_store(&hd->fail_at, after < 0 ? -1 : after);
 }
 
 /* ---- lanes --------------------------------------------------------------- */
@@ -460,8 +477,8 @@ static double end_of(cl_event e)
  * kernels: from the end of the stream's first call to the end of its
  * last, on the device's clock, over reps (by wall time where the device
  * has no timestamps). *on_device says which. */
-static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, int reps, double *per_call,
-                                int *on_device)
+static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, int reps, oclblas_math_mode mode,
+                                double *per_call, int *on_device)
 {
     const oclblas__devctx *cx;
     oclblas_status st = oclblas__devctx_get(l->hd->d->info, &cx);
@@ -479,14 +496,13 @@ static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, 
     double t0 = 0.0;
     *per_call = INFINITY;
     *on_device = 0;
+    /* A column-major s x k (SGEMV: times a vector) by k x s product. */
+    const oclblas__record call = {gemv ? OCLBLAS__SGEMV : OCLBLAS__SGEMM, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS,
+                                  OCLBLAS_NO_TRANS, s, gemv ? k : s, gemv ? 0 : k, 1.0f, 0.0f,
+                                  {NULL, buf[0], 0, s, 0}, {NULL, buf[1], 0, k, 1}, {NULL, buf[2], 0, s, 1}, mode};
     for (int rep = -1; rep <= reps && st == OCLBLAS_SUCCESS; ++rep) {
         cl_event ev = NULL;
-        if (gemv)
-            st = oclblas__sgemv_run(cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, s, k, 1.0f, buf[0], 0, s, buf[1], 0, 1,
-                                    0.0f, buf[2], 0, 1, l->comp, rep >= 0 ? &ev : NULL);
-        else
-            st = oclblas__sgemm_run(cx, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, k, 1.0f, buf[0],
-                                    0, s, buf[1], 0, k, 0.0f, buf[2], 0, s, l->comp, rep >= 0 ? &ev : NULL);
+        st = oclblas__run(cx, &call, l->comp, rep >= 0 ? &ev : NULL);
         if (st == OCLBLAS_SUCCESS && rep == -1) {
             /* The kernels are built and the buffers in place: the stream starts now. */
             st = (oclblas_status)clFinish(l->comp);
@@ -522,7 +538,7 @@ static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, 
     return st;
 }
 
-oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv)
+oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv, oclblas_math_mode mode)
 {
     /* One measurement at a time; a thread that needs the rates meanwhile waits for them. */
     oclblas__mutex_lock(&hd->cal_lock);
@@ -558,11 +574,11 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
         const size_t s = gpu ? 1024 : 256;
         double t1, t2, t_small;
         int dev1 = 0, dev2 = 0, dev3 = 0;
-        st = time_call(l, 0, s, s, 4, &t1, &dev1);
+        st = time_call(l, 0, s, s, 4, mode, &t1, &dev1);
         if (st == OCLBLAS_SUCCESS)
-            st = time_call(l, 0, 2 * s, 2 * s, 2, &t2, &dev2);
+            st = time_call(l, 0, 2 * s, 2 * s, 2, mode, &t2, &dev2);
         if (st == OCLBLAS_SUCCESS)
-            st = time_call(l, 0, 64, 64, 8, &t_small, &dev3);
+            st = time_call(l, 0, 64, 64, 8, mode, &t_small, &dev3);
         if (st == OCLBLAS_SUCCESS) {
             r.gemm_call_s = t_small;
             const double f1 = 2.0 * (double)s * s * s / (t1 > t_small ? t1 - t_small : t1);
@@ -580,7 +596,7 @@ oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, i
         const size_t s = gpu ? 4096 : 2048;
         double t;
         int on_dev = 0;
-        st = time_call(l, 1, s, s, 3, &t, &on_dev);
+        st = time_call(l, 1, s, s, 3, mode, &t, &on_dev);
         if (st == OCLBLAS_SUCCESS) {
             r.gemv_bps = 4.0 * (double)s * (double)s / t;
             oclblas__log("rates of %s: SGEMV %zu^2 %.2f GB/s (measured by the %s clock)", name, s, r.gemv_bps * 1e-9,

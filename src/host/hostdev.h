@@ -53,7 +53,7 @@ struct oclblas__hostdev {
     pthread_cond_t lane_free;
     oclblas__dev_rates rates;
     int transfer_measured, gemm_measured, gemv_measured;
-    long fail_at;              /* OCLBLAS_FAULT: it fails after delivering this many tiles of a call (-1: never) */
+    atomic_long fail_at;       /* OCLBLAS_FAULT: it fails after delivering this many tiles of a call (-1: never) */
 };
 
 /* The host path's state of device i of the set (NULL past the end), made at first need. */
@@ -75,9 +75,19 @@ void oclblas__lane_buffer_put(oclblas__lane *l, cl_mem mem, size_t bytes);
 /* Releases a buffer for good, giving its bytes back to the budget. */
 void oclblas__lane_buffer_free(oclblas__lane *l, cl_mem mem, size_t bytes);
 
+/* OCLBLAS_FAULT: whether the device must fail now, in a call where it
+ * has delivered `delivered` tiles (an untiled call is one tile); says so
+ * in the log. */
+int oclblas__hostdev_faulted(oclblas__hostdev *hd, unsigned long delivered);
+/* What OCLBLAS_FAULT sets, for device i from the next call on: it fails
+ * once it has delivered `after` tiles of a call (-1: never). For tests that
+ * try every position in one process. */
+void oclblas__hostdev_fault_set(int i, long after);
+
 /* The device's rates: transfers always, SGEMM or SGEMV when asked, each
- * measured once; failure leaves the optimistic defaults and a log line. */
-oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv);
+ * measured once (in the math mode of the call that needs them); failure
+ * leaves the optimistic defaults and a log line. */
+oclblas__dev_rates oclblas__hostdev_rates(oclblas__hostdev *hd, int need_gemm, int need_gemv, oclblas_math_mode mode);
 /* The host BLAS's rates (need_gemv: SGEMV's too), measured once. */
 oclblas__host_rates oclblas__host_rates_get(int need_gemv);
 

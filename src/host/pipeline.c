@@ -19,6 +19,9 @@
  * while later tiles compute. With beta != 0 the tile of C goes up first;
  * with beta = 0 C is never read.
  *
+ * Every tile's product is the call's record cut to the tile, so each runs
+ * in the mode the call was made in.
+ *
  * Tiles are taken in a snake order down the columns of tiles (so that
  * consecutive tiles share a panel of B, and the panels of A come back in
  * the order they left). With several devices each starts with its own
@@ -28,12 +31,12 @@
  *
  * The caller's C receives each tile once, whole, and only from a
  * read-back that completed without error (or from the host BLAS). A device
- * that fails (any OpenCL error, a kernel that does not build, its memory
- * exhausted, or OCLBLAS_FAULT) finishes what it enqueued, gives its
- * undelivered tiles back, and leaves; the other devices take them, and if
- * none is left the host BLAS computes them. Only when no tile at all was
- * delivered (C untouched) does the call fail, with the first device's
- * error.
+ * that fails at any point (any OpenCL error, a kernel that does not build,
+ * its memory exhausted, or OCLBLAS_FAULT) finishes what it enqueued, gives
+ * its undelivered tiles back, and leaves; the other devices take them, and
+ * if none is left the host BLAS computes them: every tile left, or the
+ * whole call in one piece when no tile was delivered (C still the
+ * caller's). A failing device costs only speed.
  *
  * Each device's busy time, in the report, is measured on its clock from
  * the profiling events of its queues (oclblas__busy_add, cost.c): on the
@@ -61,13 +64,10 @@
 enum { TILE_FREE, TILE_CLAIMED, TILE_DONE };
 
 typedef struct {
-    /* The problem, column-major. */
+    /* The call, column-major, and its output (the caller's C). */
+    oclblas__record p;
     int ta, tb;
-    size_t m, n, k;
-    float alpha, beta;
-    const float *a, *b;
     float *c;
-    size_t lda, ldb, ldc;
     oclblas__tiling t;
     size_t tiles;
     /* The schedule, under lock. */
@@ -219,20 +219,29 @@ static void deliver(job *j, size_t t)
     oclblas__mutex_unlock(&j->lock);
 }
 
-static void give_back(job *j, int d, const size_t *tiles, size_t count, oclblas_status why)
+/* Device d failed (why): the tiles it had in flight go back, and the run
+ * it had not claimed stays for the others to take. *left gets how many
+ * tiles it leaves undelivered, *others how many devices still run. */
+static void give_back(job *j, int d, const size_t *tiles, size_t count, oclblas_status why, size_t *left,
+                      int *others)
 {
     oclblas__mutex_lock(&j->lock);
+    *left = j->hi[d] - j->lo[d];
     for (size_t i = 0; i < count; ++i)
         if (j->state[tiles[i]] == TILE_CLAIMED) {
             j->state[tiles[i]] = TILE_FREE;
             --j->claimed;
             j->redo[j->nredo++] = tiles[i];
+            ++*left;
         }
-    if (d >= 0 && !j->failed[d]) {
+    if (!j->failed[d]) {
         j->failed[d] = 1;
         if (j->first_error == OCLBLAS_SUCCESS)
             j->first_error = why;
     }
+    *others = 0;
+    for (int o = 0; o < j->ndev; ++o)
+        *others += !j->failed[o];
     pthread_cond_broadcast(&j->changed);
     oclblas__mutex_unlock(&j->lock);
 }
@@ -332,11 +341,11 @@ static oclblas_status panel_get(driver *r, int kind, size_t idx, size_t kc, cons
     }
     /* The stored rectangle: op(A) rows [i0, i0 + len) by k [p0, p0 + kk),
      * or op(B) k [p0, p0 + kk) by columns [j0, j0 + len). */
-    const size_t tile = kind ? j->t.tn : j->t.tm, full = kind ? j->n : j->m;
-    const size_t x0 = idx * tile, len = min_size(tile, full - x0), p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->k - p0);
+    const size_t tile = kind ? j->t.tn : j->t.tm, full = kind ? j->p.n : j->p.m;
+    const size_t x0 = idx * tile, len = min_size(tile, full - x0), p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->p.k - p0);
     const int trans = kind ? j->tb : j->ta;
-    const float *base = kind ? j->b : j->a;
-    const size_t ld = kind ? j->ldb : j->lda;
+    const float *base = kind ? j->p.b.host : j->p.a.host;
+    const size_t ld = kind ? j->p.b.ld : j->p.a.ld;
     /* A not transposed: rows x0.. of columns p0..; transposed: rows p0.. of columns x0..
      * B not transposed: rows p0.. of columns x0..; transposed: rows x0.. of columns p0.. */
     const int x_is_rows = kind ? trans : !trans;
@@ -419,16 +428,6 @@ static oclblas_status panel_get(driver *r, int kind, size_t idx, size_t kc, cons
 
 /* ---- tiles ------------------------------------------------------------- */
 
-/* OCLBLAS_FAULT: the device has delivered its tiles and fails now. */
-static int faulted(const driver *r)
-{
-    if (r->hd->fail_at < 0 || (long)r->delivered < r->hd->fail_at)
-        return 0;
-    oclblas__log("OCLBLAS_FAULT: device %d fails after %lu tile%s delivered", r->hd->index, r->delivered,
-                 r->delivered == 1 ? "" : "s");
-    return 1;
-}
-
 /* Enqueues tile t: C's tile up when beta reads it, then per chunk of k the
  * panels and one SGEMM into the tile's buffer, then its read-back into
  * the pinned slot of the same number. */
@@ -438,15 +437,15 @@ static oclblas_status tile_start(driver *r, flight *f)
     size_t ti, tj;
     tile_at(j, f->t, &ti, &tj);
     const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
-    const size_t mi = min_size(j->t.tm, j->m - i0), nj = min_size(j->t.tn, j->n - j0);
+    const size_t mi = min_size(j->t.tm, j->p.m - i0), nj = min_size(j->t.tn, j->p.n - j0);
     const cl_mem cbuf = r->cbuf[f->slot];
     oclblas__lane *l = r->lane;
     cl_event c_ready = NULL, kev = NULL;
     oclblas_status st = OCLBLAS_SUCCESS;
-    if (faulted(r))
+    if (oclblas__hostdev_faulted(r->hd, r->delivered))
         return (oclblas_status)CL_OUT_OF_RESOURCES;
-    if (j->beta != 0.0f)
-        st = upload(r, j->c + j0 * j->ldc + i0, j->ldc, mi, nj, cbuf, NULL, &c_ready);
+    if (j->p.beta != 0.0f)
+        st = upload(r, j->c + j0 * j->p.c.ld + i0, j->p.c.ld, mi, nj, cbuf, NULL, &c_ready);
     f->chunks = calloc(j->t.chunks, sizeof *f->chunks);
     if (!f->chunks && st == OCLBLAS_SUCCESS)
         st = OCLBLAS_OUT_OF_HOST_MEMORY;
@@ -477,11 +476,18 @@ static oclblas_status tile_start(driver *r, flight *f)
             r->enqueue_s += now() - t0;
             break;
         }
-        const size_t p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->k - p0);
+        const size_t p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->p.k - p0);
         release_event(&kev);
-        st = oclblas__sgemm_run(r->cx, OCLBLAS_COL_MAJOR, j->ta ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS,
-                                j->tb ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, mi, nj, kk, j->alpha, pa->mem, 0, pa->ld,
-                                pb->mem, 0, pb->ld, kc == 0 ? j->beta : 1.0f, cbuf, 0, mi, l->comp, &kev);
+        /* The call's record, its mode included, cut to the tile and chunk. */
+        oclblas__record tile = j->p;
+        tile.m = mi;
+        tile.n = nj;
+        tile.k = kk;
+        tile.beta = kc == 0 ? j->p.beta : 1.0f;
+        tile.a = (oclblas__arg){NULL, pa->mem, 0, pa->ld, 0};
+        tile.b = (oclblas__arg){NULL, pb->mem, 0, pb->ld, 0};
+        tile.c = (oclblas__arg){NULL, cbuf, 0, mi, 0};
+        st = oclblas__run(r->cx, &tile, l->comp, &kev);
         if (st == OCLBLAS_SUCCESS)
             clFlush(l->comp); /* later uploads may wait for this kernel (a panel's buffer reused) */
         r->enqueue_s += now() - t0;
@@ -563,7 +569,7 @@ static int complete(driver *r, int block)
             return 0;
     }
     const double t0 = now();
-    const oclblas_status st = faulted(r) ? (oclblas_status)CL_OUT_OF_RESOURCES : wait_ok(f->read);
+    const oclblas_status st = oclblas__hostdev_faulted(r->hd, r->delivered) ? (oclblas_status)CL_OUT_OF_RESOURCES : wait_ok(f->read);
     r->wait_s += now() - t0;
     if (st != OCLBLAS_SUCCESS) {
         r->error = st;
@@ -573,10 +579,10 @@ static int complete(driver *r, int block)
     size_t ti, tj;
     tile_at(j, f->t, &ti, &tj);
     const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
-    const size_t mi = min_size(j->t.tm, j->m - i0), nj = min_size(j->t.tn, j->n - j0);
+    const size_t mi = min_size(j->t.tm, j->p.m - i0), nj = min_size(j->t.tn, j->p.n - j0);
     tile_busy(r, f);
     const double t1 = now();
-    oclblas__unpack(r->lane->down_ptr[f->slot], 0, mi * nj, j->c + j0 * j->ldc + i0, j->ldc, mi);
+    oclblas__unpack(r->lane->down_ptr[f->slot], 0, mi * nj, j->c + j0 * j->p.c.ld + i0, j->p.c.ld, mi);
     r->unpack_s += now() - t1;
     r->bytes_out += (double)(mi * nj) * sizeof(float);
     deliver(j, f->t);
@@ -657,16 +663,19 @@ static void driver_cleanup(driver *r)
     r->lane = NULL;
 }
 
-/* The device failed: its undelivered tiles go back to the others. */
+/* The device failed: its undelivered tiles go back to the others, or to
+ * the host when no other device is left. */
 static void driver_fail(driver *r)
 {
-    size_t tiles[MAX_DEPTH];
+    size_t tiles[MAX_DEPTH], left;
+    int others;
     for (size_t i = 0; i < r->nfly; ++i)
         tiles[i] = r->fly[i].t;
-    oclblas__log("device %d (%s) failed during the call: %s; its %zu undelivered tile%s go%s to the others", r->hd->index,
-                 r->hd->d->info->name, oclblas_status_string(r->error), r->nfly, r->nfly == 1 ? "" : "s",
-                 r->nfly == 1 ? "es" : "");
-    give_back(r->j, r->di, tiles, r->nfly, r->error);
+    give_back(r->j, r->di, tiles, r->nfly, r->error, &left, &others);
+    oclblas__log("device %d (%s) failed after delivering %lu tile%s: %s; its %zu undelivered tile%s go%s to %s",
+                 r->hd->index, r->hd->d->info->name, r->delivered, r->delivered == 1 ? "" : "s",
+                 oclblas_status_string(r->error), left, left == 1 ? "" : "s", left == 1 ? "es" : "",
+                 others ? "the other devices" : "the host");
 }
 
 static void *drive(void *arg)
@@ -749,125 +758,137 @@ static void log_device(const driver *r, double seconds)
                  r->wait_s * 1e3);
 }
 
-static void host_tile(job *j, size_t t, const char **served)
+/* Rows [i0, i0 + mi) and columns [j0, j0 + nj) of C by the host BLAS. */
+static const char *host_block(const job *j, size_t i0, size_t j0, size_t mi, size_t nj)
 {
-    size_t ti, tj;
-    tile_at(j, t, &ti, &tj);
-    const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
-    const size_t mi = min_size(j->t.tm, j->m - i0), nj = min_size(j->t.tn, j->n - j0);
-    const float *a = j->ta ? j->a + i0 * j->lda : j->a + i0;
-    const float *b = j->tb ? j->b + j0 : j->b + j0 * j->ldb;
-    *served = oclblas__sysblas_sgemm(OCLBLAS_COL_MAJOR, j->ta ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS,
-                                     j->tb ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, mi, nj, j->k, j->alpha, a, j->lda, b,
-                                     j->ldb, j->beta, j->c + j0 * j->ldc + i0, j->ldc);
+    const float *a = j->ta ? j->p.a.host + i0 * j->p.a.ld : j->p.a.host + i0;
+    const float *b = j->tb ? j->p.b.host + j0 : j->p.b.host + j0 * j->p.b.ld;
+    return oclblas__sysblas_sgemm(OCLBLAS_COL_MAJOR, j->p.trans_a, j->p.trans_b, mi, nj, j->p.k, j->p.alpha, a,
+                                  j->p.a.ld, b, j->p.b.ld, j->p.beta, j->c + j0 * j->p.c.ld + i0, j->p.c.ld);
 }
 
-oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, const oclblas__tiling *tiling, int ta,
-                                       int tb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
-                                       const float *b, size_t ldb, float beta, float *c, size_t ldc,
-                                       oclblas_host_report *report)
+/* What no device delivered, by the host: the whole call when C is as the
+ * caller gave it, else each tile left. Returns the tiles it computed. */
+static size_t host_rest(job *j, const char **served)
 {
-    if (tiling->depth > MAX_DEPTH || ndev < 1 || ndev > OCLBLAS__MAX_SET)
+    if (j->delivered == 0) {
+        *served = host_block(j, 0, 0, j->p.m, j->p.n);
+        return j->tiles;
+    }
+    size_t on_host = 0;
+    for (size_t t = 0; t < j->tiles; ++t)
+        if (j->state[t] != TILE_DONE) {
+            size_t ti, tj;
+            tile_at(j, t, &ti, &tj);
+            const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
+            *served = host_block(j, i0, j0, min_size(j->t.tm, j->p.m - i0), min_size(j->t.tn, j->p.n - j0));
+            ++on_host;
+        }
+    return on_host;
+}
+
+/* Each device's first run: its block of the grid of tiles. */
+static void first_runs(job *j, driver *drv, oclblas__hostdev *const *hd)
+{
+    const oclblas__tiling *t = &j->t;
+    oclblas__device_grid(t->tiles_m, t->tiles_n, j->ndev, 4.0 * (double)j->p.m * (double)j->p.k,
+                         4.0 * (double)j->p.k * (double)j->p.n, &j->pr, &j->pc);
+    size_t at = 0;
+    for (int d = 0; d < j->ndev; ++d) {
+        const size_t br = (size_t)(d / j->pc), bc = (size_t)(d % j->pc), pr = (size_t)j->pr, pc = (size_t)j->pc;
+        const size_t rows = t->tiles_m * (br + 1) / pr - t->tiles_m * br / pr;
+        const size_t cols = t->tiles_n * (bc + 1) / pc - t->tiles_n * bc / pc;
+        j->first[d] = j->lo[d] = at;
+        at += rows * cols;
+        j->hi[d] = at;
+        drv[d].j = j;
+        drv[d].hd = hd[d];
+        drv[d].di = d;
+    }
+}
+
+/* Every device's driver, the first in the caller's thread. A device whose
+ * thread cannot start fails at once: the others take its run. */
+static void drive_all(job *j, driver *drv)
+{
+    pthread_t threads[OCLBLAS__MAX_SET];
+    int running[OCLBLAS__MAX_SET] = {0};
+    for (int d = 1; d < j->ndev; ++d) {
+        running[d] = pthread_create(&threads[d], NULL, drive, &drv[d]) == 0;
+        if (!running[d]) {
+            size_t left;
+            int others;
+            drv[d].error = OCLBLAS_OUT_OF_HOST_MEMORY;
+            give_back(j, d, NULL, 0, drv[d].error, &left, &others);
+        }
+    }
+    drive(&drv[0]);
+    for (int d = 1; d < j->ndev; ++d)
+        if (running[d])
+            pthread_join(threads[d], NULL);
+}
+
+/* The call's report: what each device delivered and moved, how busy it was. */
+static void report_of(const job *j, const driver *drv, size_t on_host, const char *served, double seconds,
+                      oclblas_host_report *report)
+{
+    report->on_device = j->delivered > 0;
+    oclblas__strlcpy(report->host_blas, served, sizeof report->host_blas);
+    report->seconds = seconds;
+    report->tiles = j->tiles;
+    report->tiles_on_host = on_host;
+    report->devices = j->ndev;
+    report->failed_devices = 0;
+    report->bytes_to_device = report->bytes_from_device = 0;
+    for (int d = 0; d < j->ndev; ++d) {
+        report->failed_devices += drv[d].error != OCLBLAS_SUCCESS;
+        report->bytes_to_device += drv[d].bytes_in;
+        report->bytes_from_device += drv[d].bytes_out;
+        if (d < OCLBLAS_REPORT_DEVICES) {
+            report->device[d].tiles = drv[d].delivered;
+            report->device[d].busy_s = device_busy(&drv[d], seconds);
+        }
+    }
+}
+
+oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, const oclblas__tiling *tiling,
+                                       const oclblas__record *call, oclblas_host_report *report)
+{
+    if (tiling->depth > MAX_DEPTH || ndev < 1 || ndev > OCLBLAS__MAX_SET || call->layout != OCLBLAS_COL_MAJOR)
         return OCLBLAS_INVALID_ARGUMENT;
     const double t0 = now();
     job j;
     memset(&j, 0, sizeof j);
-    j.ta = ta;
-    j.tb = tb;
-    j.m = m;
-    j.n = n;
-    j.k = k;
-    j.alpha = alpha;
-    j.beta = beta;
-    j.a = a;
-    j.b = b;
-    j.c = c;
-    j.lda = lda;
-    j.ldb = ldb;
-    j.ldc = ldc;
+    j.p = *call;
+    j.ta = call->trans_a != OCLBLAS_NO_TRANS;
+    j.tb = call->trans_b != OCLBLAS_NO_TRANS;
+    j.c = (float *)call->c.host; /* the caller's writable C (record.h) */
     j.t = *tiling;
     j.tiles = tiling->tiles_m * tiling->tiles_n;
     j.ndev = ndev;
     j.state = calloc(j.tiles, 1);
     j.redo = malloc(j.tiles * sizeof *j.redo);
     driver *drv = calloc((size_t)ndev, sizeof *drv);
-    pthread_t *threads = calloc((size_t)ndev, sizeof *threads);
-    int *running = calloc((size_t)ndev, sizeof *running);
-    if (!j.state || !j.redo || !drv || !threads || !running) {
+    if (!j.state || !j.redo || !drv) {
         free(j.state);
         free(j.redo);
         free(drv);
-        free(threads);
-        free(running);
         return OCLBLAS_OUT_OF_HOST_MEMORY;
     }
     pthread_mutex_init(&j.lock, NULL);
     pthread_cond_init(&j.changed, NULL);
-    /* Each device's first run: its block of the grid of tiles. */
-    oclblas__device_grid(tiling->tiles_m, tiling->tiles_n, ndev, 4.0 * (double)m * (double)k,
-                         4.0 * (double)k * (double)n, &j.pr, &j.pc);
-    size_t at = 0;
-    for (int d = 0; d < ndev; ++d) {
-        const int br = d / j.pc, bc = d % j.pc;
-        const size_t rows = tiling->tiles_m * (size_t)(br + 1) / (size_t)j.pr - tiling->tiles_m * (size_t)br / (size_t)j.pr;
-        const size_t cols = tiling->tiles_n * (size_t)(bc + 1) / (size_t)j.pc - tiling->tiles_n * (size_t)bc / (size_t)j.pc;
-        j.first[d] = j.lo[d] = at;
-        at += rows * cols;
-        j.hi[d] = at;
-        drv[d].j = &j;
-        drv[d].hd = hd[d];
-        drv[d].di = d;
-    }
-    for (int d = 1; d < ndev; ++d)
-        running[d] = pthread_create(&threads[d], NULL, drive, &drv[d]) == 0;
-    drive(&drv[0]);
-    for (int d = 1; d < ndev; ++d)
-        if (running[d])
-            pthread_join(threads[d], NULL);
-        else
-            drv[d].error = OCLBLAS_OUT_OF_HOST_MEMORY; /* no thread: its run goes to the others' stealing */
-
-    /* Threads that never started left their runs: the others took them by
-     * stealing, unless every device failed. What is left goes to the host,
-     * once C has been written in part; else C is untouched, and the error
-     * goes to the caller. */
-    oclblas_status st = OCLBLAS_SUCCESS;
+    first_runs(&j, drv, hd);
+    drive_all(&j, drv);
+    /* What no device delivered goes to the host. */
     size_t on_host = 0;
     const char *served = oclblas__sysblas_name(1);
     if (j.delivered < j.tiles) {
-        if (j.delivered == 0) {
-            st = j.first_error != OCLBLAS_SUCCESS ? j.first_error : drv[0].error;
-            if (st == OCLBLAS_SUCCESS)
-                st = (oclblas_status)CL_OUT_OF_RESOURCES;
-        } else {
-            for (size_t t = 0; t < j.tiles; ++t)
-                if (j.state[t] != TILE_DONE) {
-                    host_tile(&j, t, &served);
-                    ++on_host;
-                }
-            oclblas__log("sgemm %zux%zux%zu: %zu of %zu tiles computed by the host (%s): no device left", m, n, k,
-                         on_host, j.tiles, served);
-        }
+        on_host = host_rest(&j, &served);
+        oclblas__log("sgemm %zux%zux%zu: %zu of %zu tiles computed by the host (%s): no device left", j.p.m, j.p.n,
+                     j.p.k, on_host, j.tiles, served);
     }
-    if (report) {
-        report->on_device = j.delivered > 0;
-        oclblas__strlcpy(report->host_blas, served, sizeof report->host_blas);
-        report->seconds = now() - t0;
-        report->tiles = j.tiles;
-        report->tiles_on_host = on_host;
-        report->devices = ndev;
-        report->failed_devices = 0;
-        report->bytes_to_device = report->bytes_from_device = 0;
-        for (int d = 0; d < ndev; ++d) {
-            report->failed_devices += drv[d].error != OCLBLAS_SUCCESS;
-            report->bytes_to_device += drv[d].bytes_in;
-            report->bytes_from_device += drv[d].bytes_out;
-            if (d < OCLBLAS_REPORT_DEVICES) {
-                report->device[d].tiles = drv[d].delivered;
-                report->device[d].busy_s = device_busy(&drv[d], report->seconds);
-            }
-        }
-    }
+    if (report)
+        report_of(&j, drv, on_host, served, now() - t0, report);
     if (oclblas__verbose())
         for (int d = 0; d < ndev; ++d)
             log_device(&drv[d], now() - t0);
@@ -876,9 +897,7 @@ oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, co
     free(j.state);
     free(j.redo);
     free(drv);
-    free(threads);
-    free(running);
-    return st;
+    return OCLBLAS_SUCCESS;
 }
 
 /* ---- the report -------------------------------------------------------- */

@@ -6,18 +6,17 @@
 #define OCLBLAS_PIPELINE_H
 
 #include "host/hostdev.h"
+#include "plan/record.h"
 
 /* What the last host-pointer call of this thread did (oclblas_host_report). */
 void oclblas__report_set(const oclblas_host_report *r);
 
-/* Column-major C = alpha op(A) op(B) + beta C through tiles on the devices
- * hd[0..ndev). Tiles of a device that fails go to the others, else to the
- * host; C receives each tile once, whole, from a successful read-back or
- * from the host. Fails (C untouched) only when no tile could be started:
- * the devices' memory or pinned staging could not be had at all. */
-oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, const oclblas__tiling *tiling, int ta,
-                                       int tb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
-                                       const float *b, size_t ldb, float beta, float *c, size_t ldc,
-                                       oclblas_host_report *report);
+/* The column-major SGEMM of record call (host operands, arguments checked)
+ * through tiles on the devices hd[0..ndev). Tiles of a device that fails
+ * go to the others, else to the host; C receives each tile once, whole,
+ * from a successful read-back or from the host. Fails (C untouched) only
+ * when the host has no memory for the call's bookkeeping. */
+oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, const oclblas__tiling *tiling,
+                                       const oclblas__record *call, oclblas_host_report *report);
 
 #endif

@@ -3,12 +3,11 @@
  * process already has (the one the program was linked against, OpenBLAS,
  * MKL, BLIS...), and by the library's own routine (hostblas.c) only when it
  * has none. The other BLAS is found once, at first need, by its Fortran
- * symbols sgemm_ and sgemv_ (every BLAS has them): in liboclblas_cblas,
- * whose own sgemm_ stands first under LD_PRELOAD, as the next definition
- * after it (dlsym RTLD_NEXT); in liboclblas as the first definition in the
- * global scope (RTLD_DEFAULT). A definition in one of this project's own
- * libraries (liboclblas*) is never taken: the loaded objects are walked in
- * their order instead, each looked at for a definition of its own. As a
+ * symbols sgemm_ and sgemv_ (every BLAS has them): the first definition in
+ * the global scope (RTLD_DEFAULT). A definition in one of this project's
+ * own libraries (liboclblas*, whose drop-in stands first under LD_PRELOAD)
+ * is never taken: the loaded objects are walked in their order instead,
+ * each looked at for a definition of its own. As a
  * last guard, a BLAS that calls back into the library while we call it (a
  * wrapper over oclblas under another name) is dropped for good, and the
  * call that came back is served by the library's own routine.
@@ -101,13 +100,7 @@ static int walk_object(struct dl_phdr_info *info, size_t size, void *data)
 
 static void *find_symbol(const char *name)
 {
-    void *sym = NULL;
-#ifdef OCLBLAS_DROPIN
-    /* The drop-in's own definition is what RTLD_DEFAULT finds first. */
-    sym = dlsym(RTLD_NEXT, name);
-#else
-    sym = dlsym(RTLD_DEFAULT, name);
-#endif
+    void *sym = dlsym(RTLD_DEFAULT, name);
     if (sym && !is_ours(sym))
         return sym;
     walk_state w = {name, NULL};

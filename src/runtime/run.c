@@ -4,11 +4,11 @@
  * computes the same memory (for SGEMM C^T = B^T A^T, for SGEMV a row-major
  * A is a column-major A^T), the plan for it (plan/plan.c), the executor
  * to enqueue it (execute.c), and the plan logged as the caller wrote the
- * call. The front doors (api/) call it after their checks, the
- * sub-problems of a call past the index limit (api/split.c) and the
- * host-pointer path's tiles (host/) once per piece.
+ * call. It reads the call from its record (plan/record.h), the math mode
+ * included, never from the process's state. The front doors (api/) call
+ * it after their checks, the sub-problems of a call past the index limit
+ * (api/split.c) and the host-pointer path's tiles (host/) once per piece.
  */
-#include "runtime/run.h"
 #include "runtime/run.h"
 #include "plan/plan.h"
 #include "runtime/devctx.h"
@@ -46,49 +46,56 @@ static oclblas_status execute_logged(oclblas_status st, const oclblas__devctx *c
     return st;
 }
 
-oclblas_status oclblas__sgemm_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans_a,
-                                  oclblas_transpose trans_b, size_t m, size_t n, size_t k, float alpha, cl_mem a,
-                                  size_t a_off, size_t lda, cl_mem b, size_t b_off, size_t ldb, float beta, cl_mem c,
-                                  size_t c_off, size_t ldc, cl_command_queue queue, cl_event *event)
+/* SGEMM as the column-major call over the same memory (row-major C is
+ * C^T = op(B)^T op(A)^T). */
+static oclblas_status sgemm(const oclblas__devctx *cx, const oclblas__record *r, cl_context ctx,
+                            cl_command_queue queue, cl_event *event)
 {
-    cl_context ctx;
-    const oclblas_status st = queue_context(queue, &ctx, &cx);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
-    const int at = trans_a != OCLBLAS_NO_TRANS, bt = trans_b != OCLBLAS_NO_TRANS;
-    const int col = layout == OCLBLAS_COL_MAJOR, uses_ab = k > 0 && alpha != 0.0f;
-    /* Row-major C is column-major C^T = op(B)^T op(A)^T over the same memory. */
-    const cl_mem ops[3] = {col ? a : b, col ? b : a, c};
-    const size_t off0 = col ? a_off : b_off, off1 = col ? b_off : a_off;
+    const oclblas__record c = oclblas__record_col_major(r);
+    const int uses_ab = oclblas__record_uses_ab(&c);
+    const cl_mem ops[3] = {c.a.buf, c.b.buf, c.c.buf};
     const oclblas__gemm_problem p = {
-        col ? at : bt, col ? bt : at, col ? m : n, col ? n : m, k, alpha, beta,
-        {off0, col ? lda : ldb, 0, uses_ab ? oclblas__alignment(ops[0], off0) : 0},
-        {off1, col ? ldb : lda, 0, uses_ab ? oclblas__alignment(ops[1], off1) : 0},
-        {c_off, ldc, 0, 0},
-        oclblas_get_math_mode()};
+        c.trans_a != OCLBLAS_NO_TRANS, c.trans_b != OCLBLAS_NO_TRANS, c.m, c.n, c.k, c.alpha, c.beta,
+        {c.a.off, c.a.ld, 0, uses_ab ? oclblas__alignment(c.a.buf, c.a.off) : 0},
+        {c.b.off, c.b.ld, 0, uses_ab ? oclblas__alignment(c.b.buf, c.b.off) : 0},
+        {c.c.off, c.c.ld, 0, 0},
+        r->mode};
     oclblas__plan plan;
-    const oclblas__call call = {"sgemm", layout, trans_a, trans_b, m, n, k};
+    const oclblas__call call = {"sgemm", r->layout, r->trans_a, r->trans_b, r->m, r->n, r->k};
     return execute_logged(oclblas__gemm_plan(cx, &p, &plan), cx, &plan, ctx, queue, ops, event, &call);
 }
 
-oclblas_status oclblas__sgemv_run(const oclblas__devctx *cx, oclblas_layout layout, oclblas_transpose trans,
-                                  size_t m, size_t n, float alpha, cl_mem a, size_t a_off, size_t lda, cl_mem x,
-                                  size_t x_start, ptrdiff_t incx, float beta, cl_mem y, size_t y_start,
-                                  ptrdiff_t incy, cl_command_queue queue, cl_event *event)
+/* A vector's element 0: as in reference BLAS, the far end for a negative increment. */
+static size_t start_of(const oclblas__arg *v, size_t len)
+{
+    return v->inc < 0 ? v->off + (len - 1) * ((size_t)0 - (size_t)v->inc) : v->off;
+}
+
+/* SGEMV: a row-major A is a column-major A^T. */
+static oclblas_status sgemv(const oclblas__devctx *cx, const oclblas__record *r, cl_context ctx,
+                            cl_command_queue queue, cl_event *event)
+{
+    const oclblas__record c = oclblas__record_col_major(r);
+    const int t = c.trans_a != OCLBLAS_NO_TRANS, uses_ax = c.alpha != 0.0f;
+    const size_t x_start = start_of(&c.b, t ? c.m : c.n), y_start = start_of(&c.c, t ? c.n : c.m);
+    const cl_mem ops[3] = {c.a.buf, c.b.buf, c.c.buf};
+    const oclblas__gemv_problem p = {
+        t, c.m, c.n, c.alpha, c.beta,
+        {c.a.off, c.a.ld, 0, uses_ax ? oclblas__alignment(c.a.buf, c.a.off) : 0},
+        {x_start, 0, c.b.inc, uses_ax && c.b.inc == 1 ? oclblas__alignment(c.b.buf, x_start) : 0},
+        {y_start, 0, c.c.inc, 0},
+        OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, r->mode};
+    oclblas__plan plan;
+    const oclblas__call call = {"sgemv", r->layout, r->trans_a, OCLBLAS_NO_TRANS, r->m, r->n, 0};
+    return execute_logged(oclblas__gemv_plan(cx, &p, &plan), cx, &plan, ctx, queue, ops, event, &call);
+}
+
+oclblas_status oclblas__run(const oclblas__devctx *cx, const oclblas__record *r, cl_command_queue queue,
+                            cl_event *event)
 {
     cl_context ctx;
     const oclblas_status st = queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS)
         return st;
-    const int t = trans != OCLBLAS_NO_TRANS, col = layout == OCLBLAS_COL_MAJOR, uses_ax = alpha != 0.0f;
-    const cl_mem ops[3] = {a, x, y};
-    const oclblas__gemv_problem p = {
-        col ? t : !t, col ? m : n, col ? n : m, alpha, beta,
-        {a_off, lda, 0, uses_ax ? oclblas__alignment(a, a_off) : 0},
-        {x_start, 0, incx, uses_ax && incx == 1 ? oclblas__alignment(x, x_start) : 0},
-        {y_start, 0, incy, 0},
-        OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, oclblas_get_math_mode()};
-    oclblas__plan plan;
-    const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
-    return execute_logged(oclblas__gemv_plan(cx, &p, &plan), cx, &plan, ctx, queue, ops, event, &call);
+    return r->routine == OCLBLAS__SGEMM ? sgemm(cx, r, ctx, queue, event) : sgemv(cx, r, ctx, queue, event);
 }
