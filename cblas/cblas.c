@@ -95,7 +95,7 @@ static int sgemm_info(oclblas_layout layout, oclblas_transpose ta, oclblas_trans
     case OCLBLAS_INVALID_LDA: return row ? 11 : 9;
     case OCLBLAS_INVALID_LDB: return row ? 9 : 11;
     case OCLBLAS_INVALID_LDC: return 14;
-    default: return 0; /* int sizes are never too large for the library */
+    default: return 0; /* reference BLAS has no INFO for sizes no memory holds: the call refuses them */
     }
 }
 
@@ -147,8 +147,9 @@ static void report_cblas(const char *rout, oclblas_layout layout, int info, cons
 /* The call, through the host API (whose front door makes its record):
  * on the device(s) or the host as its host plan says, the host computing
  * what a failed device left. A status comes back only where nothing could
- * compute: a NULL array the call uses (reference BLAS would crash on it)
- * or a device that failed after writing C in place. */
+ * compute: a NULL array the call uses or one no address space holds
+ * (reference BLAS would crash on either: OCLBLAS_SIZE_TOO_LARGE), or a
+ * device that failed after writing C in place. */
 static void report_failure(const char *rout, oclblas_status st)
 {
     if (st != OCLBLAS_SUCCESS)

@@ -70,7 +70,9 @@ typedef enum { OCLBLAS_NO_TRANS = 111, OCLBLAS_TRANS = 112, OCLBLAS_CONJ_TRANS =
     X(OCLBLAS_BUFFER_X_TOO_SMALL, -1018, "buffer x is too small for the offset, size and incx") \
     X(OCLBLAS_BUFFER_Y_TOO_SMALL, -1019, "buffer y is too small for the offset, size and incy") \
     X(OCLBLAS_BUFFER_CONTEXT_MISMATCH, -1020, "a buffer belongs to another OpenCL context than the queue") \
-    X(OCLBLAS_SIZE_TOO_LARGE, -1021, "an index would exceed the 32-bit range of the kernels") \
+    X(OCLBLAS_SIZE_TOO_LARGE, -1021, \
+      "an operand's extent (sizes, leading dimension or increment, offset) overflows the address space, " \
+      "or a device call's leading dimension or increment exceeds the kernels' 32-bit range") \
     X(OCLBLAS_NO_DEVICE, -1022, "no OpenCL platform or device is available") \
     X(OCLBLAS_DEVICE_NOT_FOUND, -1023, "OCLBLAS_DEVICE names no available device") \
     X(OCLBLAS_INVALID_PARAMS, -1024, "kernel parameters break the kernel's constraints for this device") \

@@ -354,7 +354,7 @@ oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_t
         return st;
     const int col = layout == OCLBLAS_COL_MAJOR, t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
-    const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
+    const size_t step_x = oclblas__abs_inc(incx), step_y = oclblas__abs_inc(incy);
     st = batch_buffer(y, ctx, oclblas__batch_end(y_offset, stride_y, batch_count, (len_y - 1) * step_y + 1),
                       OCLBLAS__WRITES | (beta != 0.0f ? OCLBLAS__READS : 0), OCLBLAS_NULL_Y,
                       OCLBLAS_BUFFER_Y_TOO_SMALL);

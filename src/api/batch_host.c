@@ -684,7 +684,7 @@ oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_tran
         return OCLBLAS_NULL_X;
     const int col = layout == OCLBLAS_COL_MAJOR, t = trans != OCLBLAS_NO_TRANS;
     const size_t len_x = t ? m : n, len_y = t ? n : m;
-    const size_t step_x = (size_t)(incx < 0 ? -incx : incx), step_y = (size_t)(incy < 0 ? -incy : incy);
+    const size_t step_x = oclblas__abs_inc(incx), step_y = oclblas__abs_inc(incy);
     /* A as lines, each vector as lines of one element. */
     const host_ops h = {layout, batch_count, {alpha != 0.0f, alpha != 0.0f, 1}, {col ? m : n, 1, 1},
                         {col ? n : m, len_x, len_y}, {lda, step_x, step_y}, {stride_a, stride_x, stride_y},

@@ -1,8 +1,9 @@
 /*
  * The argument checks, each written once: a routine's BLAS arguments (one
  * function per routine, shared by the host API, the device-buffer API and
- * the drop-in library, which maps the status to the reference INFO), and
- * the checks on the caller's queue and buffers that the device-buffer calls
+ * the drop-in library, which maps the status to the reference INFO, the
+ * last of them the rule for extents of plan/record.h), the host arrays'
+ * ends inside the address space, and the checks on the caller's queue and buffers that the device-buffer calls
  * make before they enqueue anything, so that a bad argument is a status and
  * never a write.
  */
@@ -17,6 +18,26 @@ static int valid_trans(oclblas_transpose t)
 }
 
 static size_t at_least_1(size_t x) { return x > 1 ? x : 1; }
+
+/* Every operand must be able to exist; a call that computes nothing
+ * (m or n 0) touches none. A and B (x) are held to the rule even where
+ * alpha = 0 leaves them unread: sizes no memory can hold are the caller's
+ * mistake. */
+static oclblas_status extents_rule(const oclblas__record *r)
+{
+    size_t ext[3];
+    oclblas__record_extents(r, ext);
+    if (r->m && r->n &&
+        (ext[0] == OCLBLAS__EXTENT_TOO_LARGE || ext[1] == OCLBLAS__EXTENT_TOO_LARGE ||
+         ext[2] == OCLBLAS__EXTENT_TOO_LARGE))
+        return OCLBLAS_SIZE_TOO_LARGE;
+    return OCLBLAS_SUCCESS;
+}
+
+int oclblas__host_extent_fits(const void *p, size_t extent)
+{
+    return extent <= (size_t)PTRDIFF_MAX / sizeof(float) && extent * sizeof(float) <= UINTPTR_MAX - (uintptr_t)p;
+}
 
 oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
                                     size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc)
@@ -41,7 +62,10 @@ oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose tra
         return OCLBLAS_INVALID_LDB;
     if (ldc < at_least_1(col ? m : n))
         return OCLBLAS_INVALID_LDC;
-    return OCLBLAS_SUCCESS;
+    const oclblas__record r = {OCLBLAS__SGEMM, layout, trans_a, trans_b, m, n, k, 0.0f, 0.0f,
+                               {NULL, NULL, 0, lda, 0}, {NULL, NULL, 0, ldb, 0}, {NULL, NULL, 0, ldc, 0},
+                               OCLBLAS_MATH_STRICT};
+    return extents_rule(&r);
 }
 
 /* Sizes and operands of any extent run, as sub-problems where they must
@@ -74,7 +98,10 @@ oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose tra
         return OCLBLAS_INVALID_INCX;
     if (incy == 0)
         return OCLBLAS_INVALID_INCY;
-    return OCLBLAS_SUCCESS;
+    const oclblas__record r = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, 0.0f, 0.0f,
+                               {NULL, NULL, 0, lda, 0}, {NULL, NULL, 0, 0, incx}, {NULL, NULL, 0, 0, incy},
+                               OCLBLAS_MATH_STRICT};
+    return extents_rule(&r);
 }
 
 oclblas_status oclblas__check_buffer(cl_mem buf, cl_context ctx, size_t off, size_t need, int access,

@@ -7,22 +7,30 @@
 #define OCLBLAS_CHECKS_H
 
 #include "oclblas.h"
-#include "plan/record.h" /* oclblas__extent */
+#include "plan/record.h" /* the call record, the rule for extents */
 
 #include <stddef.h>
 
 /* The BLAS arguments of a routine, checked in the order of reference BLAS
  * (for a row-major call, that of the column-major call reference CBLAS
  * makes: B before A): layout, transposes, leading dimensions against the
- * sizes, increments. Any size is fine here (the device-buffer calls add
- * the kernels' own limit: split.c). The status names the first bad one.
- * Sizes are size_t: a negative int size (CBLAS, Fortran) is the caller's
- * to catch. Every front end calls these: the host API, the device-buffer
- * API and the drop-in library. */
+ * sizes, increments; then the rule for extents (plan/record.h):
+ * OCLBLAS_SIZE_TOO_LARGE for an operand no address space can hold, unless
+ * the call computes nothing (m or n 0). The status names the first bad
+ * one. Sizes are size_t: a negative int size (CBLAS, Fortran) is the
+ * caller's to catch. Every front end calls these: the host API, the
+ * device-buffer API and the drop-in library; the host API then checks its
+ * pointers (oclblas__host_extent_fits), the device-buffer API the kernels'
+ * int (oclblas__sgemm_check_kernels) and its buffers with the offsets
+ * (oclblas__check_buffer). */
 oclblas_status oclblas__sgemm_check(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b,
                                     size_t m, size_t n, size_t k, size_t lda, size_t ldb, size_t ldc);
 oclblas_status oclblas__sgemv_check(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, size_t lda,
                                     ptrdiff_t incx, ptrdiff_t incy);
+
+/* Whether extent floats from host pointer p end inside the address space:
+ * at most PTRDIFF_MAX bytes, and p plus them does not wrap. */
+int oclblas__host_extent_fits(const void *p, size_t extent);
 
 /* OCLBLAS_SIZE_TOO_LARGE for a leading dimension or increment beyond the
  * kernels' int (checks.c); sizes and extents may be anything. */

@@ -252,6 +252,13 @@ static oclblas_status host_check(const oclblas__record *r)
         return OCLBLAS_NULL_A;
     if (oclblas__record_uses_ab(r) && !r->b.host)
         return v ? OCLBLAS_NULL_X : OCLBLAS_NULL_B;
+    /* The arrays must end inside the address space (the rule for extents). */
+    size_t ext[3];
+    oclblas__record_extents(r, ext);
+    if (!oclblas__host_extent_fits(r->c.host, ext[2]) ||
+        (oclblas__record_uses_ab(r) &&
+         (!oclblas__host_extent_fits(r->a.host, ext[0]) || !oclblas__host_extent_fits(r->b.host, ext[1]))))
+        return OCLBLAS_SIZE_TOO_LARGE;
     return OCLBLAS_SUCCESS;
 }
 

@@ -18,6 +18,7 @@
  */
 #include "host/hostblas.h"
 #include "host/pool.h"
+#include "plan/record.h" /* oclblas__abs_inc */
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@
 #define NC 1024
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
+/* Without a + b - 1, which wraps for sizes near SIZE_MAX. */
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 
 /* C = beta * C on an m x n column-major block; beta = 0 writes zeros without
  * reading, so NaN or garbage in C does not survive. */
@@ -229,8 +232,8 @@ static void gemm_parallel(int at, int bt, size_t m, size_t n, size_t k, float al
     /* Whole register tiles per part, and no part thinner than one. */
     if (parts > len / unit)
         parts = len / unit ? len / unit : 1;
-    s.per_part = ((len + parts - 1) / parts + unit - 1) / unit * unit;
-    oclblas__pool_run((len + s.per_part - 1) / s.per_part, gemm_part, &s);
+    s.per_part = ceil_div(ceil_div(len, parts), unit) * unit;
+    oclblas__pool_run(ceil_div(len, s.per_part), gemm_part, &s);
 }
 
 void oclblas__host_sgemm(oclblas_layout layout, oclblas_transpose trans_a, oclblas_transpose trans_b, size_t m,
@@ -335,7 +338,7 @@ static void gemv_part(void *arg, size_t part)
     const size_t len_y = s->trans ? s->cols : s->rows, o0 = part * s->per_part;
     if (o0 >= len_y)
         return;
-    const size_t no = min_size(s->per_part, len_y - o0), sy = (size_t)(s->incy < 0 ? -s->incy : s->incy);
+    const size_t no = min_size(s->per_part, len_y - o0), sy = oclblas__abs_inc(s->incy);
     float *yp = s->incy > 0 ? s->y + o0 * sy : s->y + (len_y - o0 - no) * sy;
     if (s->trans)
         gemv_colmajor(1, s->rows, no, s->alpha, s->a + o0 * s->lda, s->lda, s->x, s->incx, s->beta, yp, s->incy);
@@ -357,8 +360,8 @@ static void gemv_parallel(int trans, size_t rows, size_t cols, float alpha, cons
     if (parts > len_y / 64)
         parts = len_y / 64;
     gemv_split s = {trans, rows, cols, alpha, beta, a, x, lda, incx, incy, y, 0};
-    s.per_part = ((len_y + parts - 1) / parts + 15) / 16 * 16;
-    oclblas__pool_run((len_y + s.per_part - 1) / s.per_part, gemv_part, &s);
+    s.per_part = ceil_div(ceil_div(len_y, parts), 16) * 16;
+    oclblas__pool_run(ceil_div(len_y, s.per_part), gemv_part, &s);
 }
 
 void oclblas__host_sgemv(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n, float alpha,

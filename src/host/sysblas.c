@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include "host/sysblas.h"
 #include "host/hostblas.h"
+#include "plan/record.h" /* oclblas__abs_inc */
 #include "util/util.h"
 
 #include <dlfcn.h>
@@ -206,7 +207,7 @@ static int peer_gemv(int trans, size_t rows, size_t cols, float alpha, const flo
                      ptrdiff_t incx, float beta, float *y, ptrdiff_t incy)
 {
     const size_t lim = int_limit();
-    const size_t sx = (size_t)(incx < 0 ? -incx : incx), sy = (size_t)(incy < 0 ? -incy : incy);
+    const size_t sx = oclblas__abs_inc(incx), sy = oclblas__abs_inc(incy);
     if (!peer.sgemv || atomic_load(&peer_dropped) || lda > (size_t)INT_MAX || sx > (size_t)INT_MAX / 2 ||
         sy > (size_t)INT_MAX / 2)
         return 0;

@@ -279,7 +279,7 @@ oclblas_status oclblas__untiled_call(oclblas__hostdev *hd, const oclblas__record
      * elements, ldc apart; y as len lines of one element, |incy| apart. */
     const oclblas__record c = oclblas__record_col_major(r);
     const int gemv = r->routine == OCLBLAS__SGEMV, t = c.trans_a != OCLBLAS_NO_TRANS;
-    const size_t step_y = c.c.inc < 0 ? (size_t)0 - (size_t)c.c.inc : (size_t)c.c.inc;
+    const size_t step_y = oclblas__abs_inc(c.c.inc);
     const host_out out = {(float *)r->c.host, ext[2], gemv ? 1 : c.m, gemv ? (t ? c.n : c.m) : c.n,
                           gemv ? step_y : c.c.ld, reads_c};
     return in_place_route ? in_place(hd->d, r, ins, &out, written) : copied(hd->d, r, ins, &out, written, report);

@@ -59,7 +59,8 @@
 /* SGEMV on the device only when the model expects it this much faster. */
 #define GEMV_MARGIN 0.8
 
-static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+/* Without a + b - 1, which wraps for sizes near SIZE_MAX. */
+static size_t ceil_div(size_t a, size_t b) { return a / b + (a % b != 0); }
 static size_t round_up(size_t x, size_t m) { return ceil_div(x, m) * m; }
 static size_t max3(size_t a, size_t b, size_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 

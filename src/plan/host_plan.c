@@ -101,8 +101,8 @@ static void gemv_plan(const oclblas__record *r, const oclblas__host_facts *f, oc
     const oclblas__record c = oclblas__record_col_major(r);
     size_t ext[3];
     oclblas__record_extents(r, ext);
-    const size_t step_x = c.b.inc < 0 ? (size_t)0 - (size_t)c.b.inc : (size_t)c.b.inc;
-    const size_t step_y = c.c.inc < 0 ? (size_t)0 - (size_t)c.c.inc : (size_t)c.c.inc;
+    const size_t step_x = oclblas__abs_inc(c.b.inc);
+    const size_t step_y = oclblas__abs_inc(c.c.inc);
     if (max3(ext[0], ext[1], ext[2]) > f->index_limit || ext[0] > f->max_alloc / sizeof(float) ||
         c.a.ld > (size_t)INT_MAX || step_x > (size_t)INT_MAX || step_y > (size_t)INT_MAX) {
         at_host(p, OCLBLAS__ROUTE_HOST, OCLBLAS__WHY_PAST_LIMIT);

@@ -33,18 +33,22 @@ oclblas__record oclblas__record_col_major(const oclblas__record *r)
     return c;
 }
 
+/* The most floats an operand may span: PTRDIFF_MAX bytes. */
+#define MAX_EXTENT ((size_t)PTRDIFF_MAX / sizeof(float))
+
+size_t oclblas__abs_inc(ptrdiff_t inc) { return inc < 0 ? (size_t)0 - (size_t)inc : (size_t)inc; }
+
 size_t oclblas__extent(size_t rows, size_t cols, size_t ld)
 {
     if (rows == 0 || cols == 0)
         return 0;
-    return (cols - 1) * ld + rows;
+    size_t e;
+    if (__builtin_mul_overflow(cols - 1, ld, &e) || __builtin_add_overflow(e, rows, &e) || e > MAX_EXTENT)
+        return OCLBLAS__EXTENT_TOO_LARGE;
+    return e;
 }
 
-static size_t vector_extent(size_t len, ptrdiff_t inc)
-{
-    const size_t step = inc < 0 ? (size_t)0 - (size_t)inc : (size_t)inc;
-    return len ? (len - 1) * step + 1 : 0;
-}
+size_t oclblas__vector_extent(size_t len, ptrdiff_t inc) { return oclblas__extent(1, len, oclblas__abs_inc(inc)); }
 
 void oclblas__record_extents(const oclblas__record *r, size_t ext[3])
 {
@@ -52,8 +56,8 @@ void oclblas__record_extents(const oclblas__record *r, size_t ext[3])
     const int ta = c.trans_a != OCLBLAS_NO_TRANS, tb = c.trans_b != OCLBLAS_NO_TRANS;
     if (r->routine == OCLBLAS__SGEMV) {
         ext[0] = oclblas__extent(c.m, c.n, c.a.ld);
-        ext[1] = vector_extent(ta ? c.m : c.n, c.b.inc);
-        ext[2] = vector_extent(ta ? c.n : c.m, c.c.inc);
+        ext[1] = oclblas__vector_extent(ta ? c.m : c.n, c.b.inc);
+        ext[2] = oclblas__vector_extent(ta ? c.n : c.m, c.c.inc);
         return;
     }
     /* op(A) is m x k and op(B) k x n; ext[0] and ext[1] are the caller's A and B. */

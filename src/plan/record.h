@@ -12,6 +12,7 @@
 #include "oclblas.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { OCLBLAS__SGEMM, OCLBLAS__SGEMV } oclblas__routine;
 
@@ -47,9 +48,28 @@ int oclblas__record_uses_ab(const oclblas__record *r);
  * column-major record comes back as it is. */
 oclblas__record oclblas__record_col_major(const oclblas__record *r);
 
-/* Elements spanned by a column-major rows x cols matrix with leading dimension ld. */
+/* The rule for extents: an operand's extent (the elements from its lowest
+ * through its last) must be computable without overflow and at most
+ * PTRDIFF_MAX bytes, so that every index into the operand and every
+ * difference of two pointers into it is representable. The extent
+ * functions give OCLBLAS__EXTENT_TOO_LARGE for an operand that breaks it;
+ * that value exceeds every buffer and every limit, so a comparison that
+ * forgets the rule still fails safe. The front doors refuse such a call
+ * (api/checks.c), and everything after them computes indices in size_t and
+ * ptrdiff_t without a further thought about overflow. */
+#define OCLBLAS__EXTENT_TOO_LARGE SIZE_MAX
+/* |inc| for any increment, PTRDIFF_MIN included. */
+size_t oclblas__abs_inc(ptrdiff_t inc);
+/* Elements spanned by a column-major rows x cols matrix with leading
+ * dimension ld: (cols - 1) * ld + rows, 0 for an empty one, or
+ * OCLBLAS__EXTENT_TOO_LARGE (a row-major matrix is the column-major
+ * cols x rows). */
 size_t oclblas__extent(size_t rows, size_t cols, size_t ld);
-/* Elements each operand (A, B or x, C or y) spans from its lowest element. */
+/* Elements spanned by a vector of len elements |inc| apart: a 1 x len
+ * matrix whose columns lie |inc| apart. */
+size_t oclblas__vector_extent(size_t len, ptrdiff_t inc);
+/* Elements each operand (A, B or x, C or y) spans from its lowest element,
+ * each OCLBLAS__EXTENT_TOO_LARGE where it breaks the rule. */
 void oclblas__record_extents(const oclblas__record *r, size_t ext[3]);
 
 /* The line of the verbose log that names the call: "sgemm 300x200x100 NT". */
