@@ -149,7 +149,11 @@ OCLBLAS_API oclblas_math_mode oclblas_get_math_mode(void);
  * spells it); "unknown" for a value that is no mode. */
 OCLBLAS_API const char *oclblas_math_mode_name(oclblas_math_mode mode);
 
-/* Host memory, synchronous, default device. */
+/* Host memory, synchronous: on the devices of OCLBLAS_DEVICE or the host,
+ * whichever is expected to finish first. A device that fails, or none at
+ * all, costs only speed: the host computes the call. A status names a bad
+ * argument (nothing is touched then), or a device that failed after
+ * writing C in place while its old values were needed (beta != 0). */
 OCLBLAS_API oclblas_status oclblas_sgemm(oclblas_layout layout, oclblas_transpose trans_a,
                                          oclblas_transpose trans_b, size_t m, size_t n, size_t k,
                                          float alpha, const float *a, size_t lda, const float *b,

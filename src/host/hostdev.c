@@ -28,10 +28,11 @@
  *     where the device gives no timestamps. A pipelined call's kernels do
  *     not change these rates: its busy time is reported, not fed back;
  *   - OCLBLAS_FAULT=D:T[,D:T...]: device D of the set fails in every
- *     pipelined call once it has delivered T tiles, as if its driver had
- *     reported an error when the next tile starts (the tiles it has in
- *     flight are lost with it): the documented way to test that a device
- *     lost mid-call costs only speed.
+ *     host-pointer call once it has delivered T tiles (a call made as one
+ *     device call is one tile), as if its driver had reported an error
+ *     when the next tile starts (the tiles it has in flight are lost with
+ *     it): the documented way to test that a device that fails costs only
+ *     speed; oclblas__hostdev_fault_set sets it per call for tests.
  */
 #include "host/hostdev.h"
 #include "host/pool.h"

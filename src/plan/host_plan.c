@@ -126,6 +126,7 @@ static void gemv_plan(const oclblas__record *r, const oclblas__host_facts *f, oc
 void oclblas__host_plan_make(const oclblas__record *r, const oclblas__host_facts *f, oclblas__host_plan *out)
 {
     memset(out, 0, sizeof *out);
+    out->routine = r->routine;
     const double hm = (double)f->host_max;
     const double work = (double)r->m * (double)r->n * (r->routine == OCLBLAS__SGEMM ? (double)r->k : 1.0);
     if (!oclblas__record_uses_ab(r)) {
@@ -162,7 +163,8 @@ void oclblas__host_plan_describe(const oclblas__host_plan *p, char *buf, size_t 
     case OCLBLAS__WHY_REENTERED: snprintf(buf, len, "the host BLAS called back into the library"); break;
     case OCLBLAS__WHY_NO_DEVICE: snprintf(buf, len, "no device: %s", oclblas_status_string(p->no_device)); break;
     case OCLBLAS__WHY_HOST_MAX:
-        snprintf(buf, len, "at most HOST_MAX^3 multiply-adds, HOST_MAX %d", p->host_max);
+        snprintf(buf, len, "%s <= HOST_MAX^3, HOST_MAX %d", p->routine == OCLBLAS__SGEMV ? "m*n" : "m*n*k",
+                 p->host_max);
         break;
     case OCLBLAS__WHY_CALLS_HOST: snprintf(buf, len, "OCLBLAS_HOST_CALLS=host"); break;
     case OCLBLAS__WHY_NO_ROOM: snprintf(buf, len, "no tile fits the devices' memory (OCLBLAS_DEVICE_MEMORY)"); break;

@@ -65,6 +65,7 @@ typedef enum {
 } oclblas__host_why;
 
 typedef struct {
+    oclblas__routine routine;
     unsigned needs;          /* OCLBLAS__KNOW_* to gather before the plan is final (0: final) */
     oclblas__route route;
     oclblas__host_why why;
