@@ -453,7 +453,7 @@ static void test_build_failure(void **state)
  * cores (test_gemm_tc.c's set for it, which PoCL compiles in seconds):
  * the tf32 mode then gives visibly other products than the strict mode's
  * gemm_fast, on any device. */
-static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=4,PADB=4,PRODUCTS=1,"
+static const char tf32_set[] = "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=4,PADB=4,PRODUCTS=1,"
                                "PROMOTE=0,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=1";
 
 typedef struct {
