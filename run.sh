@@ -19,18 +19,7 @@ esac
 
 pkgs="build-essential cmake pkgconf gfortran ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
       libopenblas-dev libcmocka-dev libclblast1 python3 python3-venv"
-missing=""
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "installing:$missing"
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
-fi
+tools/apt-ensure.sh $pkgs
 
 build=${OCLBLAS_BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${OCLBLAS_CMAKE_ARGS:-} >/dev/null

@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "oclblas.h"
+#include "timing.h"
 #include "util/verify.h"
 
 #include <cblas.h>
@@ -36,19 +37,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 typedef struct {
     size_t m, n, k;
 } shape;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void usage(void)
 {
@@ -312,10 +305,10 @@ int main(int argc, char **argv)
         for (int r = 0; r <= reps && st == OCLBLAS_SUCCESS; ++r) {
             /* With beta != 0 a call changes what the next one starts from:
              * only the first is checked then. */
-            const double t0 = now();
+            const double t0 = bench_now();
             st = oclblas_sgemm(layout, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s->m, s->n, s->k, 1.0f, a, lda, b, ldb,
                                beta, c, ldc);
-            const double t = now() - t0;
+            const double t = bench_now() - t0;
             if (st != OCLBLAS_SUCCESS)
                 break;
             ++calls;

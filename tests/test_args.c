@@ -71,13 +71,7 @@ static oclblas_status gemm(fixture *f, oclblas_layout l, oclblas_transpose ta, o
 {
     cl_event ev = NULL;
     oclblas_status st = oclblas_sgemm_cl(l, ta, tb, m, n, k, 1.0f, a, ao, lda, b, bo, ldb, 0.0f, c, co, ldc, q, &ev);
-    if (st != OCLBLAS_SUCCESS && ev)
-        fail_msg("an event came back with a failure");
-    if (ev) {
-        clWaitForEvents(1, &ev);
-        clReleaseEvent(ev);
-    }
-    return st;
+    return tu_settle("oclblas_sgemm_cl", st, ev);
 }
 
 static void test_gemm_cl_invalid(void **state)
@@ -184,13 +178,7 @@ static oclblas_status gemv(fixture *f, oclblas_layout l, oclblas_transpose t, si
 {
     cl_event ev = NULL;
     oclblas_status st = oclblas_sgemv_cl(l, t, m, n, 1.0f, a, ao, lda, x, xo, incx, 0.0f, y, yo, incy, q, &ev);
-    if (st != OCLBLAS_SUCCESS && ev)
-        fail_msg("an event came back with a failure");
-    if (ev) {
-        clWaitForEvents(1, &ev);
-        clReleaseEvent(ev);
-    }
-    return st;
+    return tu_settle("oclblas_sgemv_cl", st, ev);
 }
 
 static void test_gemv_cl_invalid(void **state)

@@ -79,6 +79,19 @@ void tu_read(const tu_env *env, cl_mem buf, float *host, size_t count)
         fail_msg("clEnqueueReadBuffer: %d", err);
 }
 
+oclblas_status tu_settle(const char *what, oclblas_status st, cl_event ev)
+{
+    if (st == OCLBLAS_SUCCESS && !ev)
+        fail_msg("%s: no event came back with a success", what);
+    if (st != OCLBLAS_SUCCESS && ev)
+        fail_msg("%s: an event came back with a failure (%s)", what, oclblas_status_string(st));
+    if (ev) {
+        clWaitForEvents(1, &ev);
+        clReleaseEvent(ev);
+    }
+    return st;
+}
+
 size_t tu_span(oclblas_layout layout, size_t rows, size_t cols, size_t ld)
 {
     if (rows == 0 || cols == 0)
@@ -131,10 +144,7 @@ double tu_gemm_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
                                              dc, c_off, ldc, env->queue, &ev);
         if (st != OCLBLAS_SUCCESS)
             fail_msg("sgemm_cl %zux%zux%zu: %s", m, n, k, oclblas_status_string(st));
-        if (!ev)
-            fail_msg("sgemm_cl returned no event");
-        clWaitForEvents(1, &ev);
-        clReleaseEvent(ev);
+        tu_settle("sgemm_cl", st, ev);
         tu_read(env, dc, got, nc);
         clReleaseMemObject(da);
         clReleaseMemObject(db);
@@ -212,10 +222,7 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
                                              y_off, incy, env->queue, &ev);
         if (st != OCLBLAS_SUCCESS)
             fail_msg("sgemv_cl %zux%zu: %s", m, n, oclblas_status_string(st));
-        if (!ev)
-            fail_msg("sgemv_cl returned no event");
-        clWaitForEvents(1, &ev);
-        clReleaseEvent(ev);
+        tu_settle("sgemv_cl", st, ev);
         tu_read(env, dy, got, ny);
         clReleaseMemObject(da);
         clReleaseMemObject(dx);

@@ -33,6 +33,10 @@ cl_mem tu_buffer(const tu_env *env, const float *host, size_t count);
 /* When set, tu_buffer wraps misaligned host memory (CL_MEM_USE_HOST_PTR). */
 extern int tu_misaligned_host_buffers;
 void tu_read(const tu_env *env, cl_mem buf, float *host, size_t count);
+/* The event contract of a _cl call given somewhere to put its event: an event
+ * with a success, none with a failure. Fails the test otherwise, waits for
+ * the event and releases it; returns st. */
+oclblas_status tu_settle(const char *what, oclblas_status st, cl_event ev);
 
 /* Elements a rows x cols operand spans in a layout with leading dimension ld. */
 size_t tu_span(oclblas_layout layout, size_t rows, size_t cols, size_t ld);

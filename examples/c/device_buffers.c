@@ -10,6 +10,8 @@
 #define CL_TARGET_OPENCL_VERSION 120
 #include <oclblas.h>
 
+#include "check.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,9 +32,9 @@ int main(void)
     static float a[M * K], b[K * N], c[M * N];
     unsigned seed = 7;
     for (int i = 0; i < M * K; ++i)
-        a[i] = (float)((seed = seed * 1664525u + 1013904223u) >> 8) / 8388608.0f - 1.0f;
+        a[i] = uniform(&seed);
     for (int i = 0; i < K * N; ++i)
-        b[i] = (float)((seed = seed * 1664525u + 1013904223u) >> 8) / 8388608.0f - 1.0f;
+        b[i] = uniform(&seed);
 
     /* Any OpenCL device will do; this one is the library's default. */
     cl_device_id device;
@@ -59,17 +61,7 @@ int main(void)
     CHECK(clEnqueueReadBuffer(queue, dc, CL_TRUE, 0, sizeof c, c, 1, &done, NULL));
     CHECK(clReleaseEvent(done));
 
-    double worst = 0;
-    for (int i = 0; i < M; ++i)
-        for (int j = 0; j < N; ++j) {
-            double sum = 0, mag = 0;
-            for (int p = 0; p < K; ++p) {
-                sum += (double)a[i * K + p] * b[p * N + j];
-                mag += fabs((double)a[i * K + p] * b[p * N + j]);
-            }
-            const double ratio = fabs(c[i * N + j] - sum) / (4.0 * (K + 2) * FLT_EPSILON * mag + FLT_MIN);
-            worst = ratio > worst || isnan(ratio) ? ratio : worst;
-        }
+    const double worst = worst_gemm(a, b, c, M, N, K);
     printf("sgemm %dx%dx%d on %s, device buffers: error/bound %.3f\n", M, N, K, name, worst);
     clReleaseMemObject(da);
     clReleaseMemObject(db);

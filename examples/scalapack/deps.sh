@@ -18,16 +18,5 @@ if [ "${1:-}" = --check ]; then
   present
   exit
 fi
-missing=""
-for p in $pkgs; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-  echo "installing:$missing"
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo="sudo"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends $missing > /dev/null
-fi
+"$(dirname "$0")"/../../tools/apt-ensure.sh $pkgs
 present || { echo "deps.sh: mpirun or ScaLAPACK (-lscalapack-openmpi) still missing" >&2; exit 1; }

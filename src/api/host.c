@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static pthread_once_t calls_once = PTHREAD_ONCE_INIT;
 static oclblas__host_calls calls_mode = OCLBLAS__CALLS_AUTO;
@@ -47,13 +46,6 @@ static void calls_init(void)
         calls_mode = OCLBLAS__CALLS_HOST;
     else
         oclblas__log("OCLBLAS_HOST_CALLS=%s is not auto, device or host: auto", v);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 oclblas__host_calls oclblas__host_calls_for(const oclblas__default_device *d, int *host_max)
@@ -277,7 +269,7 @@ oclblas_status oclblas__host_call(const oclblas__record *r)
     oclblas_status st = host_check(r);
     if (st != OCLBLAS_SUCCESS || r->m == 0 || r->n == 0)
         return st;
-    const double t0 = now();
+    const double t0 = oclblas__now();
     oclblas__host_facts facts = {0};
     oclblas__hostdev *hds[OCLBLAS__MAX_SET] = {NULL};
     oclblas__host_plan plan;
@@ -297,7 +289,7 @@ oclblas_status oclblas__host_call(const oclblas__record *r)
         st = on_devices(r, &plan, hds, &rep);
         failures_words(&rep, rep.reason, sizeof rep.reason);
         if (plan.route == OCLBLAS__ROUTE_TILES && st == OCLBLAS_SUCCESS && oclblas__verbose())
-            log_pipelined(r, now() - t0, &rep);
+            log_pipelined(r, oclblas__now() - t0, &rep);
     } else {
         const char *served = on_host(r, plan.route == OCLBLAS__ROUTE_OWN);
         oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
@@ -308,7 +300,7 @@ oclblas_status oclblas__host_call(const oclblas__record *r)
             oclblas__log("%s: on the host by %s (%s)", name, served, why);
         }
     }
-    rep.seconds = now() - t0;
+    rep.seconds = oclblas__now() - t0;
     oclblas__report_set(&rep);
     return st;
 }

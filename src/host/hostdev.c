@@ -44,18 +44,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static pthread_once_t devs_once = PTHREAD_ONCE_INIT;
 static oclblas__hostdev devs[OCLBLAS__MAX_SET];
 static int ndevs;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* "64M", "2G", "1048576": bytes, or 0 when it is none of those. */
 static size_t parse_bytes(const char *v)
@@ -423,32 +415,32 @@ static oclblas_status measure_transfers(oclblas__lane *l, oclblas__dev_rates *r)
     double best_rt = INFINITY, best_up = INFINITY, best_down = INFINITY, best_copy = INFINITY, best_pageable = INFINITY;
     const size_t elems = CAL_BYTES / sizeof(float);
     for (int rep = 0; rep < 5 && st == OCLBLAS_SUCCESS; ++rep) {
-        double t0 = now();
+        double t0 = oclblas__now();
         st = (oclblas_status)clEnqueueWriteBuffer(l->up, dev, CL_FALSE, 0, 4, l->up_ptr[0], 0, NULL, NULL);
         if (st == OCLBLAS_SUCCESS)
             st = (oclblas_status)clEnqueueReadBuffer(l->up, dev, CL_TRUE, 0, 4, l->up_ptr[1], 0, NULL, NULL);
-        double t1 = now();
+        double t1 = oclblas__now();
         if (t1 - t0 < best_rt)
             best_rt = t1 - t0;
         if (rep >= 3 || st != OCLBLAS_SUCCESS)
             continue;
-        t0 = now();
+        t0 = oclblas__now();
         st = (oclblas_status)clEnqueueWriteBuffer(l->up, dev, CL_TRUE, 0, CAL_BYTES, l->up_ptr[0], 0, NULL, NULL);
-        t1 = now();
+        t1 = oclblas__now();
         if (t1 - t0 < best_up)
             best_up = t1 - t0;
         if (st == OCLBLAS_SUCCESS)
             st = (oclblas_status)clEnqueueReadBuffer(l->up, dev, CL_TRUE, 0, CAL_BYTES, l->up_ptr[1], 0, NULL, NULL);
-        const double t2 = now();
+        const double t2 = oclblas__now();
         if (t2 - t1 < best_down)
             best_down = t2 - t1;
         oclblas__pack(pageable, elems, elems, 0, elems, l->up_ptr[2]);
-        const double t3 = now();
+        const double t3 = oclblas__now();
         if (t3 - t2 < best_copy)
             best_copy = t3 - t2;
         if (st == OCLBLAS_SUCCESS)
             st = (oclblas_status)clEnqueueWriteBuffer(l->up, dev, CL_TRUE, 0, CAL_BYTES, pageable, 0, NULL, NULL);
-        const double t4 = now();
+        const double t4 = oclblas__now();
         if (t4 - t3 < best_pageable)
             best_pageable = t4 - t3;
     }
@@ -507,7 +499,7 @@ static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, 
         if (st == OCLBLAS_SUCCESS && rep == -1) {
             /* The kernels are built and the buffers in place: the stream starts now. */
             st = (oclblas_status)clFinish(l->comp);
-            t0 = now();
+            t0 = oclblas__now();
         }
         if (rep == 0)
             first = ev;
@@ -525,7 +517,7 @@ static oclblas_status time_call(oclblas__lane *l, int gemv, size_t s, size_t k, 
             *per_call = (e1 - e0) / reps;
             *on_device = 1;
         } else {
-            *per_call = (now() - t0) / (reps + 1);
+            *per_call = (oclblas__now() - t0) / (reps + 1);
         }
     }
     clFinish(l->comp);
@@ -623,10 +615,10 @@ static double time_host_gemm(size_t s, int reps, float *a, float *b, float *c)
 {
     double best = INFINITY;
     for (int rep = 0; rep <= reps; ++rep) {
-        const double t0 = now();
+        const double t0 = oclblas__now();
         oclblas__sysblas_sgemm(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, s, s, s, 1.0f, a, s, b, s, 0.0f,
                                c, s);
-        const double t = now() - t0;
+        const double t = oclblas__now() - t0;
         if (rep > 0 && t < best)
             best = t;
     }
@@ -665,10 +657,10 @@ oclblas__host_rates oclblas__host_rates_get(int need_gemv)
         if (a) {
             double best = INFINITY;
             for (int rep = 0; rep <= 2; ++rep) {
-                const double t0 = now();
+                const double t0 = oclblas__now();
                 oclblas__sysblas_sgemv(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, rows, cols, 1.0f, a, rows,
                                        a + rows * cols, 1, 0.0f, a + rows * cols + cols, 1);
-                const double t = now() - t0;
+                const double t = oclblas__now() - t0;
                 if (rep > 0 && t < best)
                     best = t;
             }

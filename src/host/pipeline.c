@@ -57,7 +57,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define MAX_DEPTH 3
 
@@ -134,13 +133,6 @@ typedef struct {
 } driver;
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void release_event(cl_event *e)
 {
@@ -289,9 +281,9 @@ static oclblas_status upload(driver *r, const float *src, size_t ld, size_t rows
         l->up_next = (s + 1) % OCLBLAS__UP_SLOTS;
         if (l->up_busy[s]) {
             /* The slot's previous piece must have crossed before it is refilled. */
-            const double t0 = now();
+            const double t0 = oclblas__now();
             const oclblas_status st = wait_ok(l->up_busy[s]);
-            r->wait_s += now() - t0;
+            r->wait_s += oclblas__now() - t0;
             if (st == OCLBLAS_SUCCESS)
                 upload_done(r, l->up_busy[s]);
             release_event(&l->up_busy[s]);
@@ -300,9 +292,9 @@ static oclblas_status upload(driver *r, const float *src, size_t ld, size_t rows
                 return st;
             }
         }
-        const double t0 = now();
+        const double t0 = oclblas__now();
         oclblas__pack(src, ld, rows, e0, e1, l->up_ptr[s]);
-        const double t1 = now();
+        const double t1 = oclblas__now();
         cl_event ev;
         const cl_int err = clEnqueueWriteBuffer(l->up, mem, CL_FALSE, e0 * sizeof(float), (e1 - e0) * sizeof(float),
                                                 l->up_ptr[s], after && e0 == 0 ? 1 : 0, after && e0 == 0 ? &after : NULL,
@@ -310,7 +302,7 @@ static oclblas_status upload(driver *r, const float *src, size_t ld, size_t rows
         if (err == CL_SUCCESS)
             clFlush(l->up);
         r->pack_s += t1 - t0;
-        r->enqueue_s += now() - t1;
+        r->enqueue_s += oclblas__now() - t1;
         if (err != CL_SUCCESS) {
             release_event(&last);
             return (oclblas_status)err;
@@ -470,10 +462,10 @@ static oclblas_status tile_start(driver *r, flight *f)
                 clRetainEvent(wait[w]);
                 ce->inputs[w] = wait[w];
             }
-        const double t0 = now();
+        const double t0 = oclblas__now();
         st = (oclblas_status)clEnqueueBarrierWithWaitList(l->comp, nw, wait, &ce->open);
         if (st != OCLBLAS_SUCCESS) {
-            r->enqueue_s += now() - t0;
+            r->enqueue_s += oclblas__now() - t0;
             break;
         }
         const size_t p0 = kc * j->t.tk, kk = min_size(j->t.tk, j->p.k - p0);
@@ -490,7 +482,7 @@ static oclblas_status tile_start(driver *r, flight *f)
         st = oclblas__run(r->cx, &tile, l->comp, &kev);
         if (st == OCLBLAS_SUCCESS)
             clFlush(l->comp); /* later uploads may wait for this kernel (a panel's buffer reused) */
-        r->enqueue_s += now() - t0;
+        r->enqueue_s += oclblas__now() - t0;
         if (st != OCLBLAS_SUCCESS)
             break;
         clRetainEvent(kev);
@@ -504,10 +496,10 @@ static oclblas_status tile_start(driver *r, flight *f)
     }
     release_event(&c_ready);
     if (st == OCLBLAS_SUCCESS) {
-        const double t0 = now();
+        const double t0 = oclblas__now();
         st = (oclblas_status)clEnqueueReadBuffer(l->down, cbuf, CL_FALSE, 0, mi * nj * sizeof(float),
                                                  l->down_ptr[f->slot], 1, &kev, &f->read);
-        r->enqueue_s += now() - t0;
+        r->enqueue_s += oclblas__now() - t0;
     }
     release_event(&kev);
     return st;
@@ -568,9 +560,9 @@ static int complete(driver *r, int block)
         if (status > CL_COMPLETE)
             return 0;
     }
-    const double t0 = now();
+    const double t0 = oclblas__now();
     const oclblas_status st = oclblas__hostdev_faulted(r->hd, r->delivered) ? (oclblas_status)CL_OUT_OF_RESOURCES : wait_ok(f->read);
-    r->wait_s += now() - t0;
+    r->wait_s += oclblas__now() - t0;
     if (st != OCLBLAS_SUCCESS) {
         r->error = st;
         return -1;
@@ -581,9 +573,9 @@ static int complete(driver *r, int block)
     const size_t i0 = ti * j->t.tm, j0 = tj * j->t.tn;
     const size_t mi = min_size(j->t.tm, j->p.m - i0), nj = min_size(j->t.tn, j->p.n - j0);
     tile_busy(r, f);
-    const double t1 = now();
+    const double t1 = oclblas__now();
     oclblas__unpack(r->lane->down_ptr[f->slot], 0, mi * nj, j->c + j0 * j->p.c.ld + i0, j->p.c.ld, mi);
-    r->unpack_s += now() - t1;
+    r->unpack_s += oclblas__now() - t1;
     r->bytes_out += (double)(mi * nj) * sizeof(float);
     deliver(j, f->t);
     ++r->delivered;
@@ -856,7 +848,7 @@ oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, co
 {
     if (tiling->depth > MAX_DEPTH || ndev < 1 || ndev > OCLBLAS__MAX_SET || call->layout != OCLBLAS_COL_MAJOR)
         return OCLBLAS_INVALID_ARGUMENT;
-    const double t0 = now();
+    const double t0 = oclblas__now();
     job j;
     memset(&j, 0, sizeof j);
     j.p = *call;
@@ -888,10 +880,10 @@ oclblas_status oclblas__pipeline_sgemm(oclblas__hostdev *const *hd, int ndev, co
                      j.p.k, on_host, j.tiles, served);
     }
     if (report)
-        report_of(&j, drv, on_host, served, now() - t0, report);
+        report_of(&j, drv, on_host, served, oclblas__now() - t0, report);
     if (oclblas__verbose())
         for (int d = 0; d < ndev; ++d)
-            log_device(&drv[d], now() - t0);
+            log_device(&drv[d], oclblas__now() - t0);
     pthread_mutex_destroy(&j.lock);
     pthread_cond_destroy(&j.changed);
     free(j.state);

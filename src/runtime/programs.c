@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 typedef struct pooled_kernel {
     char name[48];
@@ -89,13 +88,6 @@ static char *print(char *buf, size_t len, const char *fmt, ...)
     vsnprintf(text, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return text;
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* ---- binaries in memory ------------------------------------------------ */
@@ -355,7 +347,7 @@ static const char *kernels_match(cl_program p, const char *names, size_t names_l
 static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_info *dev, const char *key,
                                         const char *what)
 {
-    const double t0 = now_ms();
+    const double t0 = oclblas__now() * 1e3;
     oclblas__disk_entry d;
     if (oclblas__disk_take(key, &d)) {
         e->program = from_binary(e->ctx, e->dev, d.parts.binary, d.parts.binary_len, e->options);
@@ -364,7 +356,7 @@ static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_i
         if (!bad) {
             remember_binary(key, d.parts.binary, d.parts.binary_len);
             oclblas__disk_keep(&d);
-            oclblas__log("cache: %s loaded from disk in %.1f ms", what, now_ms() - t0);
+            oclblas__log("cache: %s loaded from disk in %.1f ms", what, oclblas__now() * 1e3 - t0);
             oclblas__mutex_lock(&cache_lock);
             ++stats.disk_hits;
             oclblas__mutex_unlock(&cache_lock);
@@ -393,7 +385,7 @@ static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_i
     oclblas__mutex_lock(&cache_lock);
     ++stats.builds;
     oclblas__mutex_unlock(&cache_lock);
-    oclblas__log("cache: %s built from source in %.1f ms on %s", what, now_ms() - t0, dev->name);
+    oclblas__log("cache: %s built from source in %.1f ms on %s", what, oclblas__now() * 1e3 - t0, dev->name);
     size_t len = 0;
     unsigned char *bin = program_binary(p, &len);
     if (bin) {

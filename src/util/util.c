@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static pthread_once_t verbose_once = PTHREAD_ONCE_INIT;
@@ -85,6 +86,13 @@ void oclblas__mutex_lock(pthread_mutex_t *m)
 }
 
 void oclblas__mutex_unlock(pthread_mutex_t *m) { (void)pthread_mutex_unlock(m); }
+
+double oclblas__now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 
 static int refuse(int err, char *why, size_t why_len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

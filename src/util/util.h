@@ -26,6 +26,8 @@ int oclblas__strcaseeq(const char *a, const char *b);
 const char *oclblas__strcasestr(const char *hay, const char *needle);
 void oclblas__mutex_lock(pthread_mutex_t *m);
 void oclblas__mutex_unlock(pthread_mutex_t *m);
+/* Seconds on the monotonic clock, for the library's own timings. */
+double oclblas__now(void);
 
 /* The one reader of whole files; every file is untrusted input. It opens
  * path (relative to the folder descriptor dir, or AT_FDCWD) without ever
