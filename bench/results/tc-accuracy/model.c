@@ -188,7 +188,7 @@ static float sgn(float x) { return unit() < 0.5 ? -x : x; }
 static float worst_bits(float x)
 {
     uint32_t u = uf(x);
-    u = (u & ~0xFFFu) | 0x801u | (uint32_t)(unit() * 0x7FF) << 1; /* bit 11 set (lo >= 2^-12 x), last bit 1 */
+    u = (u & ~0x1FFFu) | 0x801u | (uint32_t)(unit() * 0x3FF) << 1; /* rounds down; bit 11 set (lo >= 2^-12 x), last bit 1 */
     return fu(u);
 }
 
@@ -224,9 +224,9 @@ static void fill(int dist, float *a, float *b, int k)
         const double delta = (dist == CANCEL_1E6 ? 1e-6 : 1e-3) * (2.0 * unit() - 1.0);
         const int p1 = dist == CANCEL_FAR ? p : 2 * p, p2 = dist == CANCEL_FAR ? p + k / 2 : 2 * p + 1;
         a[p1] = x, b[p1] = y;
+        /* (with worst split bits only the first of a pair is forced: the second
+         * forced alike would lose the same bit, and the two errors cancel) */
         a[p2] = (float)((double)x * (1.0 + delta));
-        if (dist == CANCEL_WORST)
-            a[p2] = worst_bits(a[p2]);
         b[p2] = -y;
     }
 }
