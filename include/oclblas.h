@@ -119,14 +119,13 @@ OCLBLAS_API const char *oclblas_version(void);
  *   OCLBLAS_MATH_ACCURATE  FP32 accuracy: on NVIDIA GPUs of compute
  *                          capability 8.0 and above, where the device's
  *                          database entry says it is faster for the shape,
- *                          the tensor cores compute each product as three
- *                          TF32 products (hi*hi + hi*lo + lo*hi of each
- *                          operand split into a TF32 high and low part),
- *                          summed in FP32; as accurate as the FP32 kernels
- *                          (measured on the H100 at 4096^3: largest error
- *                          3.8e-8 of |A||B|, norm-wise 3.1e-7, against
- *                          cuBLAS FP32's 9.4e-8 and 8.2e-7, on A and B
- *                          uniform in [-1, 1]). A tile of C whose sums
+ *                          the tensor cores compute each product from
+ *                          the operands split exactly into three BF16
+ *                          words each (the six products of words above
+ *                          2^-25 of it), summed in FP32; never less
+ *                          accurate than the FP32 kernels, where products
+ *                          cancel too (docs/math-modes.md gives the
+ *                          measurements). A tile of C whose sums
  *                          hold Inf, NaN or a magnitude near overflow is
  *                          recomputed with FP32 fused multiply-adds, so
  *                          these come out as FP32 arithmetic gives them.

@@ -1,6 +1,7 @@
 // gemm_tc: C = alpha * A * B + beta * C on NVIDIA tensor cores (mma.sync
-// m16n8k8 with TF32 operands, compute capability 8.0 and above), for the
-// `accurate` (3xTF32) and `tf32` (1xTF32) math modes. Operands come in
+// m16n8k8 with TF32 operands and m16n8k16 with BF16, compute capability 8.0
+// and above), for the `accurate` (6xBF16) and `tf32` (1xTF32) math modes,
+// and 3xTF32, which no mode runs now. Operands come in
 // gemm_fast's padded layout: element (m, k) of A at ag[a_off + k * a_ld + m]
 // and (k, n) of B at bg[b_off + k * b_ld + n], read as float4 (offsets and
 // leading dimensions in float4s, rows 16-byte aligned), m and n padded to
@@ -35,6 +36,21 @@
 // the accumulator in FP32; PROMOTE = P > 0 sums each run of P k-tiles in a
 // second accumulator that is added to the first in FP32.
 //
+// 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split
+// into three BF16 words, x = x0 + x1 + x2 exactly (each rounded to
+// nearest from what the previous ones leave: 8 + 8 + 8 bits and their
+// signs hold all 24 of x's), and a * b is summed as a2 b0 + a1 b1 + a0 b2 +
+// a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 + a2 b1 +
+// a2 b2, are below 2^-25 |a b|) with mma.sync m16n8k16 on BF16, whose
+// instruction does twice the work of a TF32 m16n8k8 in the same time: as
+// many instructions as 3xTF32, but every product exact where two TF32 words
+// keep only 23 of x's 24 bits, which made 3xTF32 three times less accurate
+// than FFMA where products cancel. Each tile's six products of a k16 step
+// go to a fresh temporary added to the accumulator in FP32 (CHUNK = 1). A
+// k16 step is two k8 steps' fragments: BF16 k' = 2 tq + h + 8 r of the PTX
+// ISA's layout is k = tq + 4 h + 8 r here (A and B agree, which is all the
+// MMA needs), so the TF32 fragment loads serve unchanged.
+//
 // 1xTF32 (PRODUCTS = 1) multiplies the raw floats once: the tensor cores
 // read their top 19 bits (TF32 by truncation). KPAIR = 1 stores k rows in
 // interleaved pairs so that fragments load straight into mma's register
@@ -52,17 +68,20 @@
 // runs on any OpenCL device (PoCL): mma.sync becomes an exchange of the
 // fragments through local memory (a warp is 32 consecutive local ids) and a
 // float64 sum rounded toward zero (operands truncated to TF32, as the
-// hardware reads them). That checks fragment layouts, indexing, the
+// hardware reads them; BF16 operands exactly). That checks fragment layouts, indexing, the
 // pipeline, edges, the split of k and the fallback with the very code the
 // GPU runs.
 //
 // The host passes every parameter and every size derived from them as -D
-// options (src/kernel_gemm_tc.c, which also holds the rules that make a set
-// legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 3, PROMOTE,
+// options (src/kernels/gemm_tc.c, which also holds the rules that make a
+// set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1, 3 or 6, PROMOTE,
 // CHUNK, KPAIR; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, GUARD_EMIN
 // and GUARD_EMAX the range of the tensor-core path.
+#if PRODUCTS == 6 && (KSTEPS % 2 || !CHUNK)
+#error "gemm_tc: PRODUCTS = 6 needs BK a multiple of 16 and CHUNK = 1"
+#endif
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(CHUNK) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) ||          \
     !defined(THREADS) || !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) ||    \
@@ -99,6 +118,23 @@ inline void split_tf32(const uint w, uint *hi, uint *lo)
     *hi = as_uint(h);
     *lo = as_uint(x - h);
 }
+
+// x = w0 + w1 + w2 exactly, each word a BF16 in the top half of a float
+// (rounded to nearest, ties away, in integer operations), for finite x in
+// the range test's bounds. A NaN or Inf leaves some word NaN or Inf, which
+// the final sums show (the fallback's test).
+inline void split_bf16(const uint w, uint *w0, uint *w1, uint *w2)
+{
+    const float x = as_float(w);
+    const float h = as_float((w + 0x8000u) & 0xFFFF0000u);
+    const float r = x - h;
+    const float m = as_float((as_uint(r) + 0x8000u) & 0xFFFF0000u);
+    *w0 = as_uint(h);
+    *w1 = as_uint(m);
+    *w2 = as_uint(r - m); // at most 8 significant bits: a BF16 already
+}
+// Two BF16 words (floats with a zero low half) as one register, lo first.
+inline uint pack_bf16(const uint lo, const uint hi) { return (lo >> 16) | (hi & 0xFFFF0000u); }
 
 // True for x outside {0} U [2^GUARD_EMIN, 2^GUARD_EMAX] (Inf and NaN
 // included): there the three products lose bits or overflow.
@@ -159,11 +195,46 @@ void mma(float *d, const uint *a, const uint *b, const warp_place *wp)
         d[i] = convert_float_rtz(s); // the products exactly, one truncation
     }
 }
+
+// mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32, d += a b: a[r]
+// holds A(g + 8 (r & 1), 2 tq + 8 (r >> 1) + h) and b[r] B(2 tq + 8 r + h,
+// g) in its half h (h = 0: the low 16 bits), d as above.
+void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *wp)
+{
+    local uint *const w = wp->scratch;
+    const int lane = wp->lane;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = 0; r < 4; ++r)
+        w[lane * 6 + r] = a[r];
+    w[lane * 6 + 4] = b[0];
+    w[lane * 6 + 5] = b[1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = 0; i < 4; ++i) {
+        const int row = wp->g + 8 * (i >> 1), col = 2 * wp->tq + (i & 1);
+        double s = d[i];
+        for (int k = 0; k < 16; ++k) {
+            const uint x = w[((row & 7) * 4 + ((k & 7) >> 1)) * 6 + (row >> 3) + 2 * (k >> 3)];
+            const uint y = w[(col * 4 + ((k & 7) >> 1)) * 6 + 4 + (k >> 3)];
+            const float xf = as_float(k & 1 ? x & 0xFFFF0000u : x << 16);
+            const float yf = as_float(k & 1 ? y & 0xFFFF0000u : y << 16);
+            s += (double)xf * (double)yf;
+        }
+        d[i] = convert_float_rtz(s);
+    }
+}
 #else
 // Inline PTX is spelt `asm`, as NVIDIA's OpenCL compiler takes it.
 inline void mma(float *d, const uint *a, const uint *b, const warp_place *wp)
 {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]),
+                   "f"(d[2]), "f"(d[3]));
+}
+inline void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *wp)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
                  "{%10,%11,%12,%13};"
                  : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(d[0]), "f"(d[1]),
@@ -387,6 +458,55 @@ inline void multiply(const uint *fa, const uint *fb, float *sum, const warp_plac
 #endif
 }
 
+#if PRODUCTS == 6
+// The warp's product of one k16 step, the fragments of its two k8 steps
+// (fa[h], fb[h] as load_fragments gives them), into the accumulators.
+// B is split once for all tile columns; A one tile row at a time. Its
+// 6 MT NT mma calls make it too large for a compiler's inlining threshold,
+// and a call would put the accumulators in memory: always inlined.
+__attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT], const uint (*fb)[2 * NT], float *sum, const warp_place *wp)
+{
+    uint bw[3][2 * NT]; // word q of B, tile column j: registers 2 j (k 0..7) and 2 j + 1 (k 8..15)
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            uint x[3], y[3];
+            split_bf16(fb[r][2 * j], &x[0], &x[1], &x[2]);
+            split_bf16(fb[r][2 * j + 1], &y[0], &y[1], &y[2]);
+#pragma unroll
+            for (int q = 0; q < 3; ++q)
+                bw[q][2 * j + r] = pack_bf16(x[q], y[q]);
+        }
+#pragma unroll
+    for (int i = 0; i < MT; ++i) {
+        uint aw[3][4]; // register r: rows g + 8 (r & 1), k 8 (r >> 1) + tq and + tq + 4
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            uint x[3], y[3];
+            split_bf16(fa[r >> 1][4 * i + (r & 1)], &x[0], &x[1], &x[2]);
+            split_bf16(fa[r >> 1][4 * i + (r & 1) + 2], &y[0], &y[1], &y[2]);
+#pragma unroll
+            for (int q = 0; q < 3; ++q)
+                aw[q][r] = pack_bf16(x[q], y[q]);
+        }
+#pragma unroll
+        for (int j = 0; j < NT; ++j) {
+            float t4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            mma_bf16(t4, aw[2], bw[0] + 2 * j, wp);
+            mma_bf16(t4, aw[1], bw[1] + 2 * j, wp);
+            mma_bf16(t4, aw[0], bw[2] + 2 * j, wp);
+            mma_bf16(t4, aw[1], bw[0] + 2 * j, wp);
+            mma_bf16(t4, aw[0], bw[1] + 2 * j, wp);
+            mma_bf16(t4, aw[0], bw[0] + 2 * j, wp);
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+                sum[ACC(i, j) + r] += t4[r];
+        }
+    }
+}
+#endif
+
 // ---- the epilogue --------------------------------------------------------------
 
 // The fallback: the work-group's tile again with FFMA on the raw operands,
@@ -518,12 +638,22 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kt + 1 < num_k_tiles)
             fetch_tile(a_tile + (kt + 1) * BK * a_ld, b_tile + (kt + 1) * BK * b_ld, a_src, b_src, areg, breg);
+#if PRODUCTS == 6
+#pragma unroll
+        for (int s = 0; s < KSTEPS; s += 2) {
+            uint fa[2][4 * MT], fb[2][2 * NT];
+            load_fragments(sa, sb, s, frag_a, frag_b, fa[0], fb[0]);
+            load_fragments(sa, sb, s + 1, frag_a, frag_b, fa[1], fb[1]);
+            multiply_bf16(fa, fb, acc, &wp);
+        }
+#else
 #pragma unroll
         for (int s = 0; s < KSTEPS; ++s) {
             uint fa[4 * MT], fb[2 * NT];
             load_fragments(sa, sb, s, frag_a, frag_b, fa, fb);
             multiply(fa, fb, PROMOTE ? part : acc, &wp);
         }
+#endif
 #if PROMOTE
         // Fold the run of PROMOTE k-tiles into acc, rounding to nearest.
         if ((kt + 1) % PROMOTE == 0 || kt + 1 == num_k_tiles) {

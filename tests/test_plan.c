@@ -638,7 +638,7 @@ static void test_tc_choice(void **state)
     oclblas__plan plan = plan_of(&p);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
     assert_string_equal(main_step(&plan)->entry, "gemm_tc");
-    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 3);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 6);
     p.mode = OCLBLAS_MATH_TF32;
     plan = plan_of(&p);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
@@ -671,10 +671,11 @@ static void test_tc_choice(void **state)
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
     assert_int_equal(main_step(&plan)->params.v[TC_CHUNK], 0);
     assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
-    /* A set without promotion or CHUNK (a tf32 set, as an entry could hold)
-     * cannot give 3xTF32 its accuracy: the accurate mode keeps gemm_fast. */
+    /* A set with BK = 8 (a tf32 set, as an entry could hold) has no form
+     * with six BF16 products (k16 per mma): the accurate mode keeps gemm_fast. */
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 0;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_PRODUCTS] = 1;
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_BK] = 8;
     assert_true(oclblas__params_legal(OCLBLAS__K_GEMM_TC, &cx.params[OCLBLAS__K_GEMM_TC], &dev.lim, NULL));
     assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_TC);
     p.mode = OCLBLAS_MATH_ACCURATE;
@@ -814,7 +815,9 @@ static void test_tc_descriptor(void **state)
         {"LOOP=0", "outside its legal range"},
         {"FRAGV=4", "outside its legal range"},
         {"CHUNK=2", "outside its legal range"},
-        {"PRODUCTS=2", "PRODUCTS must be 1 or 3"},
+        {"PRODUCTS=2", "PRODUCTS must be 1, 3 or 6"},
+        {"PRODUCTS=6,BK=8", "PRODUCTS = 6 needs BK a multiple of 16"},
+        {"PRODUCTS=6,CHUNK=0,PROMOTE=0,BK=16", "PRODUCTS = 6 needs CHUNK = 1"},
         /* 3xTF32 must reach FP32 at least every 64 of k. */
         {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
         {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
@@ -1098,7 +1101,7 @@ static void test_classes_by_mode(void **state)
     plan = plan_of(&p);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
     assert_int_equal(main_step(&plan)->params.v[TC_KPAIR], 0);
-    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 3);
+    assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 6);
     /* The rule reads the quantity as it is written, and prints it back. */
     oclblas__shape_class c;
     char why[200], text[100];

@@ -1,6 +1,6 @@
 /*
  * gemm_tc's descriptor (kernels/gemm_tc.cl, SGEMM on NVIDIA tensor cores
- * through mma.sync with TF32 operands): its parameters (block tile BM BN
+ * through mma.sync with TF32 or BF16 operands): its parameters (block tile BM BN
  * BK, warp tile WM WN, local padding PADA PADB, products PRODUCTS, how
  * partial sums reach FP32 PROMOTE and CHUNK, k-paired local layout KPAIR,
  * and five that have one value: STAGES CP_ASYNC SPLIT LOOP FRAGV)
@@ -12,11 +12,11 @@
  * PRODUCTS is part of a set so that a set names its program completely
  * (build options and cache keys come from sets), but the math mode decides
  * it (oclblas__gemm_tc_for_mode): an entry's value is what the set was
- * tuned with. Three products need at least the resources of one, so the
- * tf32 form of a legal accurate set is legal too; a set made for one
- * product (without promotion or CHUNK, with KPAIR, or with too many
- * registers for hi and lo fragments) may have no accurate form, and the
- * plan then keeps gemm_fast for that mode.
+ * tuned with. Six products need at least the resources of one, so the
+ * tf32 form of a legal accurate set is legal too; another set (BK not a
+ * multiple of 16, KPAIR, or too many registers for the split fragments)
+ * may have no accurate form, and the plan then keeps gemm_fast for that
+ * mode.
  */
 #include "kernels/gemm_tc.h"
 
@@ -40,7 +40,8 @@ static const oclblas__param_def params[TC_COUNT] = {
     /* 8 (mod 32) makes the fragment loads conflict-free; 0 is 4-way conflicted. */
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
     [TC_PADB] = {"PADB", 0, 64, 1, {8}},
-    [TC_PRODUCTS] = {"PRODUCTS", 1, 3, 1, {3}},
+    /* 6: BF16 words (the accurate mode's); 3: TF32 words; 1: one TF32 product */
+    [TC_PRODUCTS] = {"PRODUCTS", 1, 6, 1, {6}},
     /* k-tiles per promotion of a separate sum to FP32 (0: none) */
     [TC_PROMOTE] = {"PROMOTE", 0, 8, 2, {0, 2}},
     [TC_LOOP] = {"LOOP", 1, 1, 1, {1}},
@@ -84,7 +85,8 @@ static int threads(const int *v) { return 32 * warps(v); }
 static int registers_per_item(const int *v)
 {
     const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, three = v[TC_PRODUCTS] == 3;
-    const int frag = (mt * 4 + nt * 2) * (three ? 2 : 1);
+    /* six: B's three words of a k16 step, A's raw words of two k8 steps and three words of a tile row */
+    const int frag = v[TC_PRODUCTS] == 6 ? nt * 6 + mt * 8 + 12 : (mt * 4 + nt * 2) * (three ? 2 : 1);
     return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + (v[TC_CHUNK] ? 8 : 0) + 40;
 }
 
@@ -111,7 +113,12 @@ static const char *padding(const int *v, const oclblas__limits *l)
 }
 static const char *products(const int *v, const oclblas__limits *l)
 {
-    return v[TC_PRODUCTS] != 1 && v[TC_PRODUCTS] != 3 ? "PRODUCTS must be 1 or 3" : NULL;
+    return v[TC_PRODUCTS] != 1 && v[TC_PRODUCTS] != 3 && v[TC_PRODUCTS] != 6 ? "PRODUCTS must be 1, 3 or 6" : NULL;
+}
+/* One BF16 mma.sync spans k16: two k8 steps of a k-tile. */
+static const char *bf16_k_tile(const int *v, const oclblas__limits *l)
+{
+    return v[TC_PRODUCTS] == 6 && v[TC_BK] % 16 ? "PRODUCTS = 6 needs BK a multiple of 16" : NULL;
 }
 /* Every work-item stages whole float4s of each tile. */
 static const char *chunks(const int *v, const oclblas__limits *l)
@@ -124,17 +131,20 @@ static const char *chunks(const int *v, const oclblas__limits *l)
                : NULL;
 }
 /* The tensor cores truncate their sums (measured): accumulated there over
- * a long k, 3xTF32 has thirty times FP32's error. So its partial sums reach
- * FP32 at least every 64 of k (PROMOTE) or every k8 step (CHUNK). */
+ * a long k, 3xTF32 has thirty times FP32's error. So partial sums reach
+ * FP32 at least every 64 of k (PROMOTE) or every k-step of the mma
+ * (CHUNK; the only form of 6xBF16). */
 static const char *accuracy(const int *v, const oclblas__limits *l)
 {
+    if (v[TC_PRODUCTS] == 6 && !v[TC_CHUNK])
+        return "PRODUCTS = 6 needs CHUNK = 1 (accuracy)";
     return v[TC_PRODUCTS] == 3 && !v[TC_CHUNK] && (!v[TC_PROMOTE] || v[TC_PROMOTE] * v[TC_BK] > 64)
                ? "PRODUCTS = 3 needs CHUNK = 1 or PROMOTE * BK in 1..64 (accuracy)"
                : NULL;
 }
 static const char *chunk(const int *v, const oclblas__limits *l)
 {
-    return v[TC_CHUNK] && (v[TC_PRODUCTS] != 3 || v[TC_PROMOTE]) ? "CHUNK > 0 needs PRODUCTS = 3 and PROMOTE = 0"
+    return v[TC_CHUNK] && (v[TC_PRODUCTS] == 1 || v[TC_PROMOTE]) ? "CHUNK > 0 needs PRODUCTS = 3 or 6 and PROMOTE = 0"
                                                                  : NULL;
 }
 /* The paired layout holds raw words: one product only. */
@@ -191,6 +201,7 @@ static const oclblas__rule rules[] = {
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 0, block_tile},
     {P(TC_PADA) | P(TC_PADB), 0, padding},
     {P(TC_PRODUCTS), 0, products},
+    {P(TC_PRODUCTS) | P(TC_BK), 0, bf16_k_tile},
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
     {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE) | P(TC_BK), 0, accuracy},
     {P(TC_CHUNK) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, chunk},
@@ -239,7 +250,12 @@ oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math
         q.v[TC_PRODUCTS] = 1;
         q.v[TC_CHUNK] = 0;
     } else {
-        q.v[TC_PRODUCTS] = 3;
+        /* Three BF16 words per operand: never less accurate than FFMA on
+         * the accuracy gate, where 3xTF32 was three times worse on
+         * cancelling products (bench/results/tc-accuracy). */
+        q.v[TC_PRODUCTS] = 6;
+        q.v[TC_CHUNK] = 1;
+        q.v[TC_PROMOTE] = 0;
     }
     return q;
 }
@@ -268,7 +284,10 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
                            OCLBLAS__GEMM_TC_VW};
 }
 
-static const char *label(const oclblas__params *p) { return p->v[TC_PRODUCTS] == 3 ? "3xTF32" : "1xTF32"; }
+static const char *label(const oclblas__params *p)
+{
+    return p->v[TC_PRODUCTS] == 6 ? "6xBF16" : p->v[TC_PRODUCTS] == 3 ? "3xTF32" : "1xTF32";
+}
 
 static const oclblas__tiled tiled = {
     .tile = tile, .step = oclblas__gemm_tc_step, .for_mode = oclblas__gemm_tc_for_mode, .label = label};

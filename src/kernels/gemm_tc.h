@@ -17,11 +17,11 @@ enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_P
  * be multiples of 4 elements (gemm_fast's VWM = VWN = 4). */
 #define OCLBLAS__GEMM_TC_VW 4
 
-/* The set that runs for a math mode: p with PRODUCTS = 3 (accurate, 3xTF32)
- * or 1 (tf32, which has no use for CHUNK: 0). The tf32 form of a legal
- * accurate set is legal (one product needs no more than three); the
- * accurate form of a set made for one product may not be, and the plans
- * check. */
+/* The set that runs for a math mode: p with PRODUCTS = 6, CHUNK = 1 and
+ * PROMOTE = 0 (accurate, 6xBF16) or PRODUCTS = 1 (tf32, which has no use
+ * for CHUNK: 0). The tf32 form of a legal accurate set is legal (one
+ * product needs no more than six); the accurate form of another set may
+ * not be (BK must be a multiple of 16), and the plans check. */
 oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math_mode mode);
 
 /* The step, on the tiled kernels' arguments: m, n the real sizes (C is

@@ -89,7 +89,7 @@ static const oclblas__tuning gemm_fast = {
 };
 
 /* gemm_tc is timed with its candidates as they are: the accurate kernel
- * (PRODUCTS = 3, the candidates' only value). */
+ * (PRODUCTS = 6, the candidates' only value). */
 static void gemm_tc_prepare(const oclblas__devctx *cx, const oclblas__params *cand, oclblas__tune_problem *p)
 {
     tiled_prepare(OCLBLAS__K_GEMM_TC, cand, p);
