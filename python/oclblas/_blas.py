@@ -214,6 +214,14 @@ def sgemv(a, x, *, alpha=1.0, beta=0.0, y=None, trans=False, out=None):
     return _finish(work, out)
 
 
+def _broadcast_shape(*shapes):
+    """The shape numpy broadcasts shapes to (numpy.broadcast_shapes, which
+    numpy has from 1.20 on: here through views that hold no memory)."""
+    one = np.zeros(1, np.float32)
+    views = [np.lib.stride_tricks.as_strided(one, shape=s, strides=(0,) * len(s)) for s in shapes]
+    return np.broadcast(*views).shape
+
+
 def _batch_stride(shape, strides):
     """The one stride in elements (>= 0) that steps an operand from each
     problem of a batch of this shape to the next, in C order of the batch's
@@ -256,7 +264,7 @@ def _batched_matmul(a, b, out):
     if kb != k:
         raise ValueError("matmul: a has shape %s and b %s: the inner dimensions differ" % (a.shape, b.shape))
     try:
-        batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+        batch = _broadcast_shape(a2.shape[:-2], b2.shape[:-2])
     except ValueError:
         raise ValueError("matmul: a has shape %s and b %s: the batch dimensions do not broadcast"
                          % (a.shape, b.shape)) from None
