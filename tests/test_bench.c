@@ -244,7 +244,7 @@ static void test_batch(void **state)
     char json[64];
     snprintf(json, sizeof json, "%s.json", csv);
     int cuda;
-    assert_int_equal(run_bench("--shapes 40x30x20,50x40 --batch 5 --layout both --trans NN,TT "
+    assert_int_equal(run_bench("--shapes 64x48x40,300x200 --batch 5 --layout both --trans NN,TT "
                                "--peers openblas,clblast,cublas --host",
                                csv, json, &cuda),
                      0);
