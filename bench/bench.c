@@ -11,7 +11,10 @@
  * clock over the same batch (timing.h). Each oclblas result is checked
  * against OpenBLAS. Output: a table on stdout, and CSV, JSON and a plot on
  * request; the first call of a fresh process, with a cold and a warm disk
- * cache, on request.
+ * cache, on request. --batch N (and the batched preset) makes each problem
+ * a strided batch: oclblas's strided-batched call against CLBlast's
+ * CLBlastSgemmStridedBatched, cuBLAS's strided-batched calls and a loop of
+ * OpenBLAS's single calls over the batch.
  */
 #define _GNU_SOURCE
 #include "oclblas.h"
@@ -23,6 +26,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,12 +91,23 @@ static int ocl_call(void *v, cl_event *ev)
 {
     ocl_ctx *x = v;
     const bench_problem *p = x->p;
-    const oclblas_status st =
-        p->gemm ? oclblas_sgemm_cl(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k, p->alpha,
-                                   x->a, 0, bench_lda(p), x->b, 0, bench_ldb(p), p->beta, x->y, 0, bench_ldc(p),
-                                   x->cl->queue, ev)
-                : oclblas_sgemv_cl(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, x->a, 0, bench_lda(p), x->b,
-                                   0, 1, p->beta, x->y, 0, 1, x->cl->queue, ev);
+    size_t na, nb, nc;
+    bench_sizes(p, &na, &nb, &nc);
+    oclblas_status st;
+    if (p->batch > 1)
+        st = p->gemm ? oclblas_sgemm_strided_batched_cl(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m,
+                                                        p->n, p->k, p->alpha, x->a, 0, bench_lda(p), na, x->b, 0,
+                                                        bench_ldb(p), nb, p->beta, x->y, 0, bench_ldc(p), nc, p->batch,
+                                                        x->cl->queue, ev)
+                     : oclblas_sgemv_strided_batched_cl(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, x->a,
+                                                        0, bench_lda(p), na, x->b, 0, 1, nb, p->beta, x->y, 0, 1, nc,
+                                                        p->batch, x->cl->queue, ev);
+    else
+        st = p->gemm ? oclblas_sgemm_cl(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k,
+                                        p->alpha, x->a, 0, bench_lda(p), x->b, 0, bench_ldb(p), p->beta, x->y, 0,
+                                        bench_ldc(p), x->cl->queue, ev)
+                     : oclblas_sgemv_cl(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, x->a, 0, bench_lda(p),
+                                        x->b, 0, 1, p->beta, x->y, 0, 1, x->cl->queue, ev);
     if (st != OCLBLAS_SUCCESS)
         fprintf(stderr, "oclblas-bench: oclblas failed: %s\n", oclblas_status_string(st));
     return st == OCLBLAS_SUCCESS ? 0 : -1;
@@ -102,6 +117,9 @@ static int ocl_run(const bench_cl *cl, const bench_problem *p, const bench_data 
 {
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
+    na *= p->batch;
+    nb *= p->batch;
+    nc *= p->batch;
     cl_int err;
     ocl_ctx x = {cl, p, NULL, NULL, NULL};
     x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
@@ -133,28 +151,43 @@ static int ocl_run(const bench_cl *cl, const bench_problem *p, const bench_data 
 enum { HOST_OPENBLAS, HOST_OCLBLAS, HOST_NVBLAS };
 
 /* One host-pointer call (OpenBLAS, oclblas's host API, or NVBLAS, SGEMM
- * only) on a fresh copy of C in y. */
+ * only) on a fresh copy of C in y (nc elements: the whole batch). oclblas
+ * takes a batch in one call; OpenBLAS and NVBLAS loop over it. */
 static int host_call(int who, const bench_problem *p, const bench_data *d, float *y, size_t nc)
 {
     const size_t lda = bench_lda(p), ldb = bench_ldb(p), ldc = bench_ldc(p);
+    size_t sa, sb, sc;
+    bench_sizes(p, &sa, &sb, &sc);
     memcpy(y, d->c, nc * 4);
-    if (who == HOST_NVBLAS)
-        return p->gemm ? nvblas_gemm(p, d->a, d->b, y) : -1;
     if (who == HOST_OCLBLAS) {
-        const oclblas_status st =
-            p->gemm ? oclblas_sgemm(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k, p->alpha,
-                                    d->a, lda, d->b, ldb, p->beta, y, ldc)
-                    : oclblas_sgemv(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, d->a, lda, d->b, 1,
-                                    p->beta, y, 1);
+        oclblas_status st;
+        if (p->batch > 1)
+            st = p->gemm ? oclblas_sgemm_strided_batched(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m,
+                                                         p->n, p->k, p->alpha, d->a, lda, sa, d->b, ldb, sb, p->beta, y,
+                                                         ldc, sc, p->batch)
+                         : oclblas_sgemv_strided_batched(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha,
+                                                         d->a, lda, sa, d->b, 1, sb, p->beta, y, 1, sc, p->batch);
+        else
+            st = p->gemm ? oclblas_sgemm(layout_of(p), trans_of(p->trans_a), trans_of(p->trans_b), p->m, p->n, p->k,
+                                         p->alpha, d->a, lda, d->b, ldb, p->beta, y, ldc)
+                         : oclblas_sgemv(layout_of(p), trans_of(p->trans_a), p->m, p->n, p->alpha, d->a, lda, d->b, 1,
+                                         p->beta, y, 1);
         return st == OCLBLAS_SUCCESS ? 0 : -1;
     }
     const CBLAS_ORDER o = p->col_major ? CblasColMajor : CblasRowMajor;
     const CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
-    if (p->gemm)
-        cblas_sgemm(o, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, d->a, (int)lda, d->b, (int)ldb, p->beta, y,
-                    (int)ldc);
-    else
-        cblas_sgemv(o, ta, (int)p->m, (int)p->n, p->alpha, d->a, (int)lda, d->b, 1, p->beta, y, 1);
+    for (size_t i = 0; i < p->batch; ++i) {
+        const float *a = d->a + i * sa, *b = d->b + i * sb;
+        float *c = y + i * sc;
+        if (who == HOST_NVBLAS) {
+            if (!p->gemm || nvblas_gemm(p, a, b, c) != 0)
+                return -1;
+        } else if (p->gemm)
+            cblas_sgemm(o, ta, tb, (int)p->m, (int)p->n, (int)p->k, p->alpha, a, (int)lda, b, (int)ldb, p->beta, c,
+                        (int)ldc);
+        else
+            cblas_sgemv(o, ta, (int)p->m, (int)p->n, p->alpha, a, (int)lda, b, 1, p->beta, c, 1);
+    }
     return 0;
 }
 
@@ -167,6 +200,7 @@ static int host_run(int who, const bench_problem *p, const bench_data *d, int re
 {
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
+    nc *= p->batch;
     float *y = malloc(nc * 4);
     if (!y)
         return -1;
@@ -194,14 +228,15 @@ static int host_run(int who, const bench_problem *p, const bench_data *d, int re
 
 /* ---- problems ---------------------------------------------------------- */
 
-/* Rate in GFLOPS (gemm) or GB/s moved (gemv) for seconds per call; NAN
- * when there is no time to divide by (a host call faster than the clock). */
+/* Rate in GFLOPS (gemm) or GB/s moved (gemv) for seconds per call (of
+ * the whole batch); NAN when there is no time to divide by (a host call
+ * faster than the clock). */
 static double rate(const bench_problem *p, double s)
 {
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
     const double work = p->gemm ? 2.0 * p->m * p->n * p->k : 4.0 * (na + nb + nc + (p->beta != 0.0f ? nc : 0));
-    return s > 0 ? work / s * 1e-9 : NAN;
+    return s > 0 ? work * (double)p->batch / s * 1e-9 : NAN;
 }
 
 static void fill(float *x, size_t n, unsigned seed)
@@ -229,6 +264,11 @@ static void run_case(const bench_cl *cl, bench_result *res)
     const bench_problem *p = &res->p;
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
+    /* A batch no address space holds gets the message of one that does not fit. */
+    const size_t most = SIZE_MAX / 4 / p->batch;
+    na = na > most ? SIZE_MAX / 4 : na * p->batch;
+    nb = nb > most ? SIZE_MAX / 4 : nb * p->batch;
+    nc = nc > most ? SIZE_MAX / 4 : nc * p->batch;
     float *a = malloc(na * 4), *b = malloc(nb * 4), *y = malloc(nc * 4);
     float *out_ocl = malloc(nc * 4), *out_ref = malloc(nc * 4);
     memset(res->have, 0, sizeof res->have);
@@ -472,9 +512,9 @@ static const char *output_path(const char *name, const char *path)
 static int ncases;
 static bench_problem cases[MAX_CASES];
 
-static void add_case(int gemm, int col_major, int ta, int tb, size_t m, size_t n, size_t k)
+static void add_case(int gemm, int col_major, int ta, int tb, size_t m, size_t n, size_t k, size_t batch)
 {
-    const bench_problem p = {gemm, col_major, ta, gemm ? tb : 0, m, n, gemm ? k : 0, opt.alpha, opt.beta};
+    const bench_problem p = {gemm, col_major, ta, gemm ? tb : 0, m, n, gemm ? k : 0, opt.alpha, opt.beta, batch};
     for (int i = 0; i < ncases; ++i) /* gemv takes only the first letter of each --trans item */
         if (!memcmp(&cases[i], &p, sizeof p))
             return;
@@ -494,9 +534,16 @@ static void usage(void)
         "                               shapes: a problem or two of each class of shapes (squares small\n"
         "                               to large, one small side, long k, short k, odd sizes, gemv small,\n"
         "                               large and odd), both layouts and all transposes unless --layout\n"
-        "                               and --trans say otherwise; GPU sizes on a GPU, smaller on a CPU\n"
+        "                               and --trans say otherwise; GPU sizes on a GPU, smaller on a CPU;\n"
+        "                               batched: strided batches of SGEMM (1000 x 32^3, 256 x 128^3,\n"
+        "                               64 x 512^3, 16 x 1024^3, 64 attention heads of 128x128x64; fewer\n"
+        "                               of the largest on a CPU), both layouts and all transposes unless\n"
+        "                               --layout and --trans say otherwise\n"
         "  --sizes S,S,...              square sizes (gemm m=n=k, gemv m=n), instead of a preset\n"
         "  --shapes MxNxK,MxN,...       gemm shapes (MxN for gemv), instead of a preset\n"
+        "  --batch N                    each problem a strided batch of N (tight, one after the other):\n"
+        "                               oclblas's strided-batched calls, CLBlast's and cuBLAS's strided\n"
+        "                               batches, OpenBLAS in a loop; rates are the whole batch's (1)\n"
         "  --layout row|col|both        (row)\n"
         "  --trans NN,NT,TN,TT          gemm transposes (N, T or C each); gemv takes the first letter (NN)\n"
         "  --device SPEC                the OpenCL device, as OCLBLAS_DEVICE names it: gpu, cpu, P:D, or part\n"
@@ -654,16 +701,20 @@ static void first_call_report(size_t s)
 
 static void describe(const bench_problem *p, char *buf, size_t len)
 {
+    char batch[32] = "";
+    if (p->batch > 1)
+        snprintf(batch, sizeof batch, "%zu x ", p->batch);
     if (p->gemm)
-        snprintf(buf, len, "sgemm %s %c%c %zux%zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N',
-                 p->trans_b ? 'T' : 'N', p->m, p->n, p->k);
+        snprintf(buf, len, "sgemm %s %c%c %s%zux%zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N',
+                 p->trans_b ? 'T' : 'N', batch, p->m, p->n, p->k);
     else
-        snprintf(buf, len, "sgemv %s %c %zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N', p->m, p->n);
+        snprintf(buf, len, "sgemv %s %c %s%zux%zu", p->col_major ? "col" : "row", p->trans_a ? 'T' : 'N', batch, p->m,
+                 p->n);
 }
 
 static void print_table(const bench_result *r, int n, const int *present)
 {
-    printf("%-32s", "problem");
+    printf("%-36s", "problem");
     for (int l = 0; l < NLIBS; ++l)
         if (present[l])
             printf(" %13s", lib_names[l]);
@@ -680,7 +731,7 @@ static void print_table(const bench_result *r, int n, const int *present)
     for (int i = 0; i < n; ++i) {
         char d[96];
         describe(&r[i].p, d, sizeof d);
-        printf("%-32s", d);
+        printf("%-36s", d);
         for (int l = 0; l < NLIBS; ++l)
             if (present[l]) {
                 if (r[i].have[l] && isfinite(r[i].rate[l]))
@@ -756,7 +807,7 @@ static host_figures figures_of(const bench_result *r)
 static void print_host_table(const bench_result *r, int n, const int *present)
 {
     printf("\nhost-pointer calls (oclblas_sgemm/oclblas_sgemv on pageable host memory, wall clock):\n");
-    printf("%-32s %13s %13s %13s %10s %10s %-12s %9s %8s %6s %s\n", "problem", "oclblas-host", "openblas",
+    printf("%-36s %13s %13s %13s %10s %10s %-12s %9s %8s %6s %s\n", "problem", "oclblas-host", "openblas",
            present[LIB_NVBLAS] ? "nvblas" : "", "/openblas", present[LIB_NVBLAS] ? "/nvblas" : "", "ran on",
            "GB moved", "GB/s", "busy", "model host/device ms");
     for (int i = 0; i < n; ++i) {
@@ -765,7 +816,7 @@ static void print_host_table(const bench_result *r, int n, const int *present)
         char d[96];
         describe(&r[i].p, d, sizeof d);
         const char *unit = r[i].p.gemm ? "GF/s" : "GB/s";
-        printf("%-32s %8.1f %s", d, r[i].rate[LIB_HOST], unit);
+        printf("%-36s %8.1f %s", d, r[i].rate[LIB_HOST], unit);
         for (int l = LIB_OPENBLAS; l <= LIB_NVBLAS; l += LIB_NVBLAS - LIB_OPENBLAS) {
             if (r[i].have[l] && isfinite(r[i].rate[l]))
                 printf(" %8.1f %s", r[i].rate[l], unit);
@@ -817,7 +868,8 @@ static void write_rows(const char *path, const char *head, const char *tail, row
 /* CSV: k and trans_b are empty for sgemv, device_ms where the library has
  * no device clock (OpenBLAS, the host API), max_rel_diff on all but
  * oclblas's rows; the host-pointer figures (moved_gb per call, bus_gbs,
- * device_busy as a fraction, ran_on) on the oclblas-host rows only. */
+ * device_busy as a fraction, ran_on) on the oclblas-host rows only; batch
+ * last (the problems of a call; times and rates are the whole batch's). */
 static void csv_row(FILE *f, const bench_result *r, int l, const bench_cl *cl, int first)
 {
     const bench_problem *p = &r->p;
@@ -840,14 +892,14 @@ static void csv_row(FILE *f, const bench_result *r, int l, const bench_cl *cl, i
     cell(f, "%.6f,", h.moved_gb, host, ",");
     cell(f, "%.3f,", h.bus_gbs, host, ",");
     cell(f, "%.4f,", h.busy, host, ",");
-    fprintf(f, "%s\n", host ? h.where : "");
+    fprintf(f, "%s,%zu\n", host ? h.where : "", p->batch);
 }
 
 static void write_csv(const char *path, const bench_result *r, int n, const bench_cl *cl)
 {
     write_rows(path,
                "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit,"
-               "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on\n",
+               "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on,batch\n",
                "", csv_row, r, n, cl);
 }
 
@@ -864,6 +916,7 @@ static void json_row(FILE *f, const bench_result *r, int l, const bench_cl *cl, 
                 p->k);
     else
         fprintf(f, "\"trans_b\": null, \"m\": %zu, \"n\": %zu, \"k\": null, ", p->m, p->n);
+    fprintf(f, "\"batch\": %zu, ", p->batch);
     fprintf(f, "\"library\": \"%s\", \"device\": \"%s\", \"device_ms\": ", lib_names[l], device_of(l, cl));
     cell(f, "%.6f", t->device_s * 1e3, t->device_s > 0, "null");
     fputs(", \"wall_ms\": ", f);
@@ -1004,7 +1057,7 @@ static int plot(const bench_result *r, int n, const bench_cl *cl)
 /* ---- options ----------------------------------------------------------- */
 
 static const char *const routines[] = {"all", "gemm", "gemv", NULL}, *const layouts[] = {"row", "col", "both", NULL},
-                         *const presets[] = {"default", "quick", "users", "gpu", "shapes", NULL};
+                         *const presets[] = {"default", "quick", "users", "gpu", "shapes", "batched", NULL};
 
 /* What the command line asks for beyond opt and the lists (sizes, shapes,
  * transposes) that the item parsers fill. */
@@ -1013,6 +1066,7 @@ static struct {
     const char *overrides[MAX_OVERRIDES];
     int noverrides;
     size_t first_call;
+    size_t batch;       /* --batch: the problems of each call (1) */
     int math;           /* 0: the process's mode */
     size_t child;       /* --first-call-child: this process is one of --first-call's */
     int child_clblast;
@@ -1021,7 +1075,8 @@ static struct {
 
 enum {
     O_ROUTINE = 256, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS, O_DEVICE, O_PEERS, O_MATH, O_HOST, O_ALPHA,
-    O_BETA, O_REPS, O_MIN_TIME, O_OVERRIDE, O_CSV, O_JSON, O_PNG, O_FIRST_CALL, O_QUIET, O_CHILD, O_CHILD_CLBLAST
+    O_BETA, O_REPS, O_MIN_TIME, O_OVERRIDE, O_CSV, O_JSON, O_PNG, O_FIRST_CALL, O_QUIET, O_BATCH, O_CHILD,
+    O_CHILD_CLBLAST
 };
 _Static_assert(O_CHILD_CLBLAST - O_ROUTINE < (int)sizeof cmd.given, "cmd.given holds every option");
 static const struct option long_options[] = {
@@ -1035,6 +1090,7 @@ static const struct option long_options[] = {
     {"override", required_argument, NULL, O_OVERRIDE}, {"csv", required_argument, NULL, O_CSV},
     {"json", required_argument, NULL, O_JSON},         {"png", required_argument, NULL, O_PNG},
     {"first-call", required_argument, NULL, O_FIRST_CALL}, {"quiet", no_argument, NULL, O_QUIET},
+    {"batch", required_argument, NULL, O_BATCH},
     {"help", no_argument, NULL, 'h'},                  {"version", no_argument, NULL, 'V'},
     /* Internal: --first-call runs the measured call in a fresh process of this program. */
     {"first-call-child", required_argument, NULL, O_CHILD},
@@ -1066,7 +1122,7 @@ static void take_option(int code, const char *name, const char *v)
     switch (code) {
     case O_ROUTINE: cmd.routine = parse_choice(name, v, routines, "must be gemm, gemv or all"); break;
     case O_PRESET:
-        cmd.preset = parse_choice(name, v, presets, "must be quick, default, users, gpu or shapes");
+        cmd.preset = parse_choice(name, v, presets, "must be quick, default, users, gpu, shapes or batched");
         cmd.preset_given = 1;
         break;
     case O_SIZES: nsizes = 0; parse_list(name, v, size_item); break;
@@ -1113,6 +1169,7 @@ static void take_option(int code, const char *name, const char *v)
     case O_PNG: opt.png = output_path(name, v); break;
     case O_FIRST_CALL: cmd.first_call = parse_count(name, v, MAX_DIM); break;
     case O_QUIET: opt.quiet = 1; break;
+    case O_BATCH: cmd.batch = parse_count(name, v, INT32_MAX); break; /* cuBLAS takes the count as int */
     case O_CHILD:
     case O_CHILD_CLBLAST:
         cmd.child = parse_count(name, v, MAX_DIM);
@@ -1126,7 +1183,7 @@ static void warn_unused(void)
 {
     static const int unused_by_first_call[] = {O_ROUTINE, O_PRESET, O_SIZES, O_SHAPES, O_LAYOUT, O_TRANS,
                                                O_HOST,    O_ALPHA,  O_BETA,  O_REPS,   O_MIN_TIME, O_OVERRIDE,
-                                               O_JSON,    O_PNG,    O_QUIET};
+                                               O_JSON,    O_PNG,    O_QUIET,  O_BATCH};
     if (cmd.given[O_MIN_TIME - O_ROUTINE] && opt.reps)
         fprintf(stderr, "oclblas-bench: warning: --min-time is not used: --reps sets the calls per timing\n");
     for (size_t i = 0; cmd.first_call && i < sizeof unused_by_first_call / sizeof *unused_by_first_call; ++i)
@@ -1171,6 +1228,10 @@ static void parse_options(int argc, char **argv)
         bad_combination("--sizes and --shapes exclude each other");
     if (cmd.preset_given && (nsizes || nshapes))
         bad_combination("--preset excludes --sizes and --shapes");
+    if (cmd.batch && cmd.preset_given && !strcmp(presets[cmd.preset], "batched"))
+        bad_combination("--batch and --preset batched exclude each other: the preset has its own batches");
+    if (!cmd.batch)
+        cmd.batch = 1;
     warn_unused();
 }
 
@@ -1195,9 +1256,9 @@ static void add_shapes_preset(int col, int ta, int tb, int do_gemm, int do_gemv,
     const int ng = on_cpu ? (int)(sizeof cpu_gemm / sizeof *cpu_gemm) : (int)(sizeof gpu_gemm / sizeof *gpu_gemm);
     const int nv = on_cpu ? (int)(sizeof cpu_gemv / sizeof *cpu_gemv) : (int)(sizeof gpu_gemv / sizeof *gpu_gemv);
     for (int i = 0; i < ng && do_gemm; ++i)
-        add_case(1, col, ta, tb, g[i][0], g[i][1], g[i][2]);
+        add_case(1, col, ta, tb, g[i][0], g[i][1], g[i][2], cmd.batch);
     for (int i = 0; i < nv && do_gemv; ++i)
-        add_case(0, col, ta, 0, v[i][0], v[i][1], 0);
+        add_case(0, col, ta, 0, v[i][0], v[i][1], 0, cmd.batch);
 }
 
 /* The square presets, and the users' shapes (at GPU scale for gpu). */
@@ -1209,31 +1270,46 @@ static void add_preset(const char *name, int col, int ta, int tb, int do_gemm, i
     const size_t *sq = !strcmp(name, "default") ? deflt : is_gpu ? gpu : quick;
     for (int i = 0; sq[i] && !users; ++i) {
         if (do_gemm && (sq[i] <= 4096 || !is_gpu))
-            add_case(1, col, ta, tb, sq[i], sq[i], sq[i]);
+            add_case(1, col, ta, tb, sq[i], sq[i], sq[i], cmd.batch);
         if (do_gemv)
-            add_case(0, col, ta, 0, sq[i], sq[i], 0);
+            add_case(0, col, ta, 0, sq[i], sq[i], 0, cmd.batch);
     }
     if (!users && !is_gpu)
         return;
     const size_t f = is_gpu ? 4 : 1;
     if (do_gemm) {
-        add_case(1, col, ta, tb, 4096 * f, 64, 1024);  /* tall-skinny */
-        add_case(1, col, ta, tb, 64, 4096 * f, 1024);  /* short-wide */
-        add_case(1, col, ta, tb, 256, 256, 16384 * f); /* k much larger */
-        add_case(1, col, ta, tb, 1000 * f, 999 * f, 1001);
-        add_case(1, col, ta, tb, 1, 2048 * f, 2048);
-        add_case(1, col, ta, tb, 2048 * f, 1, 2048);
+        add_case(1, col, ta, tb, 4096 * f, 64, 1024, cmd.batch);  /* tall-skinny */
+        add_case(1, col, ta, tb, 64, 4096 * f, 1024, cmd.batch);  /* short-wide */
+        add_case(1, col, ta, tb, 256, 256, 16384 * f, cmd.batch); /* k much larger */
+        add_case(1, col, ta, tb, 1000 * f, 999 * f, 1001, cmd.batch);
+        add_case(1, col, ta, tb, 1, 2048 * f, 2048, cmd.batch);
+        add_case(1, col, ta, tb, 2048 * f, 1, 2048, cmd.batch);
     }
     if (do_gemv) {
-        add_case(0, col, ta, 0, 65536 * f, 256, 0);
-        add_case(0, col, ta, 0, 256, 65536 * f, 0);
-        add_case(0, col, ta, 0, 3001 * f, 2999 * f, 0);
+        add_case(0, col, ta, 0, 65536 * f, 256, 0, cmd.batch);
+        add_case(0, col, ta, 0, 256, 65536 * f, 0, cmd.batch);
+        add_case(0, col, ta, 0, 3001 * f, 2999 * f, 0, cmd.batch);
     }
+}
+
+/* The batched preset (issue 24's problems): strided batches of SGEMM,
+ * small problems by the thousand to large ones by the dozen, and the
+ * products of attention heads; on a CPU, fewer of the largest. */
+static void add_batched_preset(int col, int ta, int tb, int on_cpu)
+{
+    static const size_t gpu[][4] = {{1000, 32, 32, 32},    {256, 128, 128, 128}, {64, 512, 512, 512},
+                                    {16, 1024, 1024, 1024}, {64, 128, 128, 64}};
+    static const size_t cpu[][4] = {{1000, 32, 32, 32}, {256, 128, 128, 128}, {16, 512, 512, 512},
+                                    {4, 1024, 1024, 1024}, {64, 128, 128, 64}};
+    const size_t(*b)[4] = on_cpu ? cpu : gpu;
+    for (int i = 0; i < 5; ++i)
+        add_case(1, col, ta, tb, b[i][1], b[i][2], b[i][3], b[i][0]);
 }
 
 static void build_cases(int on_cpu)
 {
-    const int shapes_preset = cmd.preset_given && !strcmp(presets[cmd.preset], "shapes");
+    const int batched_preset = cmd.preset_given && !strcmp(presets[cmd.preset], "batched");
+    const int shapes_preset = cmd.preset_given && (!strcmp(presets[cmd.preset], "shapes") || batched_preset);
     if (shapes_preset && !cmd.layout_given)
         cmd.layout = 2;
     if (shapes_preset && !cmd.trans_given)
@@ -1253,22 +1329,27 @@ static void build_cases(int on_cpu)
             const int ta = trans_pairs[t][0], tb = trans_pairs[t][1];
             for (int i = 0; i < nshapes; ++i) {
                 if (shapes[i].gemm && do_gemm)
-                    add_case(1, col, ta, tb, shapes[i].m, shapes[i].n, shapes[i].k);
+                    add_case(1, col, ta, tb, shapes[i].m, shapes[i].n, shapes[i].k, cmd.batch);
                 else if (!shapes[i].gemm && do_gemv)
-                    add_case(0, col, ta, 0, shapes[i].m, shapes[i].n, 0);
+                    add_case(0, col, ta, 0, shapes[i].m, shapes[i].n, 0, cmd.batch);
             }
             for (int i = 0; i < nsizes; ++i) {
                 if (do_gemm)
-                    add_case(1, col, ta, tb, sizes[i], sizes[i], sizes[i]);
+                    add_case(1, col, ta, tb, sizes[i], sizes[i], sizes[i], cmd.batch);
                 if (do_gemv)
-                    add_case(0, col, ta, 0, sizes[i], sizes[i], 0);
+                    add_case(0, col, ta, 0, sizes[i], sizes[i], 0, cmd.batch);
             }
-            if (shapes_preset)
+            if (batched_preset) {
+                if (do_gemm)
+                    add_batched_preset(col, ta, tb, on_cpu);
+            } else if (shapes_preset)
                 add_shapes_preset(col, ta, tb, do_gemm, do_gemv, on_cpu);
             else if (!nshapes && !nsizes)
                 add_preset(presets[cmd.preset], col, ta, tb, do_gemm, do_gemv);
         }
     }
+    if (ncases == 0 && batched_preset)
+        bad_combination("nothing to run: the batched preset is SGEMM only (--routine gemv)");
     if (ncases == 0)
         bad_combination(cmd.routine == 1 ? "nothing to run: --routine gemm and --shapes has no MxNxK shape"
                                          : "nothing to run: --routine gemv and --shapes has no MxN shape");

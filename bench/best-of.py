@@ -16,7 +16,9 @@ import sys
 
 
 def key(row):
-    return tuple(row[c] for c in ("routine", "layout", "trans_a", "trans_b", "m", "n", "k"))
+    # batch: absent from files written before oclblas-bench had --batch
+    return tuple(row.get(c) or "1" if c == "batch" else row[c]
+                 for c in ("routine", "layout", "trans_a", "trans_b", "m", "n", "k", "batch"))
 
 
 def read(paths):

@@ -20,6 +20,8 @@
 #                                   the GPU's name); the steps after it use the new entry
 #   bench/gpu.sh shapes LABEL       the shapes preset (every class, both layouts, all transposes),
 #                                   cuBLAS as the peer -> OUT/shapes-LABEL.{txt,csv,json}
+#   bench/gpu.sh batched            the batched preset (issue 24) in the accurate and strict modes,
+#                                   cuBLAS, CLBlast and OpenBLAS beside -> OUT/batched-MODE.{txt,csv,json}
 # Steps run in the order given, e.g. bench/gpu.sh test tune h100 330 bench first, or for the
 # classes of shapes: bench/gpu.sh test shapes shipped classes auto 225 shapes tuned.
 # On the lent NVIDIA machines: source .device/env.sh first (the OpenCL ICD, CLBlast and
@@ -176,6 +178,18 @@ while [ $# -gt 0 ]; do
         --csv "$out/shapes-$label.csv" --json "$out/shapes-$label.json" > "$out/shapes-$label.txt" 2>&1
       echo "bench exit $?" >> "$out/shapes-$label.txt"
       tail -3 "$out/shapes-$label.txt"
+      ;;
+    batched)
+      # Issue 24's batched preset in the default and the strict mode, cuBLAS's and CLBlast's
+      # strided batches and OpenBLAS's loop beside it.
+      for mode in accurate strict; do
+        stamp "batched preset ($mode)"
+        "$build/bench/oclblas-bench" --preset batched --math "$mode" --peers cublas,clblast,openblas \
+          --min-time 0.05 --quiet --csv "$out/batched-$mode.csv" --json "$out/batched-$mode.json" \
+          > "$out/batched-$mode.txt" 2>&1
+        echo "bench exit $?" >> "$out/batched-$mode.txt"
+        tail -3 "$out/batched-$mode.txt"
+      done
       ;;
     first)
       stamp "first call"

@@ -1,10 +1,12 @@
 /*
  * CLBlast as a peer: libclblast loaded at run time, on the same device,
  * context and profiling queue as oclblas, the same operands, timed the
- * same way (timing.h).
+ * same way (timing.h); a batch as CLBlastSgemmStridedBatched.
  */
 #include "peers.h"
 
+#include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* CLBlast's C API as far as the bench calls it: its layout and transpose
@@ -17,10 +19,16 @@ typedef int (*clblast_sgemv_fn)(int layout, int ta, size_t m, size_t n, float al
                                 size_t lda, cl_mem x, size_t x_off, size_t incx, float beta, cl_mem y, size_t y_off,
                                 size_t incy, cl_command_queue *q, cl_event *ev);
 
+typedef int (*clblast_sgemm_strided_fn)(int layout, int ta, int tb, size_t m, size_t n, size_t k, float alpha,
+                                        cl_mem a, size_t a_off, size_t lda, size_t a_stride, cl_mem b, size_t b_off,
+                                        size_t ldb, size_t b_stride, float beta, cl_mem c, size_t c_off, size_t ldc,
+                                        size_t c_stride, size_t batch, cl_command_queue *q, cl_event *ev);
+
 static struct {
     int state; /* 0 not tried, 1 loaded, -1 absent */
     clblast_sgemm_fn sgemm;
     clblast_sgemv_fn sgemv;
+    clblast_sgemm_strided_fn sgemm_strided; /* NULL in a CLBlast before 1.5 */
     char note[600];
 } lib;
 
@@ -39,6 +47,7 @@ int clblast_available(const char **note)
             snprintf(lib.note, sizeof lib.note, "%s has no %s", found, missing);
         else {
             snprintf(lib.note, sizeof lib.note, "%s", found);
+            lib.sgemm_strided = (clblast_sgemm_strided_fn)(uintptr_t)dlsym(h, "CLBlastSgemmStridedBatched");
             lib.state = 1;
         }
     }
@@ -60,6 +69,14 @@ static int call(void *v, cl_event *ev)
     cl_command_queue q = x->cl->queue;
     const int layout = p->col_major ? CLBLAST_COL_MAJOR : CLBLAST_ROW_MAJOR;
     const int ta = p->trans_a ? CLBLAST_TRANS : CLBLAST_NO_TRANS, tb = p->trans_b ? CLBLAST_TRANS : CLBLAST_NO_TRANS;
+    if (p->batch > 1) {
+        size_t na, nb, nc;
+        bench_sizes(p, &na, &nb, &nc);
+        return lib.sgemm_strided(layout, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0, bench_lda(p), na, x->b, 0,
+                                 bench_ldb(p), nb, p->beta, x->c, 0, bench_ldc(p), nc, p->batch, &q, ev) == 0
+                   ? 0
+                   : -1;
+    }
     const int st = p->gemm ? lib.sgemm(layout, ta, tb, p->m, p->n, p->k, p->alpha, x->a, 0, bench_lda(p), x->b, 0,
                                        bench_ldb(p), p->beta, x->c, 0, bench_ldc(p), &q, ev)
                            : lib.sgemv(layout, ta, p->m, p->n, p->alpha, x->a, 0, bench_lda(p), x->b, 0, 1, p->beta,
@@ -69,10 +86,13 @@ static int call(void *v, cl_event *ev)
 
 int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
-    if (!clblast_available(NULL))
+    if (!clblast_available(NULL) || (p->batch > 1 && (!p->gemm || !lib.sgemm_strided)))
         return -1;
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
+    na *= p->batch;
+    nb *= p->batch;
+    nc *= p->batch;
     cl_int err;
     call_ctx x = {cl, p, NULL, NULL, NULL};
     x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);

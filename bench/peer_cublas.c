@@ -5,11 +5,12 @@
  * (the peer of oclblas's tf32 mode and the speed its accurate mode
  * competes with). Timed with CUDA events around back-to-back calls, like
  * the OpenCL peers. Row-major problems use the identity C^T = B^T A^T, so
- * cuBLAS sees column-major operands.
+ * cuBLAS sees column-major operands. A batch is one strided-batched call.
  */
 #include "peers.h"
 
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* The CUDA runtime and cuBLAS calls the bench makes, declared here
@@ -32,6 +33,14 @@ static struct {
                        const float *b, int ldb, const float *beta, float *c, int ldc);
     int (*cublasSgemv)(void *h, int t, int m, int n, const float *alpha, const float *a, int lda, const float *x,
                        int incx, const float *beta, float *y, int incy);
+    int (*cublasSgemmStridedBatched)(void *h, int ta, int tb, int m, int n, int k, const float *alpha,
+                                     const float *a, int lda, long long stride_a, const float *b, int ldb,
+                                     long long stride_b, const float *beta, float *c, int ldc, long long stride_c,
+                                     int batch);
+    /* NULL in a cuBLAS before 11.6 */
+    int (*cublasSgemvStridedBatched)(void *h, int t, int m, int n, const float *alpha, const float *a, int lda,
+                                     long long stride_a, const float *x, int incx, long long stride_x,
+                                     const float *beta, float *y, int incy, long long stride_y, int batch);
 } cu;
 
 static int state; /* 0 not tried, 1 ready, -1 absent */
@@ -56,6 +65,7 @@ static int load_toolkit(void)
                                  {"cublasSetMathMode", (void **)&cu.cublasSetMathMode},
                                  {"cublasSgemm_v2", (void **)&cu.cublasSgemm},
                                  {"cublasSgemv_v2", (void **)&cu.cublasSgemv},
+                                 {"cublasSgemmStridedBatched", (void **)&cu.cublasSgemmStridedBatched},
                                  {NULL, NULL}};
     for (int v = 0; v < 4; ++v) {
         char blas_name[64], rt_name[64], blas_path[512], rt_path[512], missing[64];
@@ -74,6 +84,7 @@ static int load_toolkit(void)
             snprintf(note, sizeof note, "%s or %s has no %s", blas_path, rt_path, missing);
             return -1;
         }
+        *(void **)&cu.cublasSgemvStridedBatched = dlsym(b, "cublasSgemvStridedBatched");
         snprintf(note, sizeof note, "%s on %s", blas_path, device_name);
         return 0;
     }
@@ -105,29 +116,43 @@ const char *cublas_device(void) { return state == 1 ? device_name : ""; }
 
 static int one_call(void *handle, const bench_problem *p, const float *a, const float *b, float *c)
 {
+    size_t na, nb, nc;
+    bench_sizes(p, &na, &nb, &nc);
+    const long long sa = (long long)na, sb = (long long)nb, sc = (long long)nc;
+    const int batch = (int)p->batch;
     if (p->gemm) {
         const int ta = p->trans_a ? CUBLAS_TRANS : CUBLAS_NO_TRANS, tb = p->trans_b ? CUBLAS_TRANS : CUBLAS_NO_TRANS;
         const int lda = (int)bench_lda(p), ldb = (int)bench_ldb(p), ldc = (int)bench_ldc(p);
+        const int m = (int)p->m, n = (int)p->n, k = (int)p->k;
+        if (batch > 1 && p->col_major)
+            return cu.cublasSgemmStridedBatched(handle, ta, tb, m, n, k, &p->alpha, a, lda, sa, b, ldb, sb, &p->beta,
+                                                c, ldc, sc, batch);
+        if (batch > 1)
+            return cu.cublasSgemmStridedBatched(handle, tb, ta, n, m, k, &p->alpha, b, ldb, sb, a, lda, sa, &p->beta,
+                                                c, ldc, sc, batch);
         if (p->col_major)
-            return cu.cublasSgemm(handle, ta, tb, (int)p->m, (int)p->n, (int)p->k, &p->alpha, a, lda, b, ldb, &p->beta,
-                                  c, ldc);
-        return cu.cublasSgemm(handle, tb, ta, (int)p->n, (int)p->m, (int)p->k, &p->alpha, b, ldb, a, lda, &p->beta, c,
-                              ldc);
+            return cu.cublasSgemm(handle, ta, tb, m, n, k, &p->alpha, a, lda, b, ldb, &p->beta, c, ldc);
+        return cu.cublasSgemm(handle, tb, ta, n, m, k, &p->alpha, b, ldb, a, lda, &p->beta, c, ldc);
     }
     /* Row-major A is column-major A^T. */
-    const int t = p->col_major ? p->trans_a : !p->trans_a;
+    const int t = (p->col_major ? p->trans_a : !p->trans_a) ? CUBLAS_TRANS : CUBLAS_NO_TRANS;
     const int rows = (int)(p->col_major ? p->m : p->n), cols = (int)(p->col_major ? p->n : p->m);
-    return cu.cublasSgemv(handle, t ? CUBLAS_TRANS : CUBLAS_NO_TRANS, rows, cols, &p->alpha, a, rows, b, 1, &p->beta,
-                          c, 1);
+    if (batch > 1)
+        return cu.cublasSgemvStridedBatched(handle, t, rows, cols, &p->alpha, a, rows, sa, b, 1, sb, &p->beta, c, 1,
+                                            sc, batch);
+    return cu.cublasSgemv(handle, t, rows, cols, &p->alpha, a, rows, b, 1, &p->beta, c, 1);
 }
 
 int cublas_run(int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
-    if (!cublas_available(NULL))
+    if (!cublas_available(NULL) || (p->batch > 1 && !p->gemm && !cu.cublasSgemvStridedBatched))
         return -1;
     void *const handle = handles[tf32 != 0];
     size_t na, nb, nc;
     bench_sizes(p, &na, &nb, &nc);
+    na *= p->batch;
+    nb *= p->batch;
+    nc *= p->batch;
     float *a = NULL, *b = NULL, *c = NULL;
     int rc = -1;
     void *e0 = NULL, *e1 = NULL;

@@ -14,23 +14,28 @@
 #include <stddef.h>
 
 /* One problem: SGEMM C = alpha op(A) op(B) + beta C, or SGEMV
- * y = alpha op(A) x + beta y (gemv uses trans_a, no k). */
+ * y = alpha op(A) x + beta y (gemv uses trans_a, no k); batch of them
+ * (a strided batch: each operand's problems tight, one after the other,
+ * so the strides are the sizes bench_sizes gives), 1 for a single call. */
 typedef struct {
     int gemm;
     int col_major;
     int trans_a, trans_b;
     size_t m, n, k;
     float alpha, beta;
+    size_t batch;
 } bench_problem;
 
-/* Host operands, column- or row-major as the problem says, with tight
- * leading dimensions; out receives the result (for checking). */
+/* Host operands of the whole batch, column- or row-major as the problem
+ * says, with tight leading dimensions; out receives the result (for
+ * checking). */
 typedef struct {
     const float *a, *b, *c; /* gemv: b is x, c is y */
     float *out;
 } bench_data;
 
-/* Elements of A, B (gemv: x) and C (gemv: y), stored tightly. */
+/* Elements of A, B (gemv: x) and C (gemv: y) of one problem, stored
+ * tightly: also the strides between the problems of a batch. */
 static inline void bench_sizes(const bench_problem *p, size_t *na, size_t *nb, size_t *nc)
 {
     *na = p->gemm ? p->m * p->k : p->m * p->n;
@@ -58,6 +63,7 @@ static inline size_t bench_ldc(const bench_problem *p) { return p->col_major ? p
 
 /* CLBlast on the bench's own OpenCL device, context and profiling queue. */
 int clblast_available(const char **note);
+/* A batch runs as CLBlastSgemmStridedBatched (CLBlast has no batched SGEMV: -1). */
 int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
 /* One CLBlast SGEMM s^3, row-major NN, alpha 1, beta 0, on q; 0 on success. */
 int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem c);
@@ -66,6 +72,8 @@ int clblast_sgemm_once(cl_command_queue q, size_t s, cl_mem a, cl_mem b, cl_mem 
  * cores. cublas_device names the device once available. */
 int cublas_available(const char **note);
 const char *cublas_device(void);
+/* A batch runs as cublasSgemmStridedBatched or cublasSgemvStridedBatched
+ * (-1 where this cuBLAS has no strided-batched SGEMV). */
 int cublas_run(int tf32, const bench_problem *p, const bench_data *d, int reps, bench_time *t);
 
 /* NVBLAS, host-pointer SGEMM only, on the CUDA GPUs. */

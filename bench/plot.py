@@ -54,7 +54,8 @@ def main(argv):
             if m != n or (gemm and int(row["k"]) != m) or not row["rate"]:
                 continue
             op = row["trans_a"] + (row["trans_b"] if gemm else "")
-            key = (row["routine"], row["layout"], op)
+            batch = row.get("batch") or "1"  # absent before oclblas-bench had --batch
+            key = (row["routine"], row["layout"], op + ("" if batch == "1" else ", batches of " + batch))
             panels[key][row["library"]].append((m, float(row["rate"])))
             units[key] = row["unit"]
             if row["library"] not in ("openblas",):

@@ -1,6 +1,7 @@
 /*
  * The interface of liboclblas_cblas, the drop-in BLAS library: the netlib
- * CBLAS functions cblas_sgemm and cblas_sgemv, the Fortran BLAS sgemm_ and
+ * CBLAS functions cblas_sgemm and cblas_sgemv, MKL's batched
+ * cblas_sgemm_batch_strided and cblas_sgemm_batch, the Fortran BLAS sgemm_ and
  * sgemv_ (as gfortran calls them, with the hidden lengths of the character
  * arguments), and the two error handlers a program may replace with its own
  * definitions. A program that already includes a cblas.h (netlib, OpenBLAS)
@@ -37,6 +38,31 @@ void cblas_sgemv(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE TransA, const 
  * message with the caller's own position, on stderr, and returns. */
 void cblas_xerbla(int info, const char *rout, const char *form, ...);
 #endif
+
+/* Batches, with the signatures of MKL's and NVPL's CBLAS extension (int
+ * for their LP64 MKL_INT and nvpl_int_t), so that code written for them
+ * links and runs unchanged. cblas_sgemm_batch_strided computes batch_size
+ * products C_i = alpha op(A_i) op(B_i) + beta C_i, the operands of problem
+ * i stridea, strideb and stridec elements after those of problem 0 (a
+ * stride of 0 for A or B: one operand for every problem). cblas_sgemm_batch
+ * computes group_count groups, group g of group_size[g] problems that
+ * share transa_array[g] ... ldc_array[g]; a_array, b_array and c_array list
+ * the operands problem by problem, group after group. Each problem is
+ * checked by cblas_sgemm's rules; no two problems may write one element of
+ * C (reported as a bad stridec or c_array). A bad argument is reported to
+ * cblas_xerbla with its position in the batch call as the caller wrote
+ * it, layout 1, in either layout (there is no reference CBLAS to follow;
+ * a grouped batch's form names the group), and nothing is computed.
+ * Outside the block above: netlib's and OpenBLAS's cblas.h (0.3.21) have no batches. */
+void cblas_sgemm_batch_strided(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE transa, const CBLAS_TRANSPOSE transb,
+                               const int m, const int n, const int k, const float alpha, const float *a,
+                               const int lda, const int stridea, const float *b, const int ldb, const int strideb,
+                               const float beta, float *c, const int ldc, const int stridec, const int batch_size);
+void cblas_sgemm_batch(const CBLAS_LAYOUT layout, const CBLAS_TRANSPOSE *transa_array,
+                       const CBLAS_TRANSPOSE *transb_array, const int *m_array, const int *n_array, const int *k_array,
+                       const float *alpha_array, const float **a_array, const int *lda_array, const float **b_array,
+                       const int *ldb_array, const float *beta_array, float **c_array, const int *ldc_array,
+                       const int group_count, const int *group_size);
 
 /* Fortran BLAS. The trailing size_t arguments are the lengths that gfortran
  * (8 and later) passes for character arguments. A C caller passes them too,

@@ -13,7 +13,10 @@
 // the rows alone cannot fill the device (short and wide A), or always with
 // STRM = 2, the columns are split over the second dimension of the range:
 // each split writes its partial sums and the helpers' gemv_reduce adds them
-// up.
+// up. The launch's third dimension is a batch of products of one shape (1
+// for a single product): work-group z computes problem z, whose A, x and y
+// are a_stride, x_stride and y_stride elements after problem z - 1's, and
+// whose partial sums follow those of problem z - 1.
 
 // The host passes the parameters and the rows a work-group covers as -D
 // options (src/kernel_gemv_n.c): WGS work-group size, WPT vectors of rows
@@ -70,7 +73,18 @@ inline realV tail(const global float *restrict col, const int r, const int M)
     const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \
         const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
         global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
-        const int vec
+        const int vec, const int a_stride, const int x_stride, const int y_stride
+
+// Problem z of a batch: its operands and partial sums (the arguments are
+// problem 0's).
+#define TO_PROBLEM(len_y)                                                                                             \
+    do {                                                                                                              \
+        const int z = get_group_id(2);                                                                                \
+        ag += z * a_stride;                                                                                           \
+        xg += z * x_stride;                                                                                           \
+        yg += z * y_stride;                                                                                           \
+        partial += z * get_num_groups(1) * (len_y);                                                                   \
+    } while (0)
 
 #if STRM == 1
 #define ROW(w) (row0 + (w) * (WGS * VW))
@@ -115,6 +129,7 @@ inline void column_step(realV *acc, const int j, const int row0, const int M, co
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_n(GEMV_N_ARGS)
 {
+    TO_PROBLEM(M);
     const int lid = get_local_id(0);
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
@@ -214,6 +229,7 @@ inline void panel_add(realV s, const int first, const int r, const int split_run
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_n(GEMV_N_ARGS)
 {
+    TO_PROBLEM(M);
     const int split = get_group_id(1);
     const int j0 = split * cols_per_split;
     const int j1 = min(N, j0 + cols_per_split);

@@ -9,7 +9,8 @@
 // column) there is nothing to reduce. A work-group covers WGS / TPC
 // columns. When the columns alone cannot fill the device (tall and narrow
 // A), the rows are split over the second dimension of the range and the
-// helpers' gemv_reduce adds the partial sums.
+// helpers' gemv_reduce adds the partial sums. The third dimension is a
+// batch of products of one shape, as in gemv_n.
 
 // The host passes the parameters and the columns a work-group covers as
 // -D options (src/kernel_gemv_t.c): WGS work-group size, TPC work-items per
@@ -105,8 +106,16 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
                    const global float *restrict ag, const int a_off, const int a_ld,
                    const global float *restrict xg, const int x_off, const int incx,
                    global float *yg, const int y_off, const int incy,
-                   const int rows_per_split, global float *partial, const int vec)
+                   const int rows_per_split, global float *partial, const int vec, const int a_stride,
+                   const int x_stride, const int y_stride)
 {
+    // Problem z of a batch (the arguments are problem 0's; its partial
+    // sums follow those of problem z - 1).
+    const int z = get_group_id(2);
+    ag += z * a_stride;
+    xg += z * x_stride;
+    yg += z * y_stride;
+    partial += z * get_num_groups(1) * N;
     const int lid = get_local_id(0);
     const int t = lid % TPC;
     const int col = get_group_id(0) * CPG + lid / TPC;

@@ -123,14 +123,18 @@ kernel void sum_slices(const int rows, const int cols, const int slices, const g
 }
 
 // The last step of a split gemv: y = alpha * (sum of the splits' partial
-// sums) + beta * y, without reading y when beta == 0.
+// sums) + beta * y, without reading y when beta == 0. The third dimension
+// is a batch: problem z's y is y_stride elements after problem z - 1's,
+// its partial sums splits * n after.
 __attribute__((reqd_work_group_size(REDUCE_WGS, 1, 1)))
 kernel void gemv_reduce(const int n, const int splits, const global float *restrict partial, const float alpha,
-                        const float beta, global float *y, const int y_off, const int incy)
+                        const float beta, global float *y, const int y_off, const int incy, const int y_stride)
 {
-    const int i = get_global_id(0);
+    const int i = get_global_id(0), z = get_group_id(2);
     if (i >= n)
         return;
+    partial += z * splits * n;
+    y += z * y_stride;
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s)
         sum += partial[s * n + i];

@@ -100,8 +100,13 @@ static double check_gemm(oclblas_layout layout, oclblas_transpose ta, oclblas_tr
 /* ---- strided SGEMM -------------------------------------------------------------- */
 
 /* Strides as the cases name them: relative to the operand's span. */
-enum { ZERO, TIGHT, PADDED };
-static size_t stride_of(int kind, size_t span) { return kind == ZERO ? 0 : kind == TIGHT ? span : span + 5; }
+/* A batch's stride: 0, the operand's span, five more, or the span rounded
+ * up to 16 elements (every problem aligned as the first for any vector width). */
+enum { ZERO, TIGHT, PADDED, WHOLE };
+static size_t stride_of(int kind, size_t span)
+{
+    return kind == ZERO ? 0 : kind == TIGHT ? span : kind == PADDED ? span + 5 : (span + 15) / 16 * 16;
+}
 
 typedef struct {
     oclblas_layout layout;
@@ -584,6 +589,61 @@ static void gemv_batches(int host)
     tu_override(&env, "routine", NULL);
 }
 
+/* The batch as the third dimension of the gemv kernels and of gemv_reduce:
+ * under the device's own sets and under those of the other kinds of
+ * device (a GPU's interleaved vectors, a CPU's panel, columns shared by
+ * work-items that reduce in local memory), with many splits (so that the
+ * reduction runs over the batch too), aligned vector loads (strides of
+ * whole vectors) and unaligned ones, on device buffers. */
+static void test_gemv_kernel_batches(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    static const struct {
+        const char *kernel, *params;
+    } sets[] = {
+        {NULL, NULL},
+        {"gemv_n", "WGS=64,WPT=1,VW=4,UNR=4,STRM=1"},
+        {"gemv_n", "WGS=8,WPT=4,VW=8,UNR=2,STRM=0"},
+        {"gemv_n", "WGS=1,WPT=1,VW=8,UNR=4,STRM=2"},
+        {"gemv_t", "WGS=64,TPC=8,VW=4,UNR=2"},
+        {"gemv_t", "WGS=16,TPC=1,VW=8,UNR=2"},
+    };
+    int cases = 0;
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; ++s) {
+        if (sets[s].kernel)
+            tu_override(&env, sets[s].kernel, sets[s].params);
+        for (int splits = 0; splits < 2; ++splits) {
+            /* GEMV_GROUPS_PER_CU 64: far more work-groups wanted than the batch has, so the long side splits. */
+            tu_override(&env, "routine", splits ? "HOST_MAX=0,GEMV_GROUPS_PER_CU=64" : "HOST_MAX=0");
+            for (int l = 0; l < 2; ++l)
+                for (int tr = 0; tr < 2; ++tr)
+                    for (int aligned = 0; aligned < 2; ++aligned, ++cases) {
+                        /* gemv_t where its reduction (the rows of the column-major
+                         * A) is long enough to split; lda = 40, 304 or 1200: whole
+                         * vectors up to 8 */
+                        const int gemv_t = l ? !tr : tr;
+                        const size_t m = gemv_t ? (l ? 38 : 1198) : (l ? 302 : 38);
+                        const size_t n = gemv_t ? (l ? 1198 : 38) : (l ? 38 : 302);
+                        const double r = strided_gemv(&env, 0, l ? ROW : COL, tr ? TR : NT, m, n, 1.0f,
+                                                      aligned ? 0.0f : -0.5f, 1, aligned ? 1 : -2,
+                                                      aligned ? WHOLE : PADDED, aligned ? WHOLE : TIGHT, 5,
+                                                      900u + (unsigned)cases);
+                        if (r > 1.0)
+                            fail_msg("sgemv batch under %s %s, %s, %c, %ssplit, %saligned: error %.3g x bound",
+                                     sets[s].kernel ? sets[s].kernel : "the device's sets",
+                                     sets[s].params ? sets[s].params : "", l ? "row" : "col", tr ? 'T' : 'N',
+                                     splits ? "" : "not ", aligned ? "" : "not ", r);
+                    }
+        }
+        if (sets[s].kernel)
+            tu_override(&env, sets[s].kernel, NULL);
+    }
+    tu_override(&env, "routine", NULL);
+    print_message("sgemv: %d batches through the gemv kernels' batch dimension within the bound\n", cases);
+}
+
 static void test_gemv_cl(void **state)
 {
     (void)state;
@@ -835,6 +895,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_grouped_cl),
         cmocka_unit_test(test_host_grouped),
         cmocka_unit_test(test_gemv_cl),
+        cmocka_unit_test(test_gemv_kernel_batches),
         cmocka_unit_test(test_host_gemv),
         cmocka_unit_test_setup_teardown(test_strided_invalid, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grouped_invalid, setup, teardown),

@@ -10,7 +10,9 @@
  * the run goes on. Every bad option must stop the program before it
  * measures anything, with a message that names the option and exit status
  * 2; so must --png when the interpreter that would draw the plot is missing
- * or has no matplotlib.
+ * or has no matplotlib. --batch N makes each problem a strided batch:
+ * its rows say the batch, and oclblas's batched results agree with a loop
+ * of OpenBLAS.
  */
 #include "testutil.h"
 #include "util/json.h"
@@ -23,12 +25,13 @@
 #include <unistd.h>
 
 #define COLUMNS "routine,layout,trans_a,trans_b,m,n,k,alpha,beta,library,device_ms,wall_ms,rate,unit," \
-                "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on"
+                "ratio_oclblas_to_lib,max_rel_diff,device,moved_gb,bus_gbs,device_busy,ran_on,batch"
 enum { F_ROUTINE, F_LAYOUT, F_TRANS_A, F_TRANS_B, F_M, F_N, F_K, F_ALPHA, F_BETA, F_LIBRARY, F_DEVICE_MS, F_WALL_MS,
-       F_RATE, F_UNIT, F_RATIO, F_DIFF, F_DEVICE, F_MOVED, F_BUS, F_BUSY, F_RAN_ON, NFIELDS };
+       F_RATE, F_UNIT, F_RATIO, F_DIFF, F_DEVICE, F_MOVED, F_BUS, F_BUSY, F_RAN_ON, F_BATCH, NFIELDS };
 
 typedef struct {
     int rows, libs[8];
+    double batch; /* every row's batch (0 when they differ) */
 } csv_summary;
 
 static const char *const libs[] = {"oclblas", "oclblas-host", "openblas", "clblast", "cublas", "cublas-tf32", "nvblas"};
@@ -106,7 +109,7 @@ static double positive(const char *cell, const char *what)
 
 static csv_summary check_csv(const char *path)
 {
-    csv_summary s = {0, {0}};
+    csv_summary s = {0, {0}, -1};
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     char line[2048];
@@ -140,6 +143,8 @@ static csv_summary check_csv(const char *path)
             assert_string_equal(field[F_K], "");
         }
         positive(field[F_WALL_MS], "wall_ms");
+        const double batch = positive(field[F_BATCH], "batch");
+        s.batch = s.batch < 0 || s.batch == batch ? batch : 0;
         if (lib == 0 || *field[F_RATE]) /* a host call may be too fast for the clock; oclblas has device time */
             positive(field[F_RATE], "rate");
         assert_string_equal(field[F_UNIT], gemm ? "GFLOPS" : "GB/s");
@@ -224,6 +229,34 @@ static void test_tiny_sweep(void **state)
     assert_int_equal(count, s.rows);
     assert_int_equal(nulls, 16);
     oclblas__json_free(doc);
+    unlink(csv);
+    unlink(json);
+}
+
+/* --batch: each problem a strided batch, on every library that has one
+ * (CLBlast none for SGEMV), oclblas's results checked against OpenBLAS's
+ * loop (check_csv); the table names the batch. */
+static void test_batch(void **state)
+{
+    (void)state;
+    char csv[] = "/tmp/oclblas-test-bench-XXXXXX";
+    close(mkstemp(csv));
+    char json[64];
+    snprintf(json, sizeof json, "%s.json", csv);
+    int cuda;
+    assert_int_equal(run_bench("--shapes 64x48x40,300x200 --batch 5 --layout both --trans NN,TT "
+                               "--peers openblas,clblast,cublas --host",
+                               csv, json, &cuda),
+                     0);
+    csv_summary s = check_csv(csv);
+    assert_true(s.batch == 5.0);
+    /* 2 shapes x 2 layouts x 2 transposes (gemv: its first letter) */
+    assert_int_equal(s.libs[0], 8);
+    assert_int_equal(s.libs[1], 8);
+    assert_int_equal(s.libs[2], 8);
+    assert_true(s.libs[3] == 0 || s.libs[3] == 4); /* CLBlast: SGEMM only */
+    const char *text = read_text(json);
+    assert_non_null(strstr(text, "\"batch\": 5,"));
     unlink(csv);
     unlink(json);
 }
@@ -424,6 +457,11 @@ static void test_bad_options(void **state)
         {"--device", {"--device", "needs a value"}},
         {"--device ''", {"--device", "empty"}},
         {"--device no-such-device-anywhere --sizes 16", {"--device", "'no-such-device-anywhere'"}},
+        {"--batch 0", {"--batch", "'0'"}},
+        {"--batch many", {"--batch", "'many'"}},
+        {"--batch 99999999999", {"--batch", "too large"}},
+        {"--batch 4 --preset batched", {"--batch", "--preset batched"}},
+        {"--preset batched --routine gemv", {"batched preset", "SGEMM only"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         expect_refusal(cases[i].args, NULL, cases[i].expect);
@@ -460,6 +498,6 @@ int main(void)
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_bad_options), cmocka_unit_test(test_png_without_matplotlib),
                                        cmocka_unit_test(test_option_forms), cmocka_unit_test(test_absent_named_peer),
                                        cmocka_unit_test(test_tiny_sweep), cmocka_unit_test(test_absent_peers),
-                                       cmocka_unit_test(test_math_mode)};
+                                       cmocka_unit_test(test_math_mode), cmocka_unit_test(test_batch)};
     return cmocka_run_group_tests_name("bench", tests, NULL, NULL);
 }

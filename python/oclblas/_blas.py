@@ -1,5 +1,5 @@
 """sgemm, sgemv and matmul on host memory: operands in, the C calls, results
-out.
+out; matmul of batches (3 or more dimensions) as one batched call.
 
 Operands are numpy arrays or anything numpy.asarray reads (lists, tuples,
 scalars' nested sequences, objects with __array__ or the buffer protocol).
@@ -13,7 +13,7 @@ are refused rather than losing their imaginary parts. Results are float32.
 import numpy as np
 
 from . import _control
-from ._layout import ROW, matrix_order, vector_inc
+from ._layout import ITEM, ROW, matrix_order, vector_inc
 from ._lib import c as _c
 from ._status import check
 
@@ -214,16 +214,136 @@ def sgemv(a, x, *, alpha=1.0, beta=0.0, y=None, trans=False, out=None):
     return _finish(work, out)
 
 
+def _broadcast_shape(*shapes):
+    """The shape numpy broadcasts shapes to (numpy.broadcast_shapes, which
+    numpy has from 1.20 on: here through views that hold no memory)."""
+    one = np.zeros(1, np.float32)
+    views = [np.lib.stride_tricks.as_strided(one, shape=s, strides=(0,) * len(s)) for s in shapes]
+    return np.broadcast(*views).shape
+
+
+def _batch_stride(shape, strides):
+    """The one stride in elements (>= 0) that steps an operand from each
+    problem of a batch of this shape to the next, in C order of the batch's
+    indices, where there is one; else None (a pointer per problem)."""
+    stride = None
+    span = 1  # problems one step of the current axis covers
+    for size, step in zip(reversed(shape), reversed(strides)):
+        if size > 1:
+            if step % ITEM:
+                return None
+            if stride is None:
+                stride = step // ITEM // span if step // ITEM % span == 0 else -1
+            if step != stride * span * ITEM:
+                return None
+        span *= size
+    stride = 0 if stride is None else stride
+    return stride if stride >= 0 else None
+
+
+def _batch_pointers(x):
+    """The address of each problem's matrix of x (batch axes first, then
+    the matrix), in C order of the batch's indices."""
+    offsets = np.zeros(x.shape[:-2], np.intp)
+    for axis, (size, step) in enumerate(zip(x.shape[:-2], x.strides[:-2])):
+        along = [1] * offsets.ndim
+        along[axis] = size
+        offsets = offsets + (np.arange(size, dtype=np.intp) * step).reshape(along)
+    return (x.ctypes.data + offsets.ravel()).astype(np.uintp)
+
+
+def _batched_matmul(a, b, out):
+    """numpy.matmul of operands of which one has 3 or more dimensions: the
+    batch axes broadcast, one call for the whole batch (the strided batch
+    where every operand steps evenly through it, else one group with a
+    pointer per problem: broadcast operands are never copied)."""
+    a_vector, b_vector = a.ndim == 1, b.ndim == 1
+    a2 = a[np.newaxis, :] if a_vector else a
+    b2 = b[:, np.newaxis] if b_vector else b
+    (m, k), (kb, n) = a2.shape[-2:], b2.shape[-2:]
+    if kb != k:
+        raise ValueError("matmul: a has shape %s and b %s: the inner dimensions differ" % (a.shape, b.shape))
+    try:
+        batch = _broadcast_shape(a2.shape[:-2], b2.shape[:-2])
+    except ValueError:
+        raise ValueError("matmul: a has shape %s and b %s: the batch dimensions do not broadcast"
+                         % (a.shape, b.shape)) from None
+    shape = batch + (m, n)  # the product, a vector as a matrix of one row or column
+    result = batch + (n,) if a_vector else batch + (m,) if b_vector else shape
+    if out is not None:
+        out = _output(out, "out", result)
+    # out in the product's shape: a view with the vector's axis put back.
+    out_full = None if out is None else out[..., np.newaxis, :] if a_vector else \
+        out[..., :, np.newaxis] if b_vector else out
+    # A copy of an operand whose matrices cannot be passed as they are.
+    if matrix_order(a2.shape[-2:], a2.strides[-2:]) is None:
+        a2 = np.ascontiguousarray(a2)
+    if matrix_order(b2.shape[-2:], b2.strides[-2:]) is None:
+        b2 = np.ascontiguousarray(b2)
+    if out_full is not None and matrix_order(out_full.shape[-2:], out_full.strides[-2:]) is not None \
+            and _batch_stride(batch, out_full.strides[:-2]) is not None and not _overlaps(out_full, a2, b2):
+        work = out_full
+    else:
+        work = np.empty(shape, np.float32)
+    count = int(np.prod(batch, dtype=np.int64))
+    if count and m and n:
+        if k == 0:
+            work[...] = 0
+        else:
+            _batch_call(np.broadcast_to(a2, batch + (m, k)), np.broadcast_to(b2, batch + (k, n)), work, m, n, k,
+                        count)
+    if out is None:
+        return work.reshape(result) if result != shape else work
+    if work is not out_full:
+        np.copyto(out_full, work)
+    return out
+
+
+def _batch_call(a, b, work, m, n, k, count):
+    """work[i] = a[i] @ b[i] over the batch axes (broadcast views all)."""
+    order, ldc = matrix_order(work.shape[-2:], work.strides[-2:])
+    a_order, lda = matrix_order(a.shape[-2:], a.strides[-2:])
+    b_order, ldb = matrix_order(b.shape[-2:], b.strides[-2:])
+    ta = TRANS if a_order != order else NO_TRANS
+    tb = TRANS if b_order != order else NO_TRANS
+    layout = ROW_MAJOR if order == ROW else COL_MAJOR
+    batch = work.shape[:-2]
+    strides = [_batch_stride(batch, x.strides[:-2]) for x in (a, b, work)]
+    _control.device_may_be_chosen()
+    if None not in strides:
+        check(_c.oclblas_sgemm_strided_batched(layout, ta, tb, m, n, k, 1.0, a.ctypes.data, lda, strides[0],
+                                               b.ctypes.data, ldb, strides[1], 0.0, work.ctypes.data, ldc,
+                                               strides[2], count), "oclblas_sgemm_strided_batched")
+        return
+    # One group of count problems, each operand by its own address.
+    sizes = np.array([m, n, k, lda, ldb, ldc, count], np.uintp)
+    trans = np.array([ta, tb], np.intc)
+    scalars = np.array([1.0, 0.0], np.float32)
+    pointers = [_batch_pointers(x) for x in (a, b, work)]
+    size_at = [sizes.ctypes.data + i * sizes.itemsize for i in range(7)]
+    check(_c.oclblas_sgemm_grouped_batched(layout, trans.ctypes.data, trans.ctypes.data + trans.itemsize,
+                                           size_at[0], size_at[1], size_at[2], scalars.ctypes.data,
+                                           pointers[0].ctypes.data, size_at[3], pointers[1].ctypes.data, size_at[4],
+                                           scalars.ctypes.data + scalars.itemsize, pointers[2].ctypes.data,
+                                           size_at[5], 1, size_at[6]), "oclblas_sgemm_grouped_batched")
+
+
 def matmul(a, b, *, out=None):
     """The matrix product a @ b, as numpy.matmul gives it, in float32.
 
-    a, b: array-likes of 1 or 2 dimensions. 2-D by 2-D is sgemm; a 1-D
+    a, b: array-likes of 1 or more dimensions. 2-D by 2-D is sgemm; a 1-D
     operand is a vector (sgemv): a @ b with b 1-D is a times the column b,
     with a 1-D the row a times b, and two 1-D operands give their inner
-    product as a 0-d result. out: a writeable float32 numpy array of the
-    result's shape. Returns out when given, else a new float32 array (a
-    float32 scalar for two vectors, as numpy gives). Batches (operands of 3
-    or more dimensions) are not taken yet: NotImplementedError.
+    product as a 0-d result. Operands of 3 or more dimensions are batches
+    of matrices in their last two axes, the batch axes broadcast against
+    each other as numpy broadcasts them (a 1-D operand is a vector for every
+    problem): the whole batch is one batched call, strided where each
+    operand steps evenly through the batch (a stacked array, a view of one,
+    an operand broadcast along every batch axis), else with each problem's
+    matrices by address; broadcast operands are never copied. out: a
+    writeable float32 numpy array of the result's shape. Returns out when
+    given, else a new float32 array (a float32 scalar for two vectors, as
+    numpy gives).
     """
     a = _operand(a, "a")
     b = _operand(b, "b")
@@ -231,8 +351,7 @@ def matmul(a, b, *, out=None):
         raise ValueError("matmul: a scalar operand (a has %d dimensions, b %d); multiply with * instead"
                          % (a.ndim, b.ndim))
     if a.ndim > 2 or b.ndim > 2:
-        raise NotImplementedError("oclblas.matmul takes operands of 1 and 2 dimensions; batches of matrices "
-                                  "(a %s, b %s) are not supported yet" % (a.shape, b.shape))
+        return _batched_matmul(a, b, out)
     if a.shape[-1] != b.shape[0]:
         raise ValueError("matmul: a has shape %s and b %s: the inner dimensions differ" % (a.shape, b.shape))
     if a.ndim == 2 and b.ndim == 2:

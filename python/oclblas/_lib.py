@@ -119,6 +119,14 @@ def declare(lib):
                                   c_size, c_float, c_void_p, c_size]),
         "oclblas_sgemv": (c_int, [c_int, c_int, c_size, c_size, c_float, c_void_p, c_size, c_void_p, c_ptrdiff,
                                   c_float, c_void_p, c_ptrdiff]),
+        "oclblas_sgemm_strided_batched": (c_int, [c_int, c_int, c_int, c_size, c_size, c_size, c_float, c_void_p,
+                                                  c_size, c_size, c_void_p, c_size, c_size, c_float, c_void_p,
+                                                  c_size, c_size, c_size]),
+        # The arrays by address (numpy arrays' .ctypes.data): transposes as
+        # int, sizes as size_t, scalars as float, operands as pointers.
+        "oclblas_sgemm_grouped_batched": (c_int, [c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                                                  c_void_p, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                                                  c_void_p, c_size, c_void_p]),
         "oclblas_sgemm_cl": (c_int, [c_int, c_int, c_int, c_size, c_size, c_size, c_float, c_void_p, c_size, c_size,
                                      c_void_p, c_size, c_size, c_float, c_void_p, c_size, c_size, c_void_p, p_void_p]),
         "oclblas_sgemv_cl": (c_int, [c_int, c_int, c_size, c_size, c_float, c_void_p, c_size, c_size, c_void_p, c_size,

@@ -14,8 +14,10 @@
  *   - a grouped batch as strided batches: consecutive problems of one
  *     shape whose offsets step evenly (problems packed one after the other
  *     are that) run as one, any other problem alone;
- *   - a strided SGEMV batch problem by problem (the gemv kernels have no
- *     batch dimension yet).
+ *   - a strided SGEMV batch by the batched gemv plans (plan.c), the batch
+ *     the third dimension of the gemv kernels and of their reduction, in
+ *     the caller's layout turned column-major as the single call does; a
+ *     batch past the kernels' int problem by problem, as for SGEMM.
  * The caller's event completes with the last launch (a marker after the
  * last where there were several).
  */
@@ -177,6 +179,27 @@ oclblas_status oclblas__sgemm_items_run(oclblas_layout layout, const oclblas__ge
     return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
 }
 
+/* Each SGEMV of a strided batch as the single call runs it. */
+static oclblas_status gemv_each_alone(const oclblas__record *r0, size_t stride_a, size_t stride_x, size_t stride_y,
+                                      size_t count, cl_command_queue queue)
+{
+    oclblas_status st = OCLBLAS_SUCCESS;
+    for (size_t i = 0; i < count && st == OCLBLAS_SUCCESS; ++i) {
+        oclblas__record r = *r0;
+        r.a.off += i * stride_a;
+        r.b.off += i * stride_x;
+        r.c.off += i * stride_y;
+        st = oclblas__device_call(&r, queue, NULL);
+    }
+    return st;
+}
+
+/* A vector's element 0: as in reference BLAS, the far end for a negative increment. */
+static size_t vector_start(const oclblas__arg *v, size_t len)
+{
+    return v->inc < 0 ? v->off + (len - 1) * ((size_t)0 - (size_t)v->inc) : v->off;
+}
+
 oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
                                           float alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a,
                                           cl_mem x, size_t x_offset, ptrdiff_t incx, size_t stride_x, float beta,
@@ -186,19 +209,59 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
     cl_context ctx;
     const oclblas__devctx *cx;
     oclblas_status st = queue_context(queue, &ctx, &cx);
-    (void)ctx;
-    (void)cx;
-    const oclblas_math_mode mode = oclblas_get_math_mode();
-    /* One single call's plan per problem: the gemv kernels have no batch
-     * dimension yet. */
-    for (size_t i = 0; i < count && m && n && st == OCLBLAS_SUCCESS; ++i) {
-        const oclblas__record r = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, alpha, beta,
-                                   {NULL, a, a_offset + i * stride_a, lda, 0},
-                                   {NULL, x, x_offset + i * stride_x, 0, incx},
-                                   {NULL, y, y_offset + i * stride_y, 0, incy}, mode};
-        st = oclblas__device_call(&r, queue, NULL);
+    if (st != OCLBLAS_SUCCESS || count == 0 || m == 0 || n == 0)
+        return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
+    const oclblas__record r0 = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, alpha, beta,
+                                {NULL, a, a_offset, lda, 0}, {NULL, x, x_offset, 0, incx},
+                                {NULL, y, y_offset, 0, incy}, oclblas_get_math_mode()};
+    /* The column-major call over the same memory: a row-major A is A^T. */
+    const oclblas__record c = oclblas__record_col_major(&r0);
+    const int t = c.trans_a != OCLBLAS_NO_TRANS, uses_ax = alpha != 0.0f;
+    const size_t len_x = t ? c.m : c.n, len_y = t ? c.n : c.m;
+    const size_t step_x = oclblas__abs_inc(incx), step_y = oclblas__abs_inc(incy), limit = oclblas__index_limit();
+    /* A batch past the kernels' int runs problem by problem, each as the
+     * single call runs it (sub-problems past the int). */
+    if ((uses_ax && (oclblas__batch_end(c.a.off, stride_a, count, oclblas__extent(c.m, c.n, c.a.ld)) > limit ||
+                     oclblas__batch_end(x_offset, stride_x, count, (len_x - 1) * step_x + 1) > limit)) ||
+        oclblas__batch_end(y_offset, stride_y, count, (len_y - 1) * step_y + 1) > limit) {
+        st = gemv_each_alone(&r0, stride_a, stride_x, stride_y, count, queue);
+        return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     }
-    return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
+    const size_t x0 = vector_start(&c.b, len_x), y0 = vector_start(&c.c, len_y);
+    const cl_mem ops[3] = {c.a.buf, c.b.buf, c.c.buf};
+    const oclblas__batch whole = {count, stride_a, stride_x, stride_y};
+    oclblas__gemv_problem p = {t, c.m, c.n, alpha, beta, {0, c.a.ld, 0, 0}, {0, 0, c.b.inc, 0}, {0, 0, c.c.inc, 0},
+                               OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, c.mode};
+    oclblas__plan plan, first_plan;
+    size_t plans = 0;
+    for (size_t first = 0; first < count && st == OCLBLAS_SUCCESS; first += plan.problems) {
+        /* The rest of the batch from problem `first`, whose alignment
+         * stands for every problem's (the plan reads aligned vectors only
+         * where the strides keep them so). */
+        p.a.offset = c.a.off + first * stride_a;
+        p.x.offset = x0 + first * stride_x;
+        p.y.offset = y0 + first * stride_y;
+        p.a.align = uses_ax ? oclblas__alignment(c.a.buf, p.a.offset) : 0;
+        p.x.align = uses_ax && c.b.inc == 1 ? oclblas__alignment(c.b.buf, p.x.offset) : 0;
+        oclblas__batch rest = whole;
+        rest.count = count - first;
+        st = oclblas__gemv_batch_plan(cx, &p, &rest, &plan);
+        if (st != OCLBLAS_SUCCESS)
+            break;
+        const int only = first == 0 && plan.problems >= count;
+        st = oclblas__execute(cx, &plan, ctx, queue, ops, only ? event : NULL, NULL);
+        if (plans++ == 0)
+            first_plan = plan;
+    }
+    if (st == OCLBLAS_SUCCESS && plans > 1)
+        st = oclblas__marker(queue, event);
+    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
+        const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
+        char text[400];
+        oclblas__plan_describe(&call, &first_plan, text, sizeof text);
+        oclblas__log("batch of %zu in %zu plan%s, the first: %s", count, plans, plans == 1 ? "" : "s", text);
+    }
+    return st;
 }
 
 /* ---- the entry points: checks, then a runner ------------------------------ */

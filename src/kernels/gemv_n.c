@@ -85,9 +85,13 @@ void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
     oclblas__step_int(s, (int)a->chunk);
     oclblas__step_buf(s, a->partial);
     oclblas__step_int(s, a->vec);
+    oclblas__step_int(s, (int)a->batch.stride_a);
+    oclblas__step_int(s, (int)a->batch.stride_b);
+    oclblas__step_int(s, (int)a->batch.stride_c);
 }
 
-/* A work-group per ROWS_PER_GROUP rows (a panel: one for every row), a split of the columns per chunk. */
+/* A work-group per ROWS_PER_GROUP rows (a panel: one for every row), a split of the columns per chunk, a
+ * problem of a batch per third index. */
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_N, .entry = "gemv_n", .params = *p};
@@ -97,6 +101,7 @@ void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a,
     const size_t rpg = oclblas__gemv_n_rows_per_group(p);
     s->geo.global[0] = (rpg ? ceil_div(a->rows, rpg) : 1) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->cols, a->chunk);
+    oclblas__step_batch(s, a->batch.count);
     oclblas__gemv_args_put(a, s);
 }
 

@@ -16,7 +16,10 @@ enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
  * than one split each writes its partial sums into `partial` (split s at
  * s * len(y)) for gemv_reduce. vec: how A (and for gemv_t x) is read: 1 in
  * aligned vectors of VW, 2 in vectors anywhere (vloadn), 0 element by
- * element (gemv_t with a strided x). */
+ * element (gemv_t with a strided x). batch: a strided batch of count
+ * problems (stride_a, stride_b and stride_c the strides of A, x and y; the
+ * partial sums of each problem after the previous one's), the launch's
+ * third dimension; count 0 or 1 is a single product. */
 typedef struct {
     size_t rows, cols;
     float alpha, beta;
@@ -25,6 +28,7 @@ typedef struct {
     ptrdiff_t incx, incy;
     size_t chunk;
     int vec;
+    oclblas__batch batch;
 } oclblas__gemv_args;
 
 /* 0 for a panel (STRM = 2): one work-group covers every row. */

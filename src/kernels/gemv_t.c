@@ -71,7 +71,7 @@ static int derive(const int *v, oclblas__derived *out)
     return 1;
 }
 
-/* A work-group per CPG columns, a split of the rows per chunk. */
+/* A work-group per CPG columns, a split of the rows per chunk, a problem of a batch per third index. */
 void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_T, .entry = "gemv_t", .params = *p};
@@ -80,6 +80,7 @@ void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a,
     s->geo.local[1] = 1;
     s->geo.global[0] = ceil_div(a->cols, oclblas__gemv_t_cols_per_group(p)) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->rows, a->chunk);
+    oclblas__step_batch(s, a->batch.count);
     oclblas__gemv_args_put(a, s);
 }
 

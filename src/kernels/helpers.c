@@ -159,6 +159,8 @@ void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_red
     s->geo.dims = 1;
     s->geo.local[0] = reduce_wgs(p->v);
     s->geo.global[0] = round_up(a->n, s->geo.local[0]);
+    s->geo.local[1] = s->geo.global[1] = 1; /* the batch, if any, is the third dimension */
+    oclblas__step_batch(s, a->count);
     oclblas__step_int(s, (int)a->n);
     oclblas__step_int(s, (int)a->splits);
     oclblas__step_buf(s, a->partial);
@@ -167,6 +169,7 @@ void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_red
     oclblas__step_buf(s, a->y);
     oclblas__step_int(s, (int)a->y_off);
     oclblas__step_int(s, (int)a->incy);
+    oclblas__step_int(s, (int)a->y_stride);
 }
 
 const oclblas__kernel_desc oclblas__desc_helpers = {

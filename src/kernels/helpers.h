@@ -52,7 +52,9 @@ typedef struct {
 void oclblas__sum_slices_step(const oclblas__params *p, const oclblas__sum_slices_args *a, oclblas__step *out);
 
 /* y (n elements from y_off, increment incy) = alpha (sum of the splits'
- * partial sums, split s at partial + s * n) + beta y (gemv_reduce). */
+ * partial sums, split s at partial + s * n) + beta y (gemv_reduce); of a
+ * batch of count problems (0 or 1: one), problem z's y y_stride elements
+ * after problem z - 1's and its partial sums splits * n after. */
 typedef struct {
     size_t n, splits;
     oclblas__buf partial;
@@ -60,6 +62,7 @@ typedef struct {
     oclblas__buf y;
     size_t y_off;
     ptrdiff_t incy;
+    size_t count, y_stride;
 } oclblas__gemv_reduce_args;
 void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_reduce_args *a, oclblas__step *out);
 

@@ -87,10 +87,20 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
 
 /* ---- SGEMV --------------------------------------------------------------- */
 
-oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
+/* A single SGEMV (batch NULL) or a strided batch of them as the launches'
+ * third dimension: the splits aim at the device's work-groups over the
+ * whole batch, and A (and x) are read in aligned vectors only where every
+ * problem's are aligned as problem 0's. */
+static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
+                                const oclblas__batch *batch, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
-    out->problems = 1;
+    const size_t count = batch ? (batch->count < OCLBLAS__MAX_BATCH_LAUNCH ? batch->count
+                                                                            : OCLBLAS__MAX_BATCH_LAUNCH)
+                               : 1;
+    const oclblas__batch whole = {count, batch ? batch->stride_a : 0, batch ? batch->stride_b : 0,
+                                  batch ? batch->stride_c : 0};
+    out->problems = count;
     const int trans = p->trans != 0;
     const size_t rows = p->rows, cols = p->cols, len_y = trans ? cols : rows;
     out->gemv.trans = trans;
@@ -100,7 +110,7 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     if (p->alpha == 0.0f) {
         const size_t step = (size_t)(p->y.inc < 0 ? -p->y.inc : p->y.inc);
         const size_t lowest = p->y.inc < 0 ? p->y.offset - (len_y - 1) * step : p->y.offset;
-        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, 0, out);
+        return scale_plan(cx, &shape, 1, len_y, p->beta, p->y_buf, lowest, step, whole.stride_c, out);
     }
     const int table = trans ? OCLBLAS__K_GEMV_T : OCLBLAS__K_GEMV_N;
     oclblas_status st;
@@ -119,18 +129,18 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
         /* Rows are the parallel direction; columns may be split. A panel
          * (STRM = 2) covers every row: only its split is parallel. */
         const size_t rpg = oclblas__gemv_n_rows_per_group(gp);
-        groups = rpg ? ceil_div(rows, rpg) : 1;
+        groups = (rpg ? ceil_div(rows, rpg) : 1) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
         const size_t max_splits = ceil_div(cols, 32); /* keep each split's loop worth its partial sums */
         if (splits > max_splits)
             splits = max_splits ? max_splits : 1;
         chunk = ceil_div(cols, splits);
         splits = ceil_div(cols, chunk);
-        vec = lda % vw == 0 && p->a.align >= vw * sizeof(float) ? 1 : 2;
+        vec = lda % vw == 0 && whole.stride_a % vw == 0 && p->a.align >= vw * sizeof(float) ? 1 : 2;
     } else {
         /* Columns are the parallel direction; rows may be split, in multiples of TPC * VW. */
         const size_t tpc = (size_t)gp->v[GT_TPC];
-        groups = ceil_div(cols, oclblas__gemv_t_cols_per_group(gp));
+        groups = ceil_div(cols, oclblas__gemv_t_cols_per_group(gp)) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
         const size_t max_splits = ceil_div(rows, tpc * vw * 8);
         if (splits > max_splits)
@@ -138,10 +148,12 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
         chunk = ceil_div(ceil_div(rows, splits), tpc * vw) * tpc * vw;
         splits = ceil_div(rows, chunk);
         vec = p->x.inc != 1 ? 0
-              : lda % vw == 0 && p->a.align >= vw * sizeof(float) && p->x.align >= vw * sizeof(float) ? 1
-                                                                                                  : 2;
+              : lda % vw == 0 && whole.stride_a % vw == 0 && whole.stride_b % vw == 0 &&
+                        p->a.align >= vw * sizeof(float) && p->x.align >= vw * sizeof(float)
+                    ? 1
+                    : 2;
     }
-    if (splits * len_y > INT_MAX || chunk > INT_MAX)
+    if (splits * len_y > INT_MAX / count || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;
 
     out->kind = OCLBLAS__PLAN_GEMV;
@@ -151,7 +163,8 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
     out->gemv.chunk = chunk;
     out->gemv.vec = vec;
     const oclblas__gemv_args a = {rows, cols, p->alpha, p->beta, p->a_buf, p->x_buf, p->y_buf, OCLBLAS__BUF_S2,
-                                  p->a.offset, lda, p->x.offset, p->y.offset, p->x.inc, p->y.inc, chunk, vec};
+                                  p->a.offset, lda, p->x.offset, p->y.offset, p->x.inc, p->y.inc, chunk, vec,
+                                  whole};
     oclblas__step *g = add_step(out);
     if (trans)
         oclblas__gemv_t_step(gp, &a, g);
@@ -159,15 +172,26 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
         oclblas__gemv_n_step(gp, &a, g);
     if (splits > 1) {
         /* The partial sums: the previous user of the scratch set must be done with them. */
-        out->scratch[2] = splits * len_y * sizeof(float);
+        out->scratch[2] = count * splits * len_y * sizeof(float);
         g->after_scratch = 1;
         const oclblas__gemv_reduce_args r = {len_y, splits, OCLBLAS__BUF_S2, p->alpha, p->beta, p->y_buf,
-                                             p->y.offset, p->y.inc};
+                                             p->y.offset, p->y.inc, count, whole.stride_c};
         oclblas__step *s = add_step(out);
         oclblas__gemv_reduce_step(hp, &r, s);
         s->after = 1u << 0;
     }
     return OCLBLAS_SUCCESS;
+}
+
+oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
+{
+    return gemv_plan(cx, p, NULL, out);
+}
+
+oclblas_status oclblas__gemv_batch_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out)
+{
+    return gemv_plan(cx, p, batch && batch->count > 1 ? batch : NULL, out);
 }
 
 /* ---- SGEMM --------------------------------------------------------------- */

@@ -84,6 +84,13 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
 oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                         const oclblas__batch *batch, oclblas__plan *out);
 oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out);
+/* A strided batch of the SGEMV p (its operands those of problem 0; the
+ * strides of A, x and y in stride_a, stride_b and stride_c; y's problems
+ * do not overlap, and the batch lies inside the index limit): as many
+ * problems as one launch takes (plan.problems), in one launch of each
+ * step. */
+oclblas_status oclblas__gemv_batch_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
+                                        const oclblas__batch *batch, oclblas__plan *out);
 
 /* A routine call as its caller wrote it, for the verbose log. */
 typedef struct {
