@@ -156,29 +156,47 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
 
 /* ---- SGEMM --------------------------------------------------------------- */
 
-/* The split of k for gemm_fast: how many slices (1: none) and the k of
- * each (a multiple of KWG). A product whose tiles of C give few work-groups
- * leaves most of the device idle however long k is (256 x 256 x 65536, or
- * 1024^3 with large tiles); its k is cut into slices that run side by side,
- * each into its own copy of C, which sum_slices then adds. The aim is
- * GEMM_SPLIT_K work-groups per compute unit, and there is no split unless
- * the tiles alone give at most half of that (the slices' extra memory
- * traffic would cost more than it gains); such a slice keeps at least 256
- * of k (or one KWG). Independently, no slice is longer than
- * GEMM_MAX_SLICE_K (when not 0): a CPU runs a work-group's items one after
- * the other, each over the whole k, so the work-group's panels of A and B
- * must stay in its caches (2048^3 ran at a third of 2048 x 2048 x 512's
- * rate on our 2-core machine). There are at most 64 slices, and their
- * partial sums take at most 256 MiB or an eighth of the largest
- * allocation. */
+/* The k of each of at most s slices (a multiple of kwg; the last slice may
+ * be shorter) and how many slices that makes. */
+static size_t slices_of(size_t kp, size_t kwg, size_t s, size_t *k_slice)
+{
+    const size_t kt = kp / kwg, per = (kt + s - 1) / s;
+    *k_slice = per * kwg;
+    return (kt + per - 1) / per;
+}
+
+/* The most slices of k the partial sums may take: 64, at most 256 MiB or
+ * an eighth of the largest allocation, and indices in an int. */
+static size_t max_slices(const oclblas__device_info *dev, size_t mp, size_t np)
+{
+    const size_t bytes_cap =
+        dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
+    size_t s = 64;
+    while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
+        --s;
+    return s;
+}
+
+/* The split of k for gemm_fast by the routine values: how many slices (1:
+ * none) and the k of each (a multiple of KWG). A product whose tiles of C
+ * give few work-groups leaves most of the device idle however long k is
+ * (256 x 256 x 65536, or 1024^3 with large tiles); its k is cut into
+ * slices that run side by side, each into its own copy of C, which
+ * sum_slices then adds. The aim is GEMM_SPLIT_K work-groups per compute
+ * unit, and there is no split unless the tiles alone give at most half of
+ * that (the slices' extra memory traffic would cost more than it gains);
+ * such a slice keeps at least 256 of k (or one KWG). Independently, no
+ * slice is longer than GEMM_MAX_SLICE_K (when not 0): a CPU runs a
+ * work-group's items one after the other, each over the whole k, so the
+ * work-group's panels of A and B must stay in its caches (2048^3 ran at a
+ * third of 2048 x 2048 x 512's rate on our 2-core machine). There are at
+ * most max_slices. */
 static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, size_t tiles, size_t mp, size_t np,
                        size_t kp, size_t kwg, size_t *k_slice)
 {
     *k_slice = kp;
     const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
-    const size_t bytes_cap =
-        dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
     size_t s = 1;
     if (want && tiles < want) {
         s = want / tiles; /* no split until the tiles fill at most half */
@@ -191,56 +209,49 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
         if (need > s)
             s = need;
     }
-    if (s > 64)
-        s = 64;
-    while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
-        --s;
-    if (s < 2)
-        return 1;
-    const size_t per = (kt + s - 1) / s; /* k tiles per slice; the last may have fewer */
-    *k_slice = per * kwg;
-    return (kt + per - 1) / per;
+    const size_t cap = max_slices(dev, mp, np);
+    if (s > cap)
+        s = cap;
+    return s < 2 ? 1 : slices_of(kp, kwg, s, k_slice);
 }
 
-/* The kernel of the indirect plan: gemm_tc (1, its set for the call's
- * mode in *out) where the mode allows the tensor cores, the device has a
- * set for gemm_tc that runs in that mode, and the routine value says it is
- * faster for the shape; else gemm_fast (0). A set is tuned for the accurate
- * mode; one without promotion (a tf32 set) cannot run it. */
-static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
-                  const oclblas__params *rp, oclblas__params *out)
+/* The set of gemm_tc for the call's mode (in *out) where the mode allows
+ * the tensor cores (not strict, GEMM_TC_MIN not 0) and the device has a
+ * set for gemm_tc that runs in that mode; the entry may hold a set for each
+ * mode, a class on the products the mode asks for. A set is tuned for the
+ * accurate mode; one without promotion (a tf32 set) cannot run it. Its
+ * rate, where the entry measured one, in *rate. */
+static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
+                       const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate)
 {
-    const double min = (double)rp->v[RT_GEMM_TC_MIN];
-    if (p->mode == OCLBLAS_MATH_STRICT || min <= 0 || (double)p->m * (double)p->n * (double)p->k < min * min * min)
+    if (p->mode == OCLBLAS_MATH_STRICT || rp->v[RT_GEMM_TC_MIN] <= 0)
         return 0;
+    oclblas__shape tc_shape = *shape;
+    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
     oclblas_status st;
-    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
+    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, &tc_shape, &st);
     if (!tp)
         return 0;
     *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
+    *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
+    *rate = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
+    for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
+        if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params)
+            *rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
-static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                const oclblas__shape *shape, oclblas__plan *out)
+/* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
+ * set (of the class cls, NULL for the set for every shape) on operands
+ * that the helpers pad (and transpose) into scratch buffers, unless the
+ * caller's own layout already fits the kernel, with k in at most slices
+ * slices (0: as the routine values say, k_slices). */
+static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                 const oclblas__params *hp, const oclblas__params *rp, int main_kernel,
+                                 const oclblas__params *main_set, const char *cls, size_t slices, oclblas__plan *out)
 {
-    oclblas_status st;
-    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
-    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
-    if (!rp)
-        return st;
-    /* The entry may hold a set of gemm_tc for each mode: a class on the
-     * products the mode asks for. */
-    oclblas__shape tc_shape = *shape;
-    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
-    oclblas__params tc_mode_set;
-    const oclblas__params *tp = tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
-    const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
-    if (!tp && !fp)
-        return st;
+    memset(out, 0, sizeof *out);
     /* The main kernel, its tile and the vector widths it reads A and B with. */
-    const int main_kernel = tp ? OCLBLAS__K_GEMM_TC : OCLBLAS__K_GEMM_FAST;
-    const oclblas__params *main_set = tp ? tp : fp;
     const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
     oclblas__tile tile;
     tiled->tile(main_set, &tile);
@@ -257,13 +268,15 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
                            p->a.align >= vwm * sizeof(float);
     const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
                            p->b.align >= vwn * sizeof(float);
-    size_t k_slice;
-    const size_t slices =
-        k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp, np, kp,
-                 kwg, &k_slice);
+    size_t k_slice = kp;
+    if (slices == 0)
+        slices = k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp,
+                          np, kp, kwg, &k_slice);
+    else
+        slices = slices > 1 ? slices_of(kp, kwg, slices, &k_slice) : 1;
 
     out->kind = OCLBLAS__PLAN_FAST;
-    class_of(cx, main_kernel, tp ? &tc_shape : shape, out);
+    oclblas__strlcpy(out->cls, cls ? cls : "", sizeof out->cls);
     out->fast.mp = mp;
     out->fast.np = np;
     out->fast.kp = kp;
@@ -321,6 +334,187 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     return OCLBLAS_SUCCESS;
 }
 
+/* The indirect plan by the routine values and the classes' rules:
+ * gemm_tc where the mode allows it (tc_mode_set) and m * n * k is at least
+ * GEMM_TC_MIN cubed, else gemm_fast with the set of its class for the
+ * shape; k split by k_slices. */
+static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                const oclblas__shape *shape, oclblas__plan *out)
+{
+    oclblas_status st;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
+    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
+    if (!rp)
+        return st;
+    const double min = (double)rp->v[RT_GEMM_TC_MIN];
+    oclblas__params tc_set;
+    const char *cls = NULL;
+    double rate;
+    if ((double)p->m * (double)p->n * (double)p->k >= min * min * min &&
+        tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate))
+        return tiled_plan(cx, p, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, out);
+    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
+    if (!fp)
+        return st;
+    return tiled_plan(cx, p, hp, rp, OCLBLAS__K_GEMM_FAST, fp, oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape),
+                      0, out);
+}
+
+/* gemm_direct with the given set, straight from the caller's buffers. */
+static void direct_plan(const oclblas__gemm_problem *p, const oclblas__params *dp, const char *cls,
+                        oclblas__plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = OCLBLAS__PLAN_DIRECT;
+    oclblas__strlcpy(out->cls, cls ? cls : "", sizeof out->cls);
+    const oclblas__gemm_direct_args d = {p->trans_a != 0, p->trans_b != 0, p->m, p->n, p->k, p->alpha, p->beta,
+                                         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
+                                         p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
+    oclblas__gemm_direct_step(dp, &d, add_step(out));
+}
+
+/* ---- the choice by the cost model ----------------------------------------- */
+
+/* Whether the model chooses the plan: the device's entry gives the model's
+ * facts and a measured rate for the sets for every shape of the kernels it
+ * chooses among (gemm_fast, gemm_direct, and gemm_tc where the device runs
+ * it). A set in force without a rate (an override, the tuner's candidate)
+ * leaves the choice to the routine values and the classes' rules. */
+static int model_decides(const oclblas__devctx *cx)
+{
+    return oclblas__model_valid(&cx->model) && cx->rate[OCLBLAS__K_GEMM_FAST] > 0 &&
+           cx->rate[OCLBLAS__K_GEMM_DIRECT] > 0 &&
+           (cx->status[OCLBLAS__K_GEMM_TC] != OCLBLAS_SUCCESS || cx->rate[OCLBLAS__K_GEMM_TC] > 0);
+}
+
+/* The model's time for a plan of the main kernel's rate: its launches,
+ * the bytes its pads and the sum of slices move, its main kernel's
+ * work-groups. */
+static double plan_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__plan *plan,
+                        double rate)
+{
+    const oclblas__step *s = &plan->step[plan->main];
+    size_t groups = 1, items = 1;
+    for (cl_uint d = 0; d < s->geo.dims; ++d) {
+        groups *= s->geo.global[d] / s->geo.local[d];
+        items *= s->geo.local[d];
+    }
+    oclblas__model_plan mp = {plan->num_steps, 0, {groups, items, 0, rate}};
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, f = sizeof(float);
+    if (plan->kind == OCLBLAS__PLAN_DIRECT) {
+        mp.compute.group_flops = 2 * m * n * k / (double)groups;
+    } else {
+        const oclblas__tiled *tiled = oclblas__kernels[s->kernel]->tiled;
+        oclblas__tile tile;
+        tiled->tile(&s->params, &tile);
+        const double pm = (double)plan->fast.mp, pn = (double)plan->fast.np, pk = (double)plan->fast.kp;
+        mp.compute.group_flops = 2.0 * (double)tile.m * (double)tile.n * (double)plan->fast.k_slice;
+        if (!plan->fast.a_in_place)
+            mp.bytes += f * (m * k + pm * pk);
+        if (!plan->fast.b_in_place)
+            mp.bytes += f * (n * k + pn * pk);
+        if (plan->fast.slices > 1)
+            mp.bytes += f * ((double)plan->fast.slices * pm * pn + (p->beta != 0.0f ? 2 : 1) * m * n);
+    }
+    return oclblas__model_plan_s(&cx->model, &mp);
+}
+
+/* Keeps the plan in *best if the model finds it faster than the best so far. */
+static void consider(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__plan *plan,
+                     double rate, oclblas__plan *best)
+{
+    const double t = plan_time(cx, p, plan, rate);
+    ++best->model.ways;
+    if (best->model.ways == 1 || t < best->model.time_s) {
+        const int ways = best->model.ways;
+        *best = *plan;
+        best->model.time_s = t;
+        best->model.ways = ways;
+    }
+}
+
+/* The split counts the model tries: up to 64 slices, each of at least 256
+ * of k (or one KWG), no slice longer than GEMM_MAX_SLICE_K, none where
+ * GEMM_SPLIT_K is 0. */
+static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+
+/* Every tiled kernel's split of k the model tries for one set. */
+static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                     const oclblas__params *hp, const oclblas__params *rp, int kernel,
+                                     const oclblas__params *set, const char *cls, double rate, oclblas__plan *best)
+{
+    oclblas__tile tile;
+    oclblas__kernels[kernel]->tiled->tile(set, &tile);
+    const size_t mp = round_up(p->m, tile.m), np = round_up(p->n, tile.n), kp = round_up(p->k, tile.k);
+    const size_t kt = kp / tile.k, min_kt = (256 + tile.k - 1) / tile.k;
+    const int max_k = rp->v[RT_GEMM_MAX_SLICE_K];
+    const size_t per_max = max_k > 0 ? ((size_t)max_k / tile.k ? (size_t)max_k / tile.k : 1) : kt;
+    const size_t need = (kt + per_max - 1) / per_max, cap = max_slices(cx->dev, mp, np);
+    /* GEMM_MAX_SLICE_K asks for at least need slices; GEMM_SPLIT_K = 0 for no more than that. */
+    size_t upper = rp->v[RT_GEMM_SPLIT_K] == 0 ? need : kt / min_kt > need ? kt / min_kt : need;
+    if (upper > cap)
+        upper = cap;
+    size_t last = 0;
+    for (size_t i = 0; i <= sizeof split_tries / sizeof split_tries[0]; ++i) {
+        const size_t s = i == 0 ? need : split_tries[i - 1];
+        if (s < need || s > (upper > 1 ? upper : 1))
+            continue;
+        size_t k_slice;
+        const size_t real = s > 1 ? slices_of(kp, tile.k, s, &k_slice) : 1;
+        if (real == last)
+            continue;
+        last = real;
+        oclblas__plan plan;
+        const oclblas_status st = tiled_plan(cx, p, hp, rp, kernel, set, cls, real, &plan);
+        if (st != OCLBLAS_SUCCESS)
+            return st;
+        consider(cx, p, &plan, rate, best);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+/* The plan the model finds fastest among: gemm_direct with each of its
+ * sets, gemm_fast with each of its sets and each split of k, and gemm_tc
+ * with the mode's set and each split where the mode allows the tensor
+ * cores. Every set of the entry is a candidate whatever its class's rule
+ * (a rule says where a set was tuned for, not where it may run); a set
+ * without a measured rate is not. */
+static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                 const oclblas__shape *shape, oclblas__plan *out)
+{
+    oclblas_status st;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
+    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
+    if (!rp)
+        return st;
+    memset(out, 0, sizeof *out);
+    oclblas__plan plan;
+    static const int tables[] = {OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMM_FAST};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
+        const int kernel = tables[t];
+        for (int i = -1; i < cx->num_classes[kernel]; ++i) {
+            const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
+            const double rate = c ? c->rate : cx->rate[kernel];
+            const oclblas__params *set = c ? &c->params : &cx->params[kernel];
+            if (!(rate > 0))
+                continue;
+            if (kernel == OCLBLAS__K_GEMM_DIRECT) {
+                direct_plan(p, set, c ? c->cls.name : NULL, &plan);
+                consider(cx, p, &plan, rate, out);
+            } else if ((st = consider_tiled(cx, p, hp, rp, kernel, set, c ? c->cls.name : NULL, rate, out))) {
+                return st;
+            }
+        }
+    }
+    oclblas__params tc_set;
+    const char *cls = NULL;
+    double rate = 0;
+    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate) && rate > 0 &&
+        (st = consider_tiled(cx, p, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, rate, out)))
+        return st;
+    return out->model.ways ? OCLBLAS_SUCCESS : OCLBLAS_INVALID_PARAMS;
+}
+
 oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
@@ -354,6 +548,9 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
         return oclblas__gemv_plan(cx, &g, out);
     }
     oclblas_status st;
+    if (model_decides(cx) && (st = model_plan(cx, p, &shape, out)) != OCLBLAS_INVALID_PARAMS)
+        return st;
+    memset(out, 0, sizeof *out);
     const oclblas__params *rp = oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, &shape, &st);
     if (!rp)
         return st;
@@ -363,12 +560,7 @@ oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
         return st;
-    out->kind = OCLBLAS__PLAN_DIRECT;
-    class_of(cx, OCLBLAS__K_GEMM_DIRECT, &shape, out);
-    const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
-                                         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                         p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
-    oclblas__gemm_direct_step(dp, &d, add_step(out));
+    direct_plan(p, dp, oclblas__devctx_class(cx, OCLBLAS__K_GEMM_DIRECT, &shape), out);
     return OCLBLAS_SUCCESS;
 }
 
@@ -444,4 +636,6 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
     }
     }
     put(buf, len, &used, "; %s-major", row ? "row" : "column");
+    if (plan->model.ways)
+        put(buf, len, &used, "; model %.1f us, the fastest of %d ways", plan->model.time_s * 1e6, plan->model.ways);
 }

@@ -66,6 +66,10 @@ typedef struct {
         size_t slices, k_slice;       /* the split of k (1 slice: none) */
     } fast;
     struct {
+        double time_s; /* the model's time for the plan */
+        int ways;      /* the plans it chose among; 0: the routine values and the classes' rules chose */
+    } model;
+    struct {
         int trans;
         size_t rows, cols;
         size_t groups, splits, chunk; /* work-groups along the output, splits of the reduction, and each one's length */
