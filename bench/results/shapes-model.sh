@@ -9,6 +9,9 @@
 #   plans NAME            the plan of each of the preset's problems (OCLBLAS_VERBOSE) -> NAME-plans.txt
 #   calibrate NAME        bench/results/shapes-model/calibrate.c over calibrate-list.py's list
 #                         (every set, split and kernel on the preset's problems) -> calibrate.csv
+#   diag NAME             where a small call's time goes: a trivial kernel by plain OpenCL
+#                         (no events, events, waits) and plans of 1 to 3 kernels, device and
+#                         host time per call -> diag.csv
 # The lent machine sends /work/main; the worktree under test travels as .h9,
 # main as .h9-base (see shapes-model/README.md). For example:
 #   source .device/env.sh; bash .h9/bench/results/shapes-model.sh build base .h9-base build new .h9 \
@@ -75,6 +78,37 @@ while [ $# -gt 0 ]; do
       /tmp/calibrate < /tmp/calibrate-list.txt > "$out/calibrate.csv" 2> /tmp/calibrate-err.txt
       echo "calibrate exit $?, $(wc -l < "$out/calibrate.csv") lines" | tee -a "$log"
       head -20 /tmp/calibrate-err.txt >> "$log"
+      ;;
+    diag)
+      name=$1
+      shift
+      stamp "diag with $name"
+      gcc -O2 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o /tmp/calibrate \
+        "$here/shapes-model/calibrate.c" -I"$here/../../include" -L"/tmp/$name" -loclblas -lOpenCL -Wl,-rpath,"/tmp/$name" || exit 1
+      # Fixed plans (the routine values force them): gemm_fast in place (1 kernel), with a
+      # transpose (2), and a split (3); gemm_direct (1); gemv_t (1) and gemv_n with its reduction (2).
+      /tmp/calibrate > "$out/diag.csv" 2>> "$log" <<'LIST'
+raw
+mode strict
+routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0
+label diag-fast
+gemm col NT 128 128 128 1
+gemm row NN 128 128 128 1
+gemm row NN 128 128 128 2
+gemm col NT 512 512 512 1
+gemm row NN 512 512 512 1
+gemm row NN 512 512 512 2
+routine GEMM_MIN_INDIRECT=1048576
+label diag-direct
+gemm row NN 16 16 16 0
+gemm row NN 128 128 128 0
+routine -
+label diag-gemv
+gemv row N 3001 2999
+gemv row T 4096 4096
+gemv col N 4096 4096
+LIST
+      echo "diag exit $?" | tee -a "$log"
       ;;
     *) echo "unknown step $step" >&2; exit 2 ;;
   esac

@@ -16,6 +16,11 @@
  *                          gemm_fast's place (same padding, same split, its
  *                          own tile) where the device can run it and
  *                          m * n * k is at least GEMM_TC_MIN cubed.
+ * Where the device's entry gives the cost model's facts and the measured
+ * rates of its sets (plan/model.h), the last two rows are one choice
+ * instead: the plan the model finds fastest among gemm_direct with each of
+ * its sets, gemm_fast with each set of the entry and each split of k, and
+ * gemm_tc with the mode's set and each split where the mode allows it.
  * For SGEMV the kernel follows the direction of memory: gemv_n when the
  * output runs along A's contiguous direction (y = A x), gemv_t when each
  * output is a dot product along it (y = A^T x); each gets enough
@@ -449,7 +454,8 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
     const size_t kt = kp / tile.k, min_kt = (256 + tile.k - 1) / tile.k;
     const int max_k = rp->v[RT_GEMM_MAX_SLICE_K];
     const size_t per_max = max_k > 0 ? ((size_t)max_k / tile.k ? (size_t)max_k / tile.k : 1) : kt;
-    const size_t need = (kt + per_max - 1) / per_max, cap = max_slices(cx->dev, mp, np);
+    const size_t cap = max_slices(cx->dev, mp, np), want = (kt + per_max - 1) / per_max;
+    const size_t need = want < cap ? want : cap; /* as k_slices: the partial sums' cap first */
     /* GEMM_MAX_SLICE_K asks for at least need slices; GEMM_SPLIT_K = 0 for no more than that. */
     size_t upper = rp->v[RT_GEMM_SPLIT_K] == 0 ? need : kt / min_kt > need ? kt / min_kt : need;
     if (upper > cap)
