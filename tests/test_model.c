@@ -1,9 +1,9 @@
 /*
  * The cost model of device-buffer plans and its facts, without any OpenCL
  * device (ctest runs this with no OpenCL platform visible): the time of a
- * kernel (the busiest compute unit's share of the work-groups, a last
- * partial wave costing a full one; one work-group's chain of work when
- * groups are few), the time of a plan (launches, bytes, kernel), which
+ * kernel (the busiest compute unit's share of the work-groups in whole
+ * waves of the groups it holds at once, a last partial wave costing a full
+ * one; one work-group's chain of work when groups are few), the time of a plan (launches, bytes, kernel), which
  * facts are usable; the database's "model" and "rates" (units, where they
  * may stand, what is refused with a message naming the cause) and how a
  * device's context gets them (the most specific entry's facts, each set's
@@ -25,8 +25,8 @@
 #include <cmocka.h>
 
 /* An H200-like device: 132 units, a call 16 us, each further kernel 8 us,
- * 3 TB/s, 2.5 GFLOPS a work-item. */
-static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 132};
+ * 3 TB/s, 2.5 GFLOPS a work-item alone, 1 GFLOPS in a full unit. */
+static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132};
 
 static void assert_near(double got, double want)
 {
@@ -53,6 +53,16 @@ static void test_kernel_time(void **state)
     /* More work-items per group shorten the chain until the unit's rate bounds it. */
     k.items = 1024;
     assert_near(oclblas__model_kernel_s(&gpu, &k), gf / per_unit_rate);
+    /* 64 work-items a group at 48 TFLOPS: 6 groups a unit at once. 1128
+     * groups are 8.5 a unit but two waves of 6: as 12. Up to one wave,
+     * the groups a unit holds share its rate. */
+    k.items = 64;
+    k.groups = 1128;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 12 * gf / per_unit_rate);
+    k.groups = 792;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / per_unit_rate);
+    k.groups = 793;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 12 * gf / per_unit_rate);
     /* Nothing to compute, no rate. */
     k.groups = 0;
     assert_near(oclblas__model_kernel_s(&gpu, &k), 0);
@@ -94,7 +104,10 @@ static void test_valid(void **state)
     d = gpu;
     d.item_rate = INFINITY;
     assert_false(oclblas__model_valid(&d));
-    const oclblas__model_device none = {0, 0, 0, 0, 0};
+    d = gpu;
+    d.busy_item_rate = -1;
+    assert_false(oclblas__model_valid(&d));
+    const oclblas__model_device none = {0, 0, 0, 0, 0, 0};
     assert_false(oclblas__model_valid(&none));
 }
 
@@ -103,7 +116,9 @@ static void test_valid(void **state)
 #define FAST_SET                                                                                                 \
     "\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 16, \"NDIMC\": 16, \"MDIMA\": 16, \"NDIMB\": 16, \"KWI\": 2, " \
     "\"VWM\": 2, \"VWN\": 4, \"STRM\": 1, \"STRN\": 1, \"SA\": 1, \"SB\": 1"
-#define MODEL "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5}"
+#define MODEL                                                                                                  \
+    "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5, "        \
+    "\"busy_item_gflops\": 1}"
 
 /* An entry for a test device: its members after "parameters", and classes. */
 static const char *entry(const char *name, const char *members, const char *classes)
@@ -163,6 +178,7 @@ static void test_format(void **state)
     assert_near(e->model.launch_s, 8e-6);
     assert_near(e->model.bandwidth, 3e12);
     assert_near(e->model.item_rate, 2.5e9);
+    assert_near(e->model.busy_item_rate, 1e9);
     assert_near(e->rates[OCLBLAS__K_GEMM_FAST], 48300.5e9);
     assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] == 0);
     assert_near(e->classes[0].rates[OCLBLAS__K_GEMM_FAST], 39000e9);
@@ -181,13 +197,14 @@ static void test_format_refused(void **state)
     parse_refused(entry("x", "\"rates\": {\"gemm_fast\": 2e9}", ""), "above 0 and at most 1e9 for gemm_fast");
     parse_refused(entry("x", "\"rates\": {\"gemm_fast\": \"fast\"}", ""), "above 0 and at most 1e9 for gemm_fast");
     parse_refused(entry("x", "\"rates\": [1]", ""), "expected an object for \"rates\"");
-    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000}", ""),
+    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                             "\"busy_item_gflops\": 1}", ""),
                   "\"model\" without item_gflops");
     parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                             "\"item_gflops\": 2.5, \"clock_mhz\": 1980}", ""),
+                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"clock_mhz\": 1980}", ""),
                   "unknown member of \"model\": clock_mhz");
     parse_refused(entry("x", "\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                             "\"item_gflops\": 2.5}", ""),
+                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
                   "above 0 and at most 1e9 for call_us");
     parse_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
     /* A class's rate stands beside the class's own set. */

@@ -1117,7 +1117,7 @@ static void test_legality(void **state)
  * gemm_tc at 60. */
 static void with_model(void)
 {
-    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, dev.compute_units};
+    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units};
     cx.rate[OCLBLAS__K_GEMM_FAST] = 40e12;
     cx.rate[OCLBLAS__K_GEMM_DIRECT] = 8e12;
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;

@@ -10,8 +10,8 @@
  * winning: a class that an earlier one of the same kernel leaves no shape
  * to is refused, as are bad rules, names given twice and empty classes.
  * For the plans' cost model an entry may also give the device's facts
- * ("model": {"call_us", "launch_us", "bandwidth_gbs", "item_gflops"}, all
- * four) and, beside any set of a GEMM kernel, its measured rate ("rates":
+ * ("model": {"call_us", "launch_us", "bandwidth_gbs", "item_gflops",
+ * "busy_item_gflops"}, all five) and, beside any set of a GEMM kernel, its measured rate ("rates":
  * {"gemm_fast": GFLOPS, ...}, in the entry for its sets for every shape,
  * in a class for the class's).
  */
@@ -118,23 +118,24 @@ static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const c
     return OCLBLAS_SUCCESS;
 }
 
-/* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N}, all four. */
+/* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all five. */
 static oclblas_status parse_model(const oclblas__json *mj, const char *origin, oclblas__db_entry *e, char *err,
                                   size_t err_len)
 {
     if (mj->type != OCLBLAS__JSON_OBJECT)
         return bad(err, err_len, origin, "expected an object for", "\"model\"");
-    static const char *const names[] = {"call_us", "launch_us", "bandwidth_gbs", "item_gflops"};
-    static const double scale[] = {1e-6, 1e-6, 1e9, 1e9};
-    double v[4];
+    static const char *const names[] = {"call_us", "launch_us", "bandwidth_gbs", "item_gflops", "busy_item_gflops"};
+    static const double scale[] = {1e-6, 1e-6, 1e9, 1e9, 1e9};
+    enum { N = sizeof names / sizeof names[0] };
+    double v[N];
     for (const oclblas__json *c = mj->child; c; c = c->next) {
         int known = 0;
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < N; ++i)
             known |= strcmp(c->key, names[i]) == 0;
         if (!known)
             return bad(err, err_len, origin, "unknown member of \"model\":", c->key);
     }
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < N; ++i) {
         const oclblas__json *f = oclblas__json_get(mj, names[i]);
         if (!f)
             return bad(err, err_len, origin, "\"model\" without", names[i]);
@@ -143,7 +144,7 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
             return st;
         v[i] *= scale[i];
     }
-    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], 0};
+    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0};
     e->has_model = 1;
     return OCLBLAS_SUCCESS;
 }

@@ -13,11 +13,14 @@
  * its database entry ("model"); compute_units from the device. A call
  * costs call_s with its first kernel, launch_s for each kernel after it;
  * the copies and sums move their bytes at bandwidth; one work-item alone
- * computes at most item_rate. */
+ * computes at most item_rate, and at busy_item_rate when its compute unit
+ * is full (which tells how many work-groups of a set a unit holds at
+ * once: its rate over busy_item_rate for each of its work-items). */
 typedef struct {
     double call_s, launch_s;
-    double bandwidth; /* bytes per second */
-    double item_rate; /* flop per second */
+    double bandwidth;      /* bytes per second */
+    double item_rate;      /* flop per second */
+    double busy_item_rate; /* flop per second */
     unsigned compute_units;
 } oclblas__model_device;
 
@@ -40,10 +43,11 @@ typedef struct {
 } oclblas__model_plan;
 
 /* Seconds of the computing kernel: each compute unit takes its share of
- * the work-groups (the busiest one ceil(groups / compute units)) at its
- * share of the rate, and no work-group ends sooner than its work-items
- * allow at item_rate each (few groups, each long: the work-items' own
- * chain of multiply-adds is then the time). */
+ * the work-groups at its share of the rate, in waves of as many groups as
+ * it holds at once (the busiest unit's share rounded up to whole waves
+ * when there is more than one), and no work-group ends sooner than its
+ * work-items allow at item_rate each (few groups, each long: the
+ * work-items' own chain of multiply-adds is then the time). */
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k);
 /* Seconds of a plan: its launches, its copies and sums, its kernel. */
 double oclblas__model_plan_s(const oclblas__model_device *d, const oclblas__model_plan *p);
