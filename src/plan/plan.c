@@ -438,9 +438,10 @@ static void consider(const oclblas__devctx *cx, const oclblas__gemm_problem *p, 
     }
 }
 
-/* The split counts the model tries: up to 64 slices, each of at least 256
- * of k (or one KWG), no slice longer than GEMM_MAX_SLICE_K, none where
- * GEMM_SPLIT_K is 0. */
+/* The split counts the model tries: up to 64 slices, each of at least 128
+ * of k (or one KWG; the model prices the sum of the slices, so a split
+ * need not leave more of k than the kernel's pipeline wants), no slice
+ * longer than GEMM_MAX_SLICE_K, none where GEMM_SPLIT_K is 0. */
 static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 /* Every tiled kernel's split of k the model tries for one set. */
@@ -451,7 +452,7 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
     oclblas__tile tile;
     oclblas__kernels[kernel]->tiled->tile(set, &tile);
     const size_t mp = round_up(p->m, tile.m), np = round_up(p->n, tile.n), kp = round_up(p->k, tile.k);
-    const size_t kt = kp / tile.k, min_kt = (256 + tile.k - 1) / tile.k;
+    const size_t kt = kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
     const int max_k = rp->v[RT_GEMM_MAX_SLICE_K];
     const size_t per_max = max_k > 0 ? ((size_t)max_k / tile.k ? (size_t)max_k / tile.k : 1) : kt;
     const size_t cap = max_slices(cx->dev, mp, np), want = (kt + per_max - 1) / per_max;
