@@ -246,51 +246,64 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
-/* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
- * set (of the class cls, NULL for the set for every shape) on operands
- * that the helpers pad (and transpose) into scratch buffers, unless the
- * caller's own layout already fits the kernel, with k in at most slices
- * slices (0: as the routine values say, k_slices). */
-static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                 const oclblas__params *hp, const oclblas__params *rp, int main_kernel,
-                                 const oclblas__params *main_set, const char *cls, size_t slices, oclblas__plan *out)
+/* What the indirect plan with a tiled kernel of this tile decides before
+ * its steps: the padded problem, which operand is read in place (else
+ * padded, or transposed on the way), and the split of k into at most
+ * slices slices (0: as the routine values say, k_slices). */
+static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                  const oclblas__params *rp, const oclblas__tile *tile, size_t slices,
+                                  oclblas__fast_layout *f)
 {
-    memset(out, 0, sizeof *out);
-    /* The main kernel, its tile and the vector widths it reads A and B with. */
-    const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
-    oclblas__tile tile;
-    tiled->tile(main_set, &tile);
-    const size_t vwm = tile.vwa, vwn = tile.vwb, mwg = tile.m, nwg = tile.n, kwg = tile.k;
+    const size_t vwm = tile->vwa, vwn = tile->vwb, kwg = tile->k;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
-    const size_t mp = round_up(m, mwg), np = round_up(n, nwg), kp = round_up(k, kwg);
+    const size_t mp = round_up(m, tile->m), np = round_up(n, tile->n), kp = round_up(k, kwg);
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
      * n contiguous; where the caller's operand already is that,
      * tile-aligned, it is read in place (if its indices fit the kernel's int). */
-    const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
-                           p->a.align >= vwm * sizeof(float);
-    const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
-                           p->b.align >= vwn * sizeof(float);
-    size_t k_slice = kp;
+    f->a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
+                    p->a.align >= vwm * sizeof(float);
+    f->b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
+                    p->b.align >= vwn * sizeof(float);
+    f->a_transposed = !f->a_in_place && at;
+    f->b_transposed = !f->b_in_place && !bt;
+    f->mp = mp;
+    f->np = np;
+    f->kp = kp;
+    f->k_slice = kp;
     if (slices == 0)
-        slices = k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K], (mp / mwg) * (np / nwg), mp,
-                          np, kp, kwg, &k_slice);
+        f->slices = k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
+                             (mp / tile->m) * (np / tile->n), mp, np, kp, kwg, &f->k_slice);
     else
-        slices = slices > 1 ? slices_of(kp, kwg, slices, &k_slice) : 1;
+        f->slices = slices > 1 ? slices_of(kp, kwg, slices, &f->k_slice) : 1;
+    return OCLBLAS_SUCCESS;
+}
 
+/* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
+ * set (of the class cls, NULL for the set for every shape) on operands
+ * that the helpers pad (and transpose) into scratch buffers, unless the
+ * caller's own layout already fits the kernel, with k in at most slices
+ * slices (0: as the routine values say). */
+static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                 const oclblas__params *hp, const oclblas__params *rp, int main_kernel,
+                                 const oclblas__params *main_set, const char *cls, size_t slices, oclblas__plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
+    oclblas__tile tile;
+    tiled->tile(main_set, &tile);
+    const oclblas_status st = fast_layout(cx, p, rp, &tile, slices, &out->fast);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    const int at = p->trans_a != 0, bt = p->trans_b != 0;
+    const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
+    const size_t mp = out->fast.mp, np = out->fast.np, kp = out->fast.kp, k_slice = out->fast.k_slice;
+    const int a_in_place = out->fast.a_in_place, b_in_place = out->fast.b_in_place;
+    slices = out->fast.slices;
     out->kind = OCLBLAS__PLAN_FAST;
     oclblas__strlcpy(out->cls, cls ? cls : "", sizeof out->cls);
-    out->fast.mp = mp;
-    out->fast.np = np;
-    out->fast.kp = kp;
-    out->fast.a_in_place = a_in_place;
-    out->fast.b_in_place = b_in_place;
-    out->fast.a_transposed = !a_in_place && at;
-    out->fast.b_transposed = !b_in_place && !bt;
-    out->fast.slices = slices;
-    out->fast.k_slice = k_slice;
     out->scratch[0] = a_in_place ? 0 : mp * kp * sizeof(float);
     out->scratch[1] = b_in_place ? 0 : np * kp * sizeof(float);
     out->scratch[2] = slices > 1 ? slices * mp * np * sizeof(float) : 0;
@@ -392,50 +405,52 @@ static int model_decides(const oclblas__devctx *cx)
            (cx->status[OCLBLAS__K_GEMM_TC] != OCLBLAS_SUCCESS || cx->rate[OCLBLAS__K_GEMM_TC] > 0);
 }
 
-/* The model's time for a plan of the main kernel's rate: its launches,
- * the bytes its pads and the sum of slices move, its main kernel's
- * work-groups. */
-static double plan_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__plan *plan,
-                        double rate)
+/* Work-items per work-group of a step. */
+static size_t items_of(const oclblas__step *s)
 {
-    const oclblas__step *s = &plan->step[plan->main];
-    size_t groups = 1, items = 1;
-    for (cl_uint d = 0; d < s->geo.dims; ++d) {
-        groups *= s->geo.global[d] / s->geo.local[d];
+    size_t items = 1;
+    for (cl_uint d = 0; d < s->geo.dims; ++d)
         items *= s->geo.local[d];
-    }
-    oclblas__model_plan mp = {plan->num_steps, 0, {groups, items, 0, rate}};
-    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, f = sizeof(float);
-    if (plan->kind == OCLBLAS__PLAN_DIRECT) {
-        mp.compute.group_flops = 2 * m * n * k / (double)groups;
-    } else {
-        const oclblas__tiled *tiled = oclblas__kernels[s->kernel]->tiled;
-        oclblas__tile tile;
-        tiled->tile(&s->params, &tile);
-        const double pm = (double)plan->fast.mp, pn = (double)plan->fast.np, pk = (double)plan->fast.kp;
-        mp.compute.group_flops = 2.0 * (double)tile.m * (double)tile.n * (double)plan->fast.k_slice;
-        if (!plan->fast.a_in_place)
-            mp.bytes += f * (m * k + pm * pk);
-        if (!plan->fast.b_in_place)
-            mp.bytes += f * (n * k + pn * pk);
-        if (plan->fast.slices > 1)
-            mp.bytes += f * ((double)plan->fast.slices * pm * pn + (p->beta != 0.0f ? 2 : 1) * m * n);
-    }
+    return items;
+}
+
+/* The model's time for an indirect plan of this layout: its launches (the
+ * pads, the kernel, the sum of slices), the bytes its pads and the sum
+ * move, and its kernel's work-groups (a tile of C and a slice of k each). */
+static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
+                         const oclblas__fast_layout *f, size_t items, double rate)
+{
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, fl = sizeof(float);
+    const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
+    const int split = f->slices > 1;
+    oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
+                              {(f->mp / tile->m) * (f->np / tile->n) * f->slices, items,
+                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, rate}};
+    if (!f->a_in_place)
+        mp.bytes += fl * (m * k + pm * pk);
+    if (!f->b_in_place)
+        mp.bytes += fl * (n * k + pn * pk);
+    if (split)
+        mp.bytes += fl * ((double)f->slices * pm * pn + (p->beta != 0.0f ? 2 : 1) * m * n);
     return oclblas__model_plan_s(&cx->model, &mp);
 }
 
-/* Keeps the plan in *best if the model finds it faster than the best so far. */
-static void consider(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__plan *plan,
-                     double rate, oclblas__plan *best)
+/* The model's choice so far: the kernel, its set (a copy: gemm_tc's is
+ * made for the mode), its class, the split; the time and how many ways
+ * were priced. */
+typedef struct {
+    int kernel;
+    oclblas__params set;
+    const char *cls;
+    size_t slices;
+    double time_s;
+    int ways;
+} choice;
+
+static void consider(choice *best, int kernel, const oclblas__params *set, const char *cls, size_t slices, double t)
 {
-    const double t = plan_time(cx, p, plan, rate);
-    ++best->model.ways;
-    if (best->model.ways == 1 || t < best->model.time_s) {
-        const int ways = best->model.ways;
-        *best = *plan;
-        best->model.time_s = t;
-        best->model.ways = ways;
-    }
+    if (best->ways++ == 0 || t < best->time_s)
+        *best = (choice){kernel, *set, cls, slices, t, best->ways};
 }
 
 /* The split counts the model tries: up to 64 slices, each of at least 128
@@ -444,38 +459,50 @@ static void consider(const oclblas__devctx *cx, const oclblas__gemm_problem *p, 
  * longer than GEMM_MAX_SLICE_K, none where GEMM_SPLIT_K is 0. */
 static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
-/* Every tiled kernel's split of k the model tries for one set. */
+/* Every split of k the model tries for one set of a tiled kernel. */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                     const oclblas__params *hp, const oclblas__params *rp, int kernel,
-                                     const oclblas__params *set, const char *cls, double rate, oclblas__plan *best)
+                                     const oclblas__params *rp, int kernel, const oclblas__params *set,
+                                     const char *cls, double rate, choice *best)
 {
+    const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
     oclblas__tile tile;
-    oclblas__kernels[kernel]->tiled->tile(set, &tile);
-    const size_t mp = round_up(p->m, tile.m), np = round_up(p->n, tile.n), kp = round_up(p->k, tile.k);
-    const size_t kt = kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
+    tiled->tile(set, &tile);
+    /* The work-items of a work-group: the set's, whatever the problem. */
+    oclblas__step probe;
+    const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m};
+    tiled->step(set, &any, &probe);
+    const size_t items = items_of(&probe);
+    oclblas__fast_layout f;
+    oclblas_status st = fast_layout(cx, p, rp, &tile, 1, &f);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    const size_t kt = f.kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
     const int max_k = rp->v[RT_GEMM_MAX_SLICE_K];
     const size_t per_max = max_k > 0 ? ((size_t)max_k / tile.k ? (size_t)max_k / tile.k : 1) : kt;
-    const size_t cap = max_slices(cx->dev, mp, np), want = (kt + per_max - 1) / per_max;
+    const size_t cap = max_slices(cx->dev, f.mp, f.np), want = (kt + per_max - 1) / per_max;
     const size_t need = want < cap ? want : cap; /* as k_slices: the partial sums' cap first */
     /* GEMM_MAX_SLICE_K asks for at least need slices; GEMM_SPLIT_K = 0 for no more than that. */
     size_t upper = rp->v[RT_GEMM_SPLIT_K] == 0 ? need : kt / min_kt > need ? kt / min_kt : need;
     if (upper > cap)
         upper = cap;
+    /* No split can beat the call, its pads, the sum's launch and the padded
+     * product at the set's full rate: where the best so far does, the
+     * splits after the first way are not priced. */
+    const oclblas__model_device *d = &cx->model;
+    const double bound = d->call_s + (1 + !f.a_in_place + !f.b_in_place) * d->launch_s +
+                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / rate;
     size_t last = 0;
     for (size_t i = 0; i <= sizeof split_tries / sizeof split_tries[0]; ++i) {
         const size_t s = i == 0 ? need : split_tries[i - 1];
-        if (s < need || s > (upper > 1 ? upper : 1))
+        if (s < need || s > (upper > 1 ? upper : 1) || (last && bound >= best->time_s))
             continue;
-        size_t k_slice;
-        const size_t real = s > 1 ? slices_of(kp, tile.k, s, &k_slice) : 1;
-        if (real == last)
-            continue;
-        last = real;
-        oclblas__plan plan;
-        const oclblas_status st = tiled_plan(cx, p, hp, rp, kernel, set, cls, real, &plan);
-        if (st != OCLBLAS_SUCCESS)
+        if ((st = fast_layout(cx, p, rp, &tile, s, &f)) != OCLBLAS_SUCCESS)
             return st;
-        consider(cx, p, &plan, rate, best);
+        if (f.slices == last)
+            continue;
+        last = f.slices;
+        consider(best, kernel, set, cls, f.slices, tiled_time(cx, p, &tile, &f, items, rate));
     }
     return OCLBLAS_SUCCESS;
 }
@@ -485,7 +512,8 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
  * with the mode's set and each split where the mode allows the tensor
  * cores. Every set of the entry is a candidate whatever its class's rule
  * (a rule says where a set was tuned for, not where it may run); a set
- * without a measured rate is not. */
+ * without a measured rate is not. The ways are priced from their
+ * decisions alone; only the chosen one is built. */
 static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__shape *shape, oclblas__plan *out)
 {
@@ -494,8 +522,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
     if (!rp)
         return st;
-    memset(out, 0, sizeof *out);
-    oclblas__plan plan;
+    choice best = {0};
     static const int tables[] = {OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMM_FAST};
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
         const int kernel = tables[t];
@@ -503,12 +530,19 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
             const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
             const double rate = c ? c->rate : cx->rate[kernel];
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
+            const char *cls = c ? c->cls.name : NULL;
             if (!(rate > 0))
                 continue;
             if (kernel == OCLBLAS__K_GEMM_DIRECT) {
-                direct_plan(p, set, c ? c->cls.name : NULL, &plan);
-                consider(cx, p, &plan, rate, out);
-            } else if ((st = consider_tiled(cx, p, hp, rp, kernel, set, c ? c->cls.name : NULL, rate, out))) {
+                /* One launch on the caller's buffers, every group a tile of C over the whole of k. */
+                direct_plan(p, set, cls, out);
+                const oclblas__step *s = &out->step[0];
+                const size_t groups = (s->geo.global[0] / s->geo.local[0]) * (s->geo.global[1] / s->geo.local[1]);
+                const oclblas__model_plan mp = {1, 0, {groups, items_of(s),
+                                                       2.0 * (double)p->m * (double)p->n * (double)p->k / (double)groups,
+                                                       rate}};
+                consider(&best, kernel, set, cls, 0, oclblas__model_plan_s(&cx->model, &mp));
+            } else if ((st = consider_tiled(cx, p, rp, kernel, set, cls, rate, &best))) {
                 return st;
             }
         }
@@ -517,9 +551,17 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     const char *cls = NULL;
     double rate = 0;
     if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate) && rate > 0 &&
-        (st = consider_tiled(cx, p, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, rate, out)))
+        (st = consider_tiled(cx, p, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, rate, &best)))
         return st;
-    return out->model.ways ? OCLBLAS_SUCCESS : OCLBLAS_INVALID_PARAMS;
+    if (!best.ways)
+        return OCLBLAS_INVALID_PARAMS;
+    if (best.kernel == OCLBLAS__K_GEMM_DIRECT)
+        direct_plan(p, &best.set, best.cls, out);
+    else if ((st = tiled_plan(cx, p, hp, rp, best.kernel, &best.set, best.cls, best.slices, out)))
+        return st;
+    out->model.time_s = best.time_s;
+    out->model.ways = best.ways;
+    return OCLBLAS_SUCCESS;
 }
 
 oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
