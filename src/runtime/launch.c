@@ -3,8 +3,8 @@
  * (its arguments set on the kernel object, buffer roles resolved to the
  * call's buffers, and the NDRange enqueued with the geometry the
  * descriptor gave it), a marker as the event of a call that enqueues
- * nothing, the queue's context and device, and how a buffer's element is
- * aligned, which decides vector loads and in-place reads.
+ * nothing, the queue's context, device and order, and how a buffer's
+ * element is aligned, which decides vector loads and in-place reads.
  */
 #include "runtime/launch.h"
 
@@ -31,6 +31,13 @@ oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclb
     }
     return (oclblas_status)clEnqueueNDRangeKernel(q, k, s->geo.dims, NULL, s->geo.global, s->geo.local, num_wait,
                                                   num_wait ? wait : NULL, event);
+}
+
+int oclblas__queue_in_order(cl_command_queue q)
+{
+    cl_command_queue_properties props = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+           !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)

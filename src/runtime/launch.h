@@ -13,6 +13,9 @@ oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclb
                                      const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait,
                                      const cl_event *wait, cl_event *event);
 
+/* Whether q runs its commands in the order they were enqueued (no
+ * out-of-order execution); 0 if it cannot tell. */
+int oclblas__queue_in_order(cl_command_queue q);
 /* Queue facts needed by every routine. */
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
 /* Whether vectors of `bytes` can be read from buf starting at element off:

@@ -21,6 +21,7 @@ struct oclblas__scratch {
     cl_command_queue writer[OCLBLAS__SCRATCH_SLOTS]; /* the queue that last wrote each; compared, never used */
     int taken[OCLBLAS__SCRATCH_SLOTS];                /* the slots of the call that holds the lock */
     cl_event last_use;
+    cl_command_queue last_queue; /* the queue of last_use; compared, never used */
     pthread_mutex_t lock;
     struct oclblas__scratch *next;
 };
@@ -90,7 +91,8 @@ static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
+oclblas_status oclblas__scratch_take(cl_context ctx, cl_command_queue q, int in_order,
+                                     const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
                                      cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait)
 {
     oclblas__scratch *s = find_and_lock(ctx);
@@ -108,15 +110,17 @@ oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS_
         s->taken[i] = bytes[i] != 0;
         buf[i] = bytes[i] ? s->buf[i] : NULL;
     }
-    *wait = s->last_use;
+    /* An in-order queue runs this call after its own last use anyway. (A
+     * queue at the address of a deleted one is a new queue: the old one was
+     * deleted only once its commands had finished.) */
+    *wait = in_order && s->last_queue == q ? NULL : s->last_use;
     return OCLBLAS_SUCCESS;
 }
 
-void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
+void oclblas__scratch_put(oclblas__scratch *s, cl_command_queue q, cl_event last_use)
 {
     if (last_use) {
-        cl_command_queue q = NULL;
-        clGetEventInfo(last_use, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL);
+        s->last_queue = q;
         for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
             if (s->taken[i])
                 s->writer[i] = q;
