@@ -309,6 +309,50 @@ static void test_queue_order(void **state)
     tu_override(&env, "routine", NULL);
 }
 
+/* One shape called again and again, each call differing from the one
+ * before in one thing only (alpha, beta, an offset, the alignment, a
+ * transpose, the math mode, the parameters in force): the thread's last
+ * plan is reused only for the same call, so each result is right. */
+static void test_repeated_calls(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    static const struct {
+        float alpha, beta;
+        size_t a_off, c_off;
+        oclblas_transpose tb;
+        oclblas_math_mode mode;
+        const char *routine;
+    } calls[] = {
+        {1.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {1.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 3, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64"},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, "GEMM_MIN_INDIRECT=100000"},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, NULL},
+    };
+    const oclblas_math_mode before = oclblas_get_math_mode();
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
+        oclblas_set_math_mode(calls[i].mode);
+        if (i > 0 && calls[i].routine != calls[i - 1].routine) /* an override makes a new snapshot */
+            tu_override(&env, "routine", calls[i].routine);
+        const double r = tu_gemm_case(&env, 0, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, calls[i].tb, 100, 90, 700,
+                                      calls[i].alpha, calls[i].beta, 0, calls[i].a_off, 0, calls[i].c_off, 31u + (unsigned)i);
+        if (r > 1.0)
+            print_message("call %zu: error %.3g of the bound\n", i, r);
+        assert_true(r <= 1.0);
+    }
+    tu_override(&env, "routine", NULL);
+    oclblas_set_math_mode(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,7 +361,7 @@ int main(void)
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
         cmocka_unit_test(test_misaligned_host_memory), cmocka_unit_test(test_split_k),
-        cmocka_unit_test(test_queue_order),
+        cmocka_unit_test(test_queue_order), cmocka_unit_test(test_repeated_calls),
     };
     return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
 }
