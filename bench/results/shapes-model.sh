@@ -3,7 +3,11 @@
 # measured against the plan before it. Steps, in the order given, each
 # writing into OUT (default ./gpu-out):
 #   build NAME SRC        configure and build SRC in /tmp/NAME (Release; no tuner, no cblas)
-#   test NAME             ctest test_plan, test_model, test_sgemm, test_sgemv in /tmp/NAME
+#   graft NAME SRC FROM F[,F...]  SRC with the files F (paths in the tree) taken from the tree
+#                         FROM, copied to /tmp/src-NAME and built in /tmp/NAME (e.g. an old
+#                         library with the new bench)
+#   test NAME             ctest test_plan, test_model, test_host_plan, test_sgemm, test_sgemv,
+#                         test_batched*, test_threads in /tmp/NAME (those the tree has)
 #   compare NAME          oclblas-bench --preset shapes --layout row --peers cublas,clblast, default
 #                         (accurate) and strict modes -> NAME-default.csv, NAME-strict.csv
 #   plans NAME            the plan of each of the preset's problems (OCLBLAS_VERBOSE) -> NAME-plans.txt
@@ -11,9 +15,10 @@
 #                         (every set, split and kernel on the preset's problems) -> calibrate.csv
 #   diag NAME             where a small call's time goes: a trivial kernel by plain OpenCL
 #                         (no events, events, waits) and plans of 1 to 3 kernels, device and
-#                         host time per call -> diag.csv
-# The lent machine sends /work/main; the worktree under test travels as .h9,
-# main as .h9-base (see shapes-model/README.md). For example:
+#                         host time per call, each call asking for an event and (labels
+#                         *-last-event) the last of a batch only -> NAME-diag.csv
+# The lent machine sends /work/main; the trees under test travel inside it, made by git
+# archive (nvidia-h200/shapes-model/README.md, shapes-model/overhead.md). For example:
 #   source .device/env.sh; bash .h9/bench/results/shapes-model.sh build base .h9-base build new .h9 \
 #     test new compare base compare new plans new
 set -uo pipefail
@@ -37,11 +42,21 @@ while [ $# -gt 0 ]; do
       { cmake -S "$src" -B "/tmp/$name" -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOCLBLAS_BUILD_CBLAS=OFF &&
         cmake --build "/tmp/$name" -j16; } > "/tmp/build-$name.log" 2>&1 || { tail -30 "/tmp/build-$name.log" | tee -a "$log"; exit 1; }
       ;;
+    graft)
+      name=$1 src=$2 from=$3 files=$4
+      shift 4
+      stamp "build $name: $src with $files from $from"
+      rm -rf "/tmp/src-$name" && cp -r "$src" "/tmp/src-$name" || exit 1
+      for f in ${files//,/ }; do cp "$from/$f" "/tmp/src-$name/$f" || exit 1; done
+      { cmake -S "/tmp/src-$name" -B "/tmp/$name" -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOCLBLAS_BUILD_CBLAS=OFF &&
+        cmake --build "/tmp/$name" -j16; } > "/tmp/build-$name.log" 2>&1 || { tail -30 "/tmp/build-$name.log" | tee -a "$log"; exit 1; }
+      ;;
     test)
       name=$1
       shift
       stamp "tests of $name"
-      ctest --test-dir "/tmp/$name" --output-on-failure -j4 --timeout 300 -R '^(test_plan|test_model|test_sgemm|test_sgemv)$' \
+      ctest --test-dir "/tmp/$name" --output-on-failure -j4 --timeout 300 \
+        -R '^(test_plan|test_model|test_host_plan|test_sgemm|test_sgemv|test_batched|test_batched_copies|test_batched_chunks|test_threads)$' \
         > "/tmp/ctest-$name.log" 2>&1
       grep -E "tests passed|Failed|FAILED|\*\*\*" "/tmp/ctest-$name.log" | tee -a "$log"
       ;;
@@ -87,7 +102,7 @@ while [ $# -gt 0 ]; do
         "$here/shapes-model/calibrate.c" -I"$here/../../include" -L"/tmp/$name" -loclblas -lOpenCL -Wl,-rpath,"/tmp/$name" || exit 1
       # Fixed plans (the routine values force them): gemm_fast in place (1 kernel), with a
       # transpose (2), and a split (3); gemm_direct (1); gemv_t (1) and gemv_n with its reduction (2).
-      /tmp/calibrate > "$out/diag.csv" 2>> "$log" <<'LIST'
+      /tmp/calibrate > "$out/$name-diag.csv" 2>> "$log" <<'LIST'
 raw
 mode strict
 routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0
@@ -107,6 +122,21 @@ label diag-gemv
 gemv row N 3001 2999
 gemv row T 4096 4096
 gemv col N 4096 4096
+events last
+routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0
+label diag-fast-last-event
+gemm col NT 128 128 128 1
+gemm row NN 128 128 128 1
+gemm row NN 128 128 128 2
+gemm col NT 512 512 512 1
+gemm row NN 512 512 512 1
+gemm row NN 512 512 512 2
+routine GEMM_MIN_INDIRECT=1048576
+label diag-direct-last-event
+gemm row NN 128 128 128 0
+routine -
+label diag-gemv-last-event
+gemv row T 4096 4096
 LIST
       echo "diag exit $?" | tee -a "$log"
       ;;

@@ -9,6 +9,8 @@
  *   set KERNEL PARAMS|-                 an override for every device ("-" removes it)
  *   routine PARAMS|-                    the routine values the next timings start from
  *   label TEXT                          the first column of the lines after it
+ *   events each|last                    whether every call of a batch asks for an event
+ *                                       (as oclblas-bench did), or the last only (each)
  *   gemm row|col NN|NT|TN|TT M N K S    S slices of k (0: the plan decides)
  *   gemv row|col N|T M N
  *   raw                                 a trivial kernel launched back to back by plain
@@ -37,6 +39,7 @@ static cl_mem buf[3];
 static size_t cap; /* floats in each buffer */
 static char label[600] = "-", routine[600] = "";
 static oclblas_math_mode mode = OCLBLAS_MATH_STRICT;
+static int event_each = 1; /* every call of a batch asks for an event */
 
 typedef struct {
     int gemm, row, ta, tb;
@@ -87,7 +90,7 @@ static double batch(const problem *p, int reps)
         if (ev)
             clReleaseEvent(ev);
         ev = NULL;
-        if (call(p, &ev) != OCLBLAS_SUCCESS) {
+        if (call(p, event_each || r == reps - 1 ? &ev : NULL) != OCLBLAS_SUCCESS) {
             clReleaseEvent(mark);
             return -1;
         }
@@ -236,6 +239,8 @@ int main(void)
             snprintf(routine, sizeof routine, "%s", strcmp(w[1], "-") ? w[1] : "");
         } else if (!strcmp(w[0], "raw")) {
             raw();
+        } else if (!strcmp(w[0], "events")) {
+            event_each = strcmp(w[1], "last") != 0;
         } else if (!strcmp(w[0], "label")) {
             snprintf(label, sizeof label, "%s", w[1]);
         } else if (!strcmp(w[0], "gemm") || !strcmp(w[0], "gemv")) {
