@@ -222,10 +222,12 @@ static void test_misaligned_host_memory(void **state)
 
 /* Calls enqueued back to back without waiting, each reusing the scratch
  * set that the one before may still be reading (padded operands, slices of
- * k): on an in-order queue nothing but the queue's order keeps them apart;
- * on an out-of-order one, the events the library chains. Each result
+ * k), on the queues given in turn: on one in-order queue nothing but the
+ * queue's order keeps them apart; on an out-of-order one, the events the
+ * library chains; on two in-order queues whose calls ask for no event, the
+ * markers the library enqueues where the set's last use was. Each result
  * against OpenBLAS, row-major, alpha 1, beta 0 (C starts as NaN). */
-static void back_to_back(const tu_env *env, cl_command_queue q, const char *what)
+static void back_to_back(const tu_env *env, const cl_command_queue *queues, int nq, int with_events, const char *what)
 {
     static const size_t shapes[][3] = {{100, 90, 700}, {64, 64, 4096}, {33, 129, 257}, {7, 300, 1000}, {128, 64, 32},
                                        {257, 16, 777}};
@@ -250,15 +252,20 @@ static void back_to_back(const tu_env *env, cl_command_queue q, const char *what
     }
     for (int i = 0; i < N; ++i) {
         const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        ev[i] = NULL;
         TU_CHECK(oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, da[i], 0, k,
-                                  db[i], 0, n, 0.0f, dc[i], 0, n, q, &ev[i]));
+                                  db[i], 0, n, 0.0f, dc[i], 0, n, queues[i % nq], with_events ? &ev[i] : NULL));
     }
+    if (!with_events)
+        for (int j = 0; j < nq; ++j)
+            clFinish(queues[j]);
     double worst = 0.0;
     for (int i = 0; i < N; ++i) {
         const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
         float *got = malloc(m * n * sizeof(float)), *ref = calloc(m * n, sizeof(float));
         float *bound = calloc(m * n, sizeof(float)), *aa = malloc(m * k * sizeof(float)), *ab = malloc(k * n * sizeof(float));
-        assert_int_equal(clEnqueueReadBuffer(q, dc[i], CL_TRUE, 0, m * n * sizeof(float), got, 1, &ev[i], NULL),
+        assert_int_equal(clEnqueueReadBuffer(queues[0], dc[i], CL_TRUE, 0, m * n * sizeof(float), got, ev[i] ? 1 : 0,
+                                             ev[i] ? &ev[i] : NULL, NULL),
                          CL_SUCCESS);
         for (size_t j = 0; j < m * k; ++j)
             aa[j] = fabsf(a[i][j]);
@@ -274,7 +281,8 @@ static void back_to_back(const tu_env *env, cl_command_queue q, const char *what
             worst = r > worst ? r : worst;
         }
         free(got); free(ref); free(bound); free(aa); free(ab);
-        clReleaseEvent(ev[i]);
+        if (ev[i])
+            clReleaseEvent(ev[i]);
         clReleaseMemObject(da[i]);
         clReleaseMemObject(db[i]);
         clReleaseMemObject(dc[i]);
@@ -292,20 +300,27 @@ static void test_queue_order(void **state)
     tu_get_env(&env);
     /* Every product padded into scratch, long k split into slices. */
     tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64");
-    back_to_back(&env, env.queue, "in-order queue");
+    back_to_back(&env, &env.queue, 1, 1, "in-order queue, an event each");
+    back_to_back(&env, &env.queue, 1, 0, "in-order queue, no events");
+    cl_int err;
+    const cl_command_queue two[2] = {env.queue, clCreateCommandQueue(env.context, env.device, 0, &err)};
+    assert_int_equal(err, CL_SUCCESS);
+    back_to_back(&env, two, 2, 0, "two in-order queues in turn, no events");
     cl_command_queue_properties props = 0;
     clGetDeviceInfo(env.device, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, NULL);
     if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
-        cl_int err;
         cl_command_queue ooo =
             clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
         assert_int_equal(err, CL_SUCCESS);
-        back_to_back(&env, ooo, "out-of-order queue");
+        back_to_back(&env, &ooo, 1, 1, "out-of-order queue");
+        const cl_command_queue mixed[2] = {two[1], ooo};
+        back_to_back(&env, mixed, 2, 1, "an in-order and an out-of-order queue in turn");
         clFinish(ooo);
         clReleaseCommandQueue(ooo);
     } else {
-        print_message("the device has no out-of-order queues: that half is not run\n");
+        print_message("the device has no out-of-order queues: those cases are not run\n");
     }
+    clReleaseCommandQueue(two[1]);
     tu_override(&env, "routine", NULL);
 }
 

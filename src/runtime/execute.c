@@ -7,9 +7,10 @@
  * in-order queue the queue itself keeps that order, so the steps carry no
  * events and no wait lists among themselves (an event costs the host about
  * as much as a launch on NVIDIA's driver), and the scratch set's previous
- * use needs no waiting when it was on the same queue; on an out-of-order
- * queue events chain them. Events are made only where something waits for
- * them or the caller (or the scratch set) needs the last one. Nothing here
+ * use needs no waiting when it was on the same queue (nor an event: the
+ * set keeps the queue); on an out-of-order queue events chain them. Events
+ * are made only where something waits for them or the caller (or, out of
+ * order, the scratch set) needs the last one. Nothing here
  * decides anything about the problem: that is the plan's job
  * (plan/plan.c).
  */
@@ -79,17 +80,18 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         if (s->after_scratch && scratch_wait)
             wait[nw++] = scratch_wait;
         const int last = i == n - 1;
-        const int want = step_events || (!in_order && waited_for(plan, i, n)) || (last && (event || scratch));
+        const int want =
+            step_events || (!in_order && waited_for(plan, i, n)) || (last && (event || (scratch && !in_order)));
         st = oclblas__step_enqueue(q, kern[i], s, bufs, nw, wait, want ? &ev[i] : NULL);
         if (st == OCLBLAS_SUCCESS)
             enqueued = i + 1;
     }
 
     cl_event last_use = enqueued ? ev[enqueued - 1] : NULL, marker = NULL;
-    if (scratch && !last_use && enqueued) {
-        /* A later step failed on an in-order queue, whose steps carry no
-         * events: a marker ends after every step enqueued; without one, they
-         * finish before the set is used again. */
+    if (scratch && !in_order && !last_use && enqueued) {
+        /* On an out-of-order queue the set's last use must be an event: a
+         * marker ends after every step enqueued; without one, they finish
+         * before the set is used again. (In order, the queue is enough.) */
         if (oclblas__marker(q, &marker) == OCLBLAS_SUCCESS)
             last_use = marker;
         else
@@ -108,7 +110,7 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
             clWaitForEvents(nl, leaves);
     }
     if (scratch)
-        oclblas__scratch_put(scratch, q, last_use);
+        oclblas__scratch_put(scratch, enqueued ? q : NULL, last_use);
     if (marker)
         clReleaseEvent(marker);
 
