@@ -1,7 +1,8 @@
 /*
  * The executor: enqueues a plan. It takes one program from the cache per
  * distinct parameter set the plan uses (not one per step) and a kernel
- * object per step, the scratch set when the plan needs one, and chains the
+ * object per step (the same ones from one call of a plan to the next, so
+ * that their arguments are mostly set already), the scratch set when the plan needs one, and chains the
  * steps as the plan says: a step waits for the steps it reads from, and the
  * first writers of the scratch set wait for its previous use. On an
  * in-order queue the queue itself keeps that order, so the steps carry no
@@ -30,6 +31,14 @@ static int waited_for(const oclblas__plan *plan, int i, int upto)
     return 0;
 }
 
+/* The step whose program and kernel object are taken o-th: the main
+ * kernel's first (a build that fails is its, not a helper's), then the
+ * others in order. */
+static int taken(const oclblas__plan *plan, int o)
+{
+    return o == 0 ? plan->main : o <= plan->main ? o - 1 : o;
+}
+
 oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *plan, cl_context ctx,
                                 cl_command_queue q, const cl_mem operands[3], cl_event *event,
                                 cl_event step_events[OCLBLAS__MAX_STEPS])
@@ -39,11 +48,10 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         return oclblas__marker(q, event);
     oclblas__program *prog[OCLBLAS__MAX_STEPS] = {NULL};
     int owns[OCLBLAS__MAX_STEPS] = {0}; /* step i holds the reference to prog[i] */
-    cl_kernel kern[OCLBLAS__MAX_STEPS] = {NULL};
+    oclblas__kernel *kern[OCLBLAS__MAX_STEPS] = {NULL};
     oclblas_status st = OCLBLAS_SUCCESS;
-    /* The main kernel's program first: a build that fails is its, not a helper's. */
     for (int o = 0; o < n && st == OCLBLAS_SUCCESS; ++o) {
-        const int i = o == 0 ? plan->main : o <= plan->main ? o - 1 : o;
+        const int i = taken(plan, o);
         const oclblas__step *s = &plan->step[i];
         for (int j = 0; j < n && !prog[i]; ++j)
             if (j != i && prog[j] && plan->step[j].kernel == s->kernel &&
@@ -122,9 +130,12 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         } else if (ev[i] && !(st == OCLBLAS_SUCCESS && event && i == n - 1)) {
             clReleaseEvent(ev[i]);
         }
-        if (kern[i])
-            oclblas__kernel_put(prog[i], plan->step[i].entry, kern[i]);
     }
+    /* Back in the reverse order, so that the next call of the plan takes
+     * each step's kernel object again, whose arguments it mostly has. */
+    for (int o = n - 1; o >= 0; --o)
+        if (kern[taken(plan, o)])
+            oclblas__kernel_put(prog[taken(plan, o)], kern[taken(plan, o)]);
     if (st == OCLBLAS_SUCCESS && event)
         *event = ev[n - 1];
     for (int i = 0; i < n; ++i)

@@ -7,9 +7,11 @@
 #define OCLBLAS_LAUNCH_H
 
 #include "kernels/step.h"
+#include "runtime/programs.h"
 
-/* Sets a step's arguments (roles resolved through bufs) and enqueues it. */
-oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
+/* Sets a step's arguments on k (roles resolved through bufs; a scalar k
+ * already has is not set again) and enqueues it. */
+oclblas_status oclblas__step_enqueue(cl_command_queue q, oclblas__kernel *k, const oclblas__step *s,
                                      const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait,
                                      const cl_event *wait, cl_event *event);
 
