@@ -10,9 +10,13 @@
  * reduction; in the accurate and tf32 math modes, when gemm_tc takes
  * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
  * padding, operands in place and split of k, and what the compiled-in
- * database gives an H100 and a CPU; strided batches (the batch as the
- * launches' third dimension, its crossover, copies, in-place strides and
- * caps, problems that run alone); and the launch geometry and arguments
+ * database gives an H100 and a CPU; where the entry gives the cost model's
+ * facts and rates, the choice among kernels, sets and splits (never worse
+ * by the model than with fewer ways), and what it gives an H200; strided
+ * batches (the batch as the launches' third dimension, its crossover,
+ * copies, in-place strides and caps, problems that run alone, and the
+ * model's choice between one launch and a plan per problem); and the
+ * launch geometry and arguments
  * the descriptors give, the sizes they derive, and legality on partial
  * assignments.
  */
@@ -27,9 +31,11 @@
 #include "util/util.h"
 
 #include <limits.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -1267,6 +1273,242 @@ static void test_legality(void **state)
     assert_true(oclblas__params_legal(OCLBLAS__K_HELPERS, &h, &narrow, &why));
 }
 
+/* ---- the choice by the cost model ------------------------------------------------ */
+
+/* The test context with the model's facts (those of the H200 entry) and
+ * rates for its sets: gemm_fast 64 x 64 at 40 TFLOPS, gemm_direct at 8,
+ * gemm_tc at 60. */
+static void with_model(void)
+{
+    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units};
+    cx.rate[OCLBLAS__K_GEMM_FAST] = 40e12;
+    cx.rate[OCLBLAS__K_GEMM_DIRECT] = 8e12;
+    cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
+}
+
+/* The model's time of a plan, as the log line gives it (us). */
+static double model_us(const oclblas__plan *plan)
+{
+    char text[400];
+    const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 1, 1, 1};
+    oclblas__plan_describe(&call, plan, text, sizeof text);
+    const char *at = strstr(text, "; model ");
+    assert_non_null(at);
+    double us = 0;
+    assert_int_equal(sscanf(at, "; model %lf us", &us), 1);
+    assert_true(fabs(us - plan->model.time_s * 1e6) < 0.06);
+    return us;
+}
+
+/* Which kernel, set and split the model takes on plain shapes. */
+static void test_model_choice(void **state)
+{
+    (void)state;
+    with_model();
+    /* A small product: one launch of gemm_direct on the caller's buffers
+     * beats padding (launches of 8 us) for gemm_fast. */
+    oclblas__gemm_problem p = gemm(0, 0, 128, 128, 128);
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_true(plan.model.ways > 1);
+    assert_true(model_us(&plan) > 16);
+    /* A large square in the strict mode: gemm_fast, k whole. */
+    p = gemm(0, 0, 4096, 4096, 4096);
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(plan.fast.slices, 1);
+    /* In the accurate mode gemm_tc's higher rate wins, unless GEMM_TC_MIN is 0. */
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    routine(RT_GEMM_TC_MIN, 1024);
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    routine(RT_GEMM_TC_MIN, 0);
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    /* Few tiles of C and a long k: split, as far as 64 slices; not where GEMM_SPLIT_K is 0. */
+    p = gemm(0, 1, 256, 256, 65536);
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_true(plan.fast.slices >= 8 && plan.fast.slices <= 64); /* 16 tiles: 8 slices fill 128 of 132 units */
+    const double split_us = model_us(&plan);
+    routine(RT_GEMM_SPLIT_K, 0);
+    plan = plan_of(&p);
+    assert_int_equal(plan.fast.slices, 1);
+    assert_true(model_us(&plan) > 4 * split_us);
+    routine(RT_GEMM_SPLIT_K, 4);
+    /* GEMM_MAX_SLICE_K still bounds every slice. */
+    routine(RT_GEMM_MAX_SLICE_K, 512);
+    p = gemm(0, 1, 1024, 1024, 4096);
+    plan = plan_of(&p);
+    assert_true(plan.fast.slices >= 8 && plan.fast.k_slice <= 512);
+    routine(RT_GEMM_MAX_SLICE_K, 0);
+}
+
+/* Every set of the entry is a candidate, whatever its class's rule; the
+ * plan names the class; a set without a rate is not a candidate, and with
+ * no rate for the set for every shape the rules decide as before. */
+static void test_model_sets(void **state)
+{
+    (void)state;
+    with_model();
+    /* A tall tile that no rule of its class lets near a narrow product. */
+    add_class(OCLBLAS__K_GEMM_FAST, "tall", "m >= 1000000",
+              "MWG=128,NWG=16,MDIMC=16,NDIMC=4,MDIMA=16,NDIMB=4,VWM=4,VWN=4");
+    cx.classes[OCLBLAS__K_GEMM_FAST][0].rate = 30e12;
+    oclblas__gemm_problem p = gemm(0, 1, 8192, 16, 4096); /* n = 16: the 64 x 64 tile wastes 3/4 */
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_string_equal(plan.cls, "tall");
+    assert_int_equal(plan.fast.np, 16);
+    /* Square products keep the set for every shape. */
+    p = gemm(0, 1, 2048, 2048, 2048);
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "");
+    /* The tall set without a rate: not a candidate. */
+    cx.classes[OCLBLAS__K_GEMM_FAST][0].rate = 0;
+    p = gemm(0, 1, 8192, 16, 4096);
+    plan = plan_of(&p);
+    assert_string_equal(plan.cls, "");
+    assert_true(plan.model.ways > 0);
+    /* No rate for gemm_fast's set for every shape (an override, the
+     * tuner's candidate): the routine values and the rules choose, as
+     * without a model. */
+    cx.rate[OCLBLAS__K_GEMM_FAST] = 0;
+    p = gemm(0, 0, 100, 100, 99);
+    plan = plan_of(&p);
+    assert_int_equal(plan.model.ways, 0);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT); /* below GEMM_MIN_INDIRECT cubed */
+    p = gemm(0, 0, 8192, 16, 4096);
+    plan = plan_of(&p);
+    assert_int_equal(plan.model.ways, 0);
+    assert_int_equal(plan.fast.np, 64); /* the rule of "tall" does not take it */
+}
+
+/* More ways to choose from never make the chosen plan slower by the model:
+ * the free choice is at most the choice without splits, without gemm_tc,
+ * and without the direct kernel, on a spread of shapes, transposes and modes. */
+static void test_model_never_worse(void **state)
+{
+    (void)state;
+    with_model();
+    routine(RT_GEMM_TC_MIN, 1024);
+    static const size_t shapes[][3] = {{16, 16, 16},     {100, 100, 99},   {256, 256, 256},  {512, 512, 512},
+                                       {1000, 1000, 1000}, {4096, 32, 4096}, {32, 4096, 4096}, {64, 16384, 1024},
+                                       {256, 256, 65536}, {3001, 2999, 1000}, {4096, 4096, 128}, {7, 9000, 33}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+        for (int t = 0; t < 4; ++t)
+            for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_ACCURATE; ++mode) {
+                oclblas__gemm_problem p = gemm(t / 2, t % 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+                p.mode = (oclblas_math_mode)mode;
+                const oclblas__plan free_plan = plan_of(&p);
+                assert_true(free_plan.model.ways > 0);
+                routine(RT_GEMM_SPLIT_K, 0);
+                const oclblas__plan no_split = plan_of(&p);
+                routine(RT_GEMM_SPLIT_K, 4);
+                routine(RT_GEMM_TC_MIN, 0);
+                const oclblas__plan no_tc = plan_of(&p);
+                routine(RT_GEMM_TC_MIN, 1024);
+                const double direct = cx.rate[OCLBLAS__K_GEMM_DIRECT];
+                cx.rate[OCLBLAS__K_GEMM_DIRECT] = 1e-3; /* a direct kernel no plan would take */
+                const oclblas__plan no_direct = plan_of(&p);
+                cx.rate[OCLBLAS__K_GEMM_DIRECT] = direct;
+                assert_true(free_plan.model.time_s <= no_split.model.time_s);
+                assert_true(free_plan.model.time_s <= no_tc.model.time_s);
+                assert_true(free_plan.model.time_s <= no_direct.model.time_s);
+                assert_true(no_split.kind != OCLBLAS__PLAN_FAST || no_split.fast.slices == 1);
+                assert_true(no_direct.kind == OCLBLAS__PLAN_FAST);
+            }
+}
+
+/* A strided batch by the model: one launch for many small problems, the
+ * single problem's own plan (gemm_tc, which has no batch dimension) run
+ * once per problem where the model finds that faster, and never slower per
+ * problem by the model than the single problem's plan. */
+static void test_model_batch(void **state)
+{
+    (void)state;
+    with_model();
+    routine(RT_GEMM_TC_MIN, 1024);
+    /* 1000 x 32^3: one launch; each problem costs far less than a call of its own. */
+    oclblas__gemm_problem p = gemm(0, 0, 32, 32, 32);
+    oclblas__plan plan = batch_plan_of(&p, 1000, 32 * 32, 32 * 32, 32 * 32);
+    const oclblas__plan one = plan_of(&p);
+    assert_int_equal(plan.problems, 1000);
+    assert_true(plan.model.ways > 2);
+    assert_true(plan.model.time_s / 1000 < one.model.time_s / 10);
+    assert_int_equal(plan.step[plan.main].geo.global[2], 1000);
+    /* 16 x 4096^3 in the accurate mode: gemm_tc's rate pays more than one
+     * launch saves; each problem by its own plan. In the strict mode the
+     * batch is one gemm_fast launch. */
+    p = gemm(0, 1, 4096, 4096, 4096);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    const size_t big = (size_t)4096 * 4096;
+    plan = batch_plan_of(&p, 16, big, big, big);
+    assert_int_equal(plan.problems, 1);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_true(plan.model.ways > 2);
+    p.mode = OCLBLAS_MATH_STRICT;
+    plan = batch_plan_of(&p, 16, big, big, big);
+    assert_int_equal(plan.problems, 16);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(plan.fast.slices, 1);
+    /* Per problem, never slower by the model than a plan per problem. */
+    static const size_t shapes[][4] = {{32, 32, 32, 1000}, {128, 128, 128, 256}, {512, 512, 512, 64},
+                                       {1024, 1024, 1024, 16}, {128, 128, 64, 64}, {7, 300, 33, 500}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+        for (int t = 0; t < 4; ++t)
+            for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_ACCURATE; ++mode) {
+                const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2], count = shapes[i][3];
+                p = gemm(t / 2, t % 2, m, n, k);
+                p.mode = (oclblas_math_mode)mode;
+                const oclblas__plan single = plan_of(&p);
+                plan = batch_plan_of(&p, count, m * k, n * k, m * n);
+                assert_true(plan.model.ways > 1);
+                assert_true(plan.model.time_s / (double)plan.problems <= single.model.time_s * (1 + 1e-12));
+                assert_true(plan.problems == 1 || plan.problems == count);
+            }
+}
+
+/* What the compiled-in database gives an H200: the model's choices on a
+ * few of the shapes preset's problems (column-major, as the kernels see them). */
+static void test_model_database(void **state)
+{
+    (void)state;
+    oclblas__device_info h200 = dev;
+    oclblas__strlcpy(h200.name, "NVIDIA H200", sizeof h200.name);
+    oclblas__strlcpy(h200.vendor, "nvidia", sizeof h200.vendor);
+    oclblas__strlcpy(h200.type, "GPU", sizeof h200.type);
+    oclblas__strlcpy(h200.arch, "SM9.0", sizeof h200.arch);
+    h200.lim.local_mem = 99 * 1024;
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h200, &out), OCLBLAS_SUCCESS);
+    assert_true(oclblas__model_valid(&out.model));
+    oclblas__plan plan;
+    /* A tiny product: the direct kernel. */
+    oclblas__gemm_problem p = gemm(0, 0, 128, 128, 128);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    /* 4096^3: gemm_tc whole in the accurate mode, gemm_fast in the strict one. */
+    p = gemm(0, 1, 4096, 4096, 4096);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.fast.slices, 1);
+    p.mode = OCLBLAS_MATH_STRICT;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    /* 256 x 256 x 65536: k in many slices. */
+    p = gemm(0, 1, 256, 256, 65536);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_true(plan.fast.slices >= 16);
+    /* A row-major 32 x 4096 x 4096 (n = 32 here): a narrow tile, k split. */
+    p = gemm(0, 0, 4096, 32, 4096);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.fast.np, 32);
+    assert_true(plan.fast.slices > 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1275,13 +1517,16 @@ int main(void)
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
-        cmocka_unit_test_setup(test_batch_alone, setup),
+        cmocka_unit_test_setup(test_batch_alone, setup),       cmocka_unit_test_setup(test_model_batch, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
         cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),
         cmocka_unit_test_setup(test_tc_descriptor, setup),     cmocka_unit_test_setup(test_tc_database, setup),
-        cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup), cmocka_unit_test_setup(test_classes_gemv_and_log, setup),
+        cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup),
+        cmocka_unit_test_setup(test_classes_gemv_and_log, setup), cmocka_unit_test_setup(test_model_choice, setup),
+        cmocka_unit_test_setup(test_model_sets, setup),        cmocka_unit_test_setup(test_model_never_worse, setup),
+        cmocka_unit_test_setup(test_model_database, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,10 @@
  * split into slices.
  */
 #include "testutil.h"
+#include "util/verify.h"
+
+#include <cblas.h>
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -216,6 +220,154 @@ static void test_misaligned_host_memory(void **state)
     tu_misaligned_host_buffers = 0;
 }
 
+/* Calls enqueued back to back without waiting, each reusing the scratch
+ * set that the one before may still be reading (padded operands, slices of
+ * k), on the queues given in turn: on one in-order queue nothing but the
+ * queue's order keeps them apart; on an out-of-order one, the events the
+ * library chains; on two in-order queues whose calls ask for no event, the
+ * markers the library enqueues where the set's last use was. Each result
+ * against OpenBLAS, row-major, alpha 1, beta 0 (C starts as NaN). */
+static void back_to_back(const tu_env *env, const cl_command_queue *queues, int nq, int with_events, const char *what)
+{
+    static const size_t shapes[][3] = {{100, 90, 700}, {64, 64, 4096}, {33, 129, 257}, {7, 300, 1000}, {128, 64, 32},
+                                       {257, 16, 777}};
+    enum { N = sizeof shapes / sizeof shapes[0] };
+    cl_mem da[N], db[N], dc[N];
+    cl_event ev[N];
+    float *a[N], *b[N];
+    unsigned seed = 4242u;
+    for (int i = 0; i < N; ++i) {
+        const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        a[i] = malloc(m * k * sizeof(float));
+        b[i] = malloc(k * n * sizeof(float));
+        float *c = malloc(m * n * sizeof(float));
+        tu_fill(a[i], m * k, &seed);
+        tu_fill(b[i], k * n, &seed);
+        for (size_t j = 0; j < m * n; ++j)
+            c[j] = NAN;
+        da[i] = tu_buffer(env, a[i], m * k);
+        db[i] = tu_buffer(env, b[i], k * n);
+        dc[i] = tu_buffer(env, c, m * n);
+        free(c);
+    }
+    for (int i = 0; i < N; ++i) {
+        const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        ev[i] = NULL;
+        TU_CHECK(oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, da[i], 0, k,
+                                  db[i], 0, n, 0.0f, dc[i], 0, n, queues[i % nq], with_events ? &ev[i] : NULL));
+    }
+    if (!with_events)
+        for (int j = 0; j < nq; ++j)
+            clFinish(queues[j]);
+    double worst = 0.0;
+    for (int i = 0; i < N; ++i) {
+        const size_t m = shapes[i][0], n = shapes[i][1], k = shapes[i][2];
+        float *got = malloc(m * n * sizeof(float)), *ref = calloc(m * n, sizeof(float));
+        float *bound = calloc(m * n, sizeof(float)), *aa = malloc(m * k * sizeof(float)), *ab = malloc(k * n * sizeof(float));
+        assert_int_equal(clEnqueueReadBuffer(queues[0], dc[i], CL_TRUE, 0, m * n * sizeof(float), got, ev[i] ? 1 : 0,
+                                             ev[i] ? &ev[i] : NULL, NULL),
+                         CL_SUCCESS);
+        for (size_t j = 0; j < m * k; ++j)
+            aa[j] = fabsf(a[i][j]);
+        for (size_t j = 0; j < k * n; ++j)
+            ab[j] = fabsf(b[i][j]);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a[i], (int)k, b[i], (int)n,
+                    0.0f, ref, (int)n);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, aa, (int)k, ab, (int)n,
+                    0.0f, bound, (int)n);
+        for (size_t j = 0; j < m * n; ++j) {
+            const double err = fabs((double)got[j] - (double)ref[j]);
+            const double r = isnan(got[j]) ? INFINITY : err / oclblas__error_bound(k, bound[j]);
+            worst = r > worst ? r : worst;
+        }
+        free(got); free(ref); free(bound); free(aa); free(ab);
+        if (ev[i])
+            clReleaseEvent(ev[i]);
+        clReleaseMemObject(da[i]);
+        clReleaseMemObject(db[i]);
+        clReleaseMemObject(dc[i]);
+        free(a[i]);
+        free(b[i]);
+    }
+    print_message("%s: %d calls back to back, worst error %.3g of the bound\n", what, N, worst);
+    assert_true(worst <= 1.0);
+}
+
+static void test_queue_order(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    /* Every product padded into scratch, long k split into slices. */
+    tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64");
+    back_to_back(&env, &env.queue, 1, 1, "in-order queue, an event each");
+    back_to_back(&env, &env.queue, 1, 0, "in-order queue, no events");
+    cl_int err;
+    const cl_command_queue two[2] = {env.queue, clCreateCommandQueue(env.context, env.device, 0, &err)};
+    assert_int_equal(err, CL_SUCCESS);
+    back_to_back(&env, two, 2, 0, "two in-order queues in turn, no events");
+    cl_command_queue_properties props = 0;
+    clGetDeviceInfo(env.device, CL_DEVICE_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) {
+        cl_command_queue ooo =
+            clCreateCommandQueue(env.context, env.device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        back_to_back(&env, &ooo, 1, 1, "out-of-order queue");
+        const cl_command_queue mixed[2] = {two[1], ooo};
+        back_to_back(&env, mixed, 2, 1, "an in-order and an out-of-order queue in turn");
+        clFinish(ooo);
+        clReleaseCommandQueue(ooo);
+    } else {
+        print_message("the device has no out-of-order queues: those cases are not run\n");
+    }
+    clReleaseCommandQueue(two[1]);
+    tu_override(&env, "routine", NULL);
+}
+
+/* One shape called again and again, each call differing from the one
+ * before in one thing only (alpha, beta, an offset, the alignment, a
+ * transpose, the math mode, the parameters in force): the thread's last
+ * plan is reused only for the same call, so each result is right. */
+static void test_repeated_calls(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    static const struct {
+        float alpha, beta;
+        size_t a_off, c_off;
+        oclblas_transpose tb;
+        oclblas_math_mode mode;
+        const char *routine;
+    } calls[] = {
+        {1.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {1.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.0f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 0, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 3, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 0, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_NO_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_STRICT, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, NULL},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64"},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, "GEMM_MIN_INDIRECT=100000"},
+        {-2.0f, 0.5f, 4, 5, OCLBLAS_TRANS, OCLBLAS_MATH_ACCURATE, NULL},
+    };
+    const oclblas_math_mode before = oclblas_get_math_mode();
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; ++i) {
+        oclblas_set_math_mode(calls[i].mode);
+        if (i > 0 && calls[i].routine != calls[i - 1].routine) /* an override makes a new snapshot */
+            tu_override(&env, "routine", calls[i].routine);
+        const double r = tu_gemm_case(&env, 0, OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, calls[i].tb, 100, 90, 700,
+                                      calls[i].alpha, calls[i].beta, 0, calls[i].a_off, 0, calls[i].c_off, 31u + (unsigned)i);
+        if (r > 1.0)
+            print_message("call %zu: error %.3g of the bound\n", i, r);
+        assert_true(r <= 1.0);
+    }
+    tu_override(&env, "routine", NULL);
+    oclblas_set_math_mode(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
         cmocka_unit_test(test_misaligned_host_memory), cmocka_unit_test(test_split_k),
+        cmocka_unit_test(test_queue_order), cmocka_unit_test(test_repeated_calls),
     };
     return cmocka_run_group_tests_name("sgemm", tests, NULL, NULL);
 }

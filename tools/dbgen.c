@@ -41,6 +41,15 @@ static void values(FILE *out, const int v[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS]
     fputs("}", out);
 }
 
+/* Rates per kernel (flop/s), as a C initializer. */
+static void rates(FILE *out, const double r[OCLBLAS__K_COUNT])
+{
+    fputs("{", out);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        fprintf(out, "%.17g%s", r[k], k + 1 < OCLBLAS__K_COUNT ? "," : "");
+    fputs("}", out);
+}
+
 static int same_device(const oclblas__db_entry *a, const oclblas__db_entry *b)
 {
     return strcmp(a->vendor, b->vendor) == 0 && strcmp(a->type, b->type) == 0 && strcmp(a->arch, b->arch) == 0 &&
@@ -125,6 +134,11 @@ int main(int argc, char **argv)
         }
         fprintf(out, "\n     .has = 0x%xu, .values = ", e->has);
         values(out, e->values);
+        fputs(", .rates = ", out);
+        rates(out, e->rates);
+        if (e->has_model)
+            fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0}", e->model.call_s,
+                    e->model.launch_s, e->model.bandwidth, e->model.item_rate, e->model.busy_item_rate);
         fprintf(out, ",\n     .num_classes = %d, .classes = {", e->num_classes);
         for (int c = 0; c < e->num_classes; ++c) {
             const oclblas__db_class *dc = &e->classes[c];
@@ -139,6 +153,8 @@ int main(int argc, char **argv)
                 fprintf(out, "%s0x%xu", k ? ", " : "", dc->given[k]);
             fputs("}, .values = ", out);
             values(out, dc->values);
+            fputs(", .rates = ", out);
+            rates(out, dc->rates);
             fputs("}", out);
         }
         fprintf(out, "}},\n");

@@ -110,13 +110,6 @@ static oclblas_status on_device(cl_command_queue q, cl_mem m0, cl_mem m1, cl_mem
     return n ? (oclblas_status)clEnqueueMigrateMemObjects(q, n, mems, 0, 0, NULL, NULL) : OCLBLAS_SUCCESS;
 }
 
-static int out_of_order(cl_command_queue q)
-{
-    cl_command_queue_properties p = 0;
-    clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof p, &p, NULL);
-    return (p & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
-}
-
 /* A sub-problem: the call's record cut to a block (sub, its mode
  * included) on views of the operands (A, B or x, C or y), enqueued when
  * the views could be had (st); the views are let go after. */
@@ -129,7 +122,7 @@ static oclblas_status run_block(oclblas__record *sub, view v[3], oclblas_status 
     }
     if (st == OCLBLAS_SUCCESS)
         st = oclblas__run(NULL, sub, queue, NULL);
-    if (st == OCLBLAS_SUCCESS && out_of_order(queue))
+    if (st == OCLBLAS_SUCCESS && !oclblas__queue_in_order(queue))
         st = (oclblas_status)clEnqueueBarrierWithWaitList(queue, 0, NULL, NULL);
     for (int i = 0; i < 3; ++i)
         view_done(&v[i]);

@@ -15,6 +15,9 @@
  * Devices resolve every table once
  * into their context (oclblas__devctx_resolve) and keep it until the
  * generation counter says that a load or an override changed something.
+ * A set keeps the rate its entry measured for it unless an override
+ * changed it; the facts of the cost model come from the most specific
+ * entry that has them.
  */
 #include "db/db.h"
 #include "device/device.h"
@@ -500,6 +503,7 @@ static int classes_cover(const oclblas__db_entry *e, int kernel)
  * it), so only a device that cannot run even that has no set. */
 typedef struct {
     oclblas__params base;
+    const oclblas__db_entry *base_entry;
     char from[400];
     const oclblas__db_entry *classes; /* NULL: none */
     char classes_from[300];
@@ -508,6 +512,7 @@ typedef struct {
 static oclblas_status sets_locked(const oclblas__device_info *dev, int kernel, kernel_sets *out)
 {
     out->classes = NULL;
+    out->base_entry = NULL;
     const size_t total = runtime_count + oclblas__db_builtin_count;
     for (int level = 0; level <= 4; ++level) {
         for (size_t i = 0; i < total; ++i) {
@@ -519,6 +524,7 @@ static oclblas_status sets_locked(const oclblas__device_info *dev, int kernel, k
             if (e->has & (1u << kernel)) {
                 if (!try_entry(e, level, dev, kernel, &out->base, out->from, sizeof out->from, builtin))
                     continue;
+                out->base_entry = e;
             } else if (!has_classes) {
                 continue;
             }
@@ -613,6 +619,7 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
         cs->cls = dc->cls;
         cs->params = p;
         const int over = apply_overrides(dev, kernel, &cs->params, dc->cls.name);
+        cs->rate = over ? 0 : dc->rates[kernel];
         if (oclblas__verbose()) {
             char rule[256], where[400 + 256 + 64];
             oclblas__class_format(&dc->cls, rule, sizeof rule);
@@ -622,6 +629,7 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
         }
     }
     const int over = apply_overrides(dev, kernel, &cx->params[kernel], NULL);
+    cx->rate[kernel] = over ? 0 : ks.base_entry->rates[kernel];
     if (oclblas__verbose()) {
         const size_t used = strlen(ks.from);
         if (over)
@@ -662,6 +670,22 @@ oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, o
 
 unsigned oclblas__db_generation(void) { return atomic_load(&generation); }
 
+/* The facts of the cost model: from the most specific entry for the device that has them. */
+static void model_locked(const oclblas__device_info *dev, oclblas__model_device *out)
+{
+    const size_t total = runtime_count + oclblas__db_builtin_count;
+    for (int level = 0; level <= 4; ++level)
+        for (size_t i = 0; i < total; ++i) {
+            int builtin;
+            const oclblas__db_entry *e = nth_entry(i, &builtin);
+            if (e->has_model && match_level(e, dev) == level) {
+                *out = e->model;
+                out->compute_units = dev->compute_units;
+                return;
+            }
+        }
+}
+
 oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas__devctx *out)
 {
     pthread_once(&env_once, env_init);
@@ -672,6 +696,7 @@ oclblas_status oclblas__devctx_resolve(const oclblas__device_info *dev, oclblas_
     oclblas__mutex_lock(&db_lock);
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
         resolve_kernel_locked(dev, k, out);
+    model_locked(dev, &out->model);
     oclblas__mutex_unlock(&db_lock);
     return OCLBLAS_SUCCESS;
 }

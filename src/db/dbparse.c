@@ -9,6 +9,11 @@
  * each naming all or some of the parameters), tried in order, first match
  * winning: a class that an earlier one of the same kernel leaves no shape
  * to is refused, as are bad rules, names given twice and empty classes.
+ * For the plans' cost model an entry may also give the device's facts
+ * ("model": {"call_us", "launch_us", "bandwidth_gbs", "item_gflops",
+ * "busy_item_gflops"}, all five) and, beside any set of a GEMM kernel, its measured rate ("rates":
+ * {"gemm_fast": GFLOPS, ...}, in the entry for its sets for every shape,
+ * in a class for the class's).
  */
 #include "db/db.h"
 #include "util/json.h"
@@ -81,7 +86,70 @@ static oclblas_status parse_set(const oclblas__json *kj, int k, int complete, co
     return OCLBLAS_SUCCESS;
 }
 
-/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}}, ...], tried in order. */
+/* A positive, finite number of at most 1e9 (a rate in GFLOPS, microseconds, GB/s). */
+static oclblas_status get_positive(const oclblas__json *v, const char *what, double *out, char *err, size_t err_len,
+                                   const char *origin)
+{
+    if (v->type != OCLBLAS__JSON_NUMBER || !(v->number > 0) || v->number > 1e9)
+        return bad(err, err_len, origin, "expected a number above 0 and at most 1e9 for", what);
+    *out = v->number;
+    return OCLBLAS_SUCCESS;
+}
+
+/* "rates": {"KERNEL": GFLOPS, ...}: the measured rate of sets that has
+ * (a bit per kernel) holds, as flop/s into rates[]. */
+static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const char *origin, double *rates,
+                                  char *err, size_t err_len)
+{
+    if (rj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"rates\"");
+    for (const oclblas__json *kj = rj->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel in \"rates\":", kj->key);
+        if (!(has & (1u << k)))
+            return bad(err, err_len, origin, "a rate without a set of parameters beside it:", kj->key);
+        double gflops;
+        oclblas_status st = get_positive(kj, kj->key, &gflops, err, err_len, origin);
+        if (st)
+            return st;
+        rates[k] = gflops * 1e9;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+/* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all five. */
+static oclblas_status parse_model(const oclblas__json *mj, const char *origin, oclblas__db_entry *e, char *err,
+                                  size_t err_len)
+{
+    if (mj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"model\"");
+    static const char *const names[] = {"call_us", "launch_us", "bandwidth_gbs", "item_gflops", "busy_item_gflops"};
+    static const double scale[] = {1e-6, 1e-6, 1e9, 1e9, 1e9};
+    enum { N = sizeof names / sizeof names[0] };
+    double v[N];
+    for (const oclblas__json *c = mj->child; c; c = c->next) {
+        int known = 0;
+        for (int i = 0; i < N; ++i)
+            known |= strcmp(c->key, names[i]) == 0;
+        if (!known)
+            return bad(err, err_len, origin, "unknown member of \"model\":", c->key);
+    }
+    for (int i = 0; i < N; ++i) {
+        const oclblas__json *f = oclblas__json_get(mj, names[i]);
+        if (!f)
+            return bad(err, err_len, origin, "\"model\" without", names[i]);
+        oclblas_status st = get_positive(f, names[i], &v[i], err, err_len, origin);
+        if (st)
+            return st;
+        v[i] *= scale[i];
+    }
+    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0};
+    e->has_model = 1;
+    return OCLBLAS_SUCCESS;
+}
+
+/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}, "rates": {...}}, ...], tried in order. */
 static oclblas_status parse_classes(const oclblas__json *arr, const char *origin, oclblas__db_entry *e, char *err,
                                     size_t err_len)
 {
@@ -94,7 +162,8 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
         if (cj->type != OCLBLAS__JSON_OBJECT)
             return bad(err, err_len, origin, "a class must be a JSON object", NULL);
         for (const oclblas__json *c = cj->child; c; c = c->next)
-            if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters"))
+            if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters") &&
+                strcmp(c->key, "rates"))
                 return bad(err, err_len, origin, "unknown member of a class:", c->key);
         oclblas__db_class *dc = &e->classes[e->num_classes];
         const oclblas__json *name = oclblas__json_get(cj, "name");
@@ -132,6 +201,9 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
             memcpy(dc->values[k], p.v, sizeof p.v);
             dc->has |= 1u << k;
         }
+        const oclblas__json *rates = oclblas__json_get(cj, "rates");
+        if (rates && (st = parse_rates(rates, dc->has, origin, dc->rates, err, err_len)))
+            return st;
         /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
         for (int i = 0; i < e->num_classes; ++i)
             if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
@@ -157,7 +229,8 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
         return bad(err, err_len, origin, "\"format\" must be", "\"" OCLBLAS__DB_FORMAT "\"");
     for (const oclblas__json *c = j->child; c; c = c->next)
         if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
-            strcmp(c->key, "parameters") && strcmp(c->key, "classes"))
+            strcmp(c->key, "parameters") && strcmp(c->key, "classes") && strcmp(c->key, "rates") &&
+            strcmp(c->key, "model"))
             return bad(err, err_len, origin, "unknown member", c->key);
 
     const oclblas__json *dev = oclblas__json_get(j, "device");
@@ -195,6 +268,12 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
         memcpy(e->values[k], p.v, sizeof p.v);
         e->has |= 1u << k;
     }
+    const oclblas__json *rates = oclblas__json_get(j, "rates");
+    if (rates && (st = parse_rates(rates, e->has, origin, e->rates, err, err_len)))
+        return st;
+    const oclblas__json *model = oclblas__json_get(j, "model");
+    if (model && (st = parse_model(model, origin, e, err, err_len)))
+        return st;
     const oclblas__json *classes = oclblas__json_get(j, "classes");
     return classes ? parse_classes(classes, origin, e, err, err_len) : OCLBLAS_SUCCESS;
 }

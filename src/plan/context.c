@@ -35,6 +35,7 @@ const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const o
 void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p)
 {
     cx->params[kernel] = *p;
+    cx->rate[kernel] = 0;
     cx->status[kernel] = OCLBLAS_SUCCESS;
     cx->num_classes[kernel] = 0;
 }

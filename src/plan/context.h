@@ -9,6 +9,7 @@
 
 #include "device/device.h"
 #include "kernels/kernel.h"
+#include "plan/model.h"
 #include "plan/shapes.h"
 
 /* Everything a plan needs to know about a device: its facts and the
@@ -17,10 +18,13 @@
  * loading a database or setting an override makes the next call resolve a
  * new one, and a call keeps the snapshot it started with. A copy with other
  * parameters is a valid context too (the tuner times candidates so). */
-/* A set for a class of shapes, resolved for a device. */
+/* A set for a class of shapes, resolved for a device, with its rate
+ * (flop per second when it fills the device, as measured for the entry;
+ * 0: unknown, as after an override). */
 typedef struct {
     oclblas__shape_class cls;
     oclblas__params params;
+    double rate;
 } oclblas__class_set;
 
 typedef struct {
@@ -28,12 +32,16 @@ typedef struct {
     unsigned generation; /* of the database and overrides it was resolved from */
     int pinned;          /* set by oclblas__devctx_pin: in force whatever the generation */
     oclblas__params params[OCLBLAS__K_COUNT]; /* the set for every shape (of no class below) */
+    double rate[OCLBLAS__K_COUNT];            /* its rate, as a class set's; 0: unknown */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];
     /* Sets for classes of shapes, tried in order before params[]. */
     int num_classes[OCLBLAS__K_COUNT];
     oclblas__class_set classes[OCLBLAS__K_COUNT][OCLBLAS__MAX_CLASSES];
+    /* The device's facts for the cost model (compute_units 0: none; the
+     * plans then follow the routine values and the classes' rules alone). */
+    oclblas__model_device model;
 } oclblas__devctx;
 
 /* The parameters in force for a kernel on a problem of this shape (context.c):
@@ -45,8 +53,9 @@ const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int ker
                                               oclblas_status *st);
 /* The name of the class whose set serves the shape, NULL for the set for every shape. */
 const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape);
-/* Makes p the kernel's set for every shape and drops its class sets: a
- * candidate of the tuner is in force for every problem. */
+/* Makes p the kernel's set for every shape and drops its class sets and
+ * its rate: a candidate of the tuner is in force for every problem (with
+ * no rate, the plans do not choose by the model). */
 void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p);
 
 #endif

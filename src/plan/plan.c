@@ -16,6 +16,11 @@
  *                          gemm_fast's place (same padding, same split, its
  *                          own tile) where the device can run it and
  *                          m * n * k is at least GEMM_TC_MIN cubed.
+ * Where the device's entry gives the cost model's facts and the measured
+ * rates of its sets (plan/model.h), the last two rows are one choice
+ * instead: the plan the model finds fastest among gemm_direct with each of
+ * its sets, gemm_fast with each set of the entry and each split of k, and
+ * gemm_tc with the mode's set and each split where the mode allows it.
  * For SGEMV the kernel follows the direction of memory: gemv_n when the
  * output runs along A's contiguous direction (y = A x), gemv_t when each
  * output is a dot product along it (y = A^T x); each gets enough
@@ -29,16 +34,20 @@
  *
  * A strided batch of SGEMMs is the single problem's plan with the batch as
  * the launches' third dimension: the same parameters (read for one
- * problem's shape), gemm_fast or gemm_direct by the same crossover applied
- * to the batch's whole work (the batch fills the device where one problem
- * cannot, so the padding passes pay sooner) unless the problems are mostly
- * padding in gemm_fast's tiles, scratch for each problem's padded copies
- * (one copy of an A or B that every problem shares), k never split (the
- * batch gives the parallelism). A problem whose own plan runs a
- * kernel without a batch dimension (gemm_tc; a gemv kernel for a product
- * large enough to fill the device alone) runs by that single plan, one
- * problem per plan. A plan may take fewer problems than the batch holds
- * (plan.problems): the caller plans the rest after.
+ * problem's shape), scratch for each problem's padded copies (one copy of
+ * an A or B that every problem shares), k never split (the batch gives the
+ * parallelism). Where the model chooses, it prices the batch's launch with
+ * gemm_direct and with each set of gemm_fast against the single problem's
+ * own plan run once per problem (the way for gemm_tc, which has no batch
+ * dimension), per problem. By the rules instead: gemm_fast or gemm_direct
+ * by the same crossover applied to the batch's whole work (the batch fills
+ * the device where one problem cannot, so the padding passes pay sooner)
+ * unless the problems are mostly padding in gemm_fast's tiles, and a
+ * problem whose own plan runs a kernel without a batch dimension (gemm_tc;
+ * a gemv kernel for a product large enough to fill the device alone) runs
+ * by that single plan, one problem per plan. A plan may take fewer
+ * problems than the batch holds (plan.problems): the caller plans the rest
+ * after.
  */
 #include "plan/plan.h"
 #include "kernels/gemm_direct.h"
@@ -204,28 +213,52 @@ static size_t scratch_cap(const oclblas__device_info *dev)
     return dev->max_alloc / 8 < ((size_t)256 << 20) ? (size_t)(dev->max_alloc / 8) : (size_t)256 << 20;
 }
 
-/* The split of k for gemm_fast: how many slices (1: none) and the k of
- * each (a multiple of KWG). A product whose tiles of C give few work-groups
- * leaves most of the device idle however long k is (256 x 256 x 65536, or
- * 1024^3 with large tiles); its k is cut into slices that run side by side,
- * each into its own copy of C, which sum_slices then adds. The aim is
- * GEMM_SPLIT_K work-groups per compute unit, and there is no split unless
- * the tiles alone give at most half of that (the slices' extra memory
- * traffic would cost more than it gains); such a slice keeps at least 256
- * of k (or one KWG). Independently, no slice is longer than
- * GEMM_MAX_SLICE_K (when not 0): a CPU runs a work-group's items one after
- * the other, each over the whole k, so the work-group's panels of A and B
- * must stay in its caches (2048^3 ran at a third of 2048 x 2048 x 512's
- * rate on our 2-core machine). There are at most 64 slices, and their
- * partial sums take at most 256 MiB or an eighth of the largest
- * allocation. */
+/* The problems one launch of a batch may take (all of them for a single problem: 1). */
+static size_t launch_problems(const oclblas__batch *batch)
+{
+    return !batch ? 1 : batch->count < OCLBLAS__MAX_BATCH_LAUNCH ? batch->count : OCLBLAS__MAX_BATCH_LAUNCH;
+}
+
+/* The k of each of at most s slices (a multiple of kwg; the last slice may
+ * be shorter) and how many slices that makes. */
+static size_t slices_of(size_t kp, size_t kwg, size_t s, size_t *k_slice)
+{
+    const size_t kt = kp / kwg, per = (kt + s - 1) / s;
+    *k_slice = per * kwg;
+    return (kt + per - 1) / per;
+}
+
+/* The most slices of k the partial sums may take: 64, within scratch_cap,
+ * and indices in an int. */
+static size_t max_slices(const oclblas__device_info *dev, size_t mp, size_t np)
+{
+    const size_t bytes_cap = scratch_cap(dev);
+    size_t s = 64;
+    while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
+        --s;
+    return s;
+}
+
+/* The split of k for gemm_fast by the routine values: how many slices (1:
+ * none) and the k of each (a multiple of KWG). A product whose tiles of C
+ * give few work-groups leaves most of the device idle however long k is
+ * (256 x 256 x 65536, or 1024^3 with large tiles); its k is cut into
+ * slices that run side by side, each into its own copy of C, which
+ * sum_slices then adds. The aim is GEMM_SPLIT_K work-groups per compute
+ * unit, and there is no split unless the tiles alone give at most half of
+ * that (the slices' extra memory traffic would cost more than it gains);
+ * such a slice keeps at least 256 of k (or one KWG). Independently, no
+ * slice is longer than GEMM_MAX_SLICE_K (when not 0): a CPU runs a
+ * work-group's items one after the other, each over the whole k, so the
+ * work-group's panels of A and B must stay in its caches (2048^3 ran at a
+ * third of 2048 x 2048 x 512's rate on our 2-core machine). There are at
+ * most max_slices. */
 static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, size_t tiles, size_t mp, size_t np,
                        size_t kp, size_t kwg, size_t *k_slice)
 {
     *k_slice = kp;
     const size_t want = per_cu > 0 ? (size_t)per_cu * dev->compute_units : 0;
     const size_t kt = kp / kwg, min_kt = (256 + kwg - 1) / kwg;
-    const size_t bytes_cap = scratch_cap(dev);
     size_t s = 1;
     if (want && tiles < want) {
         s = want / tiles; /* no split until the tiles fill at most half */
@@ -238,45 +271,47 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
         if (need > s)
             s = need;
     }
-    if (s > 64)
-        s = 64;
-    while (s > 1 && (s * mp * np * sizeof(float) > bytes_cap || s * mp * np > (size_t)INT_MAX))
-        --s;
-    if (s < 2)
-        return 1;
-    const size_t per = (kt + s - 1) / s; /* k tiles per slice; the last may have fewer */
-    *k_slice = per * kwg;
-    return (kt + per - 1) / per;
+    const size_t cap = max_slices(dev, mp, np);
+    if (s > cap)
+        s = cap;
+    return s < 2 ? 1 : slices_of(kp, kwg, s, k_slice);
 }
 
-/* The kernel of the indirect plan: gemm_tc (1, its set for the call's
- * mode in *out) where the mode allows the tensor cores, the device has a
- * set for gemm_tc that runs in that mode, and the routine value says it is
- * faster for the shape; else gemm_fast (0). A set is tuned for the accurate
- * mode; one without promotion (a tf32 set) cannot run it. */
-static int tc_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
-                  const oclblas__params *rp, oclblas__params *out)
+/* The set of gemm_tc for the call's mode (in *out) where the mode allows
+ * the tensor cores (not strict, GEMM_TC_MIN not 0) and the device has a
+ * set for gemm_tc that runs in that mode; the entry may hold a set for each
+ * mode, a class on the products the mode asks for. A set is tuned for the
+ * accurate mode; one without promotion (a tf32 set) cannot run it. Its
+ * rate, where the entry measured one, in *rate. */
+static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
+                       const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate)
 {
-    const double min = (double)rp->v[RT_GEMM_TC_MIN];
-    if (p->mode == OCLBLAS_MATH_STRICT || min <= 0 || (double)p->m * (double)p->n * (double)p->k < min * min * min)
+    if (p->mode == OCLBLAS_MATH_STRICT || rp->v[RT_GEMM_TC_MIN] <= 0)
         return 0;
+    oclblas__shape tc_shape = *shape;
+    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
     oclblas_status st;
-    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, shape, &st);
+    const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, &tc_shape, &st);
     if (!tp)
         return 0;
     *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
+    *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
+    *rate = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
+    for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
+        if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params)
+            *rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
-/* A batch's padded copies of A and B: one per problem of an operand not
- * read in place (*copies = the problems), one that every problem shares
- * (stride 0), none in place. The plan takes as many problems as the copies
- * fit the scratch cap for, each slot inside the kernels' int (lowering
- * out->problems); 0 where not even two fit. */
-static int batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch, const int in_place[2],
-                        const size_t copy[2], oclblas__plan *out, size_t copies[2])
+/* A batch's padded copies of A and B (f->a_copies, f->b_copies): one per
+ * problem of an operand not read in place, one that every problem shares
+ * (stride 0), none in place. The launch takes as many of f->problems as
+ * the copies fit the scratch cap for, each slot inside the kernels' int;
+ * 0 where not even two fit. */
+static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch, oclblas__fast_layout *f)
 {
-    const size_t stride[2] = {batch->stride_a, batch->stride_b};
+    const size_t stride[2] = {batch->stride_a, batch->stride_b}, copy[2] = {f->mp * f->kp, f->np * f->kp};
+    const int in_place[2] = {f->a_in_place, f->b_in_place};
     size_t each = 0, shared = 0, largest = 0;
     for (int o = 0; o < 2; ++o) {
         const int per_problem = stride[o] && !in_place[o];
@@ -288,78 +323,88 @@ static int batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch, 
         const size_t cap = scratch_cap(cx->dev) / sizeof(float);
         size_t fit = cap > shared ? (cap - shared) / each : 0;
         fit = fit < (size_t)INT_MAX / largest ? fit : (size_t)INT_MAX / largest;
-        if (fit < 2)
-            return 0;
-        out->problems = fit < out->problems ? fit : out->problems;
+        f->problems = fit < 2 ? 0 : fit < f->problems ? fit : f->problems;
     }
-    for (int o = 0; o < 2; ++o)
-        copies[o] = stride[o] && !in_place[o] ? out->problems : 1;
-    return 1;
+    f->a_copies = stride[0] && !in_place[0] ? f->problems : 1;
+    f->b_copies = stride[1] && !in_place[1] ? f->problems : 1;
 }
 
-/* gemm_fast's (or gemm_tc's) plan for p, of a batch when batch is not NULL. */
-static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
+/* What the indirect plan with a tiled kernel of this tile decides before
+ * its steps: the padded problem, which operand is read in place (else
+ * padded, or transposed on the way), the split of k into at most slices
+ * slices (0: as the routine values say, k_slices), and of a batch (not
+ * NULL) the problems of its launch and the copies they take (k never
+ * split). */
+static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                  const oclblas__params *rp, const oclblas__tile *tile, size_t slices,
+                                  const oclblas__batch *batch, oclblas__fast_layout *f)
 {
-    oclblas_status st;
-    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
-    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
-    if (!rp)
-        return st;
-    /* The entry may hold a set of gemm_tc for each mode: a class on the
-     * products the mode asks for. */
-    oclblas__shape tc_shape = *shape;
-    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
-    oclblas__params tc_mode_set;
-    const int batched = batch != NULL; /* gemm_tc has no batch dimension */
-    const oclblas__params *tp = !batched && tc_set(cx, p, &tc_shape, rp, &tc_mode_set) ? &tc_mode_set : NULL;
-    const oclblas__params *fp = tp ? NULL : oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
-    if (!tp && !fp)
-        return st;
-    /* The main kernel, its tile and the vector widths it reads A and B with. */
-    const int main_kernel = tp ? OCLBLAS__K_GEMM_TC : OCLBLAS__K_GEMM_FAST;
-    const oclblas__params *main_set = tp ? tp : fp;
-    const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
-    oclblas__tile tile;
-    tiled->tile(main_set, &tile);
-    const size_t vwm = tile.vwa, vwn = tile.vwb, mwg = tile.m, nwg = tile.n, kwg = tile.k;
+    const size_t vwm = tile->vwa, vwn = tile->vwb, kwg = tile->k;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
-    const size_t mp = round_up(m, mwg), np = round_up(n, nwg), kp = round_up(k, kwg);
+    const size_t mp = round_up(m, tile->m), np = round_up(n, tile->n), kp = round_up(k, kwg);
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
      * n contiguous; where the caller's operand already is that,
      * tile-aligned, it is read in place (if its indices fit the kernel's
      * int; in a batch, if every problem's operand starts on a whole vector). */
-    const size_t stride_a = batched ? batch->stride_a : 0, stride_b = batched ? batch->stride_b : 0;
-    const int a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
-                           p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
-    const int b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
-                           p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
-    /* Where not even two problems' copies fit, each problem runs by its own plan. */
-    const int in_place[2] = {a_in_place, b_in_place};
-    const size_t copy[2] = {mp * kp, np * kp};
-    size_t copies[2] = {1, 1};
-    if (batched && !batch_copies(cx, batch, in_place, copy, out, copies))
-        return oclblas__gemm_plan(cx, p, out);
-    const size_t count = batched ? out->problems : 1, a_copies = copies[0], b_copies = copies[1];
-    size_t k_slice = kp;
-    const size_t slices = batched ? 1
-                                  : k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
-                                             (mp / mwg) * (np / nwg), mp, np, kp, kwg, &k_slice);
+    const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
+    f->a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
+                    p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
+    f->b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
+                    p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
+    f->a_transposed = !f->a_in_place && at;
+    f->b_transposed = !f->b_in_place && !bt;
+    f->mp = mp;
+    f->np = np;
+    f->kp = kp;
+    f->k_slice = kp;
+    f->problems = launch_problems(batch);
+    f->a_copies = f->b_copies = 1;
+    if (batch) {
+        f->slices = 1;
+        batch_copies(cx, batch, f);
+    } else if (slices == 0) {
+        f->slices = k_slices(cx->dev, rp->v[RT_GEMM_SPLIT_K], rp->v[RT_GEMM_MAX_SLICE_K],
+                             (mp / tile->m) * (np / tile->n), mp, np, kp, kwg, &f->k_slice);
+    } else {
+        f->slices = slices > 1 ? slices_of(kp, kwg, slices, &f->k_slice) : 1;
+    }
+    return OCLBLAS_SUCCESS;
+}
 
+/* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
+ * set (of the class cls, NULL for the set for every shape) on operands
+ * that the helpers pad (and transpose) into scratch buffers, unless the
+ * caller's own layout already fits the kernel, with k in at most slices
+ * slices (0: as the routine values say); of a strided batch where batch is
+ * not NULL (gemm_fast only), or, where not even two problems' copies fit
+ * the scratch, the single problem's plan. */
+static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                 const oclblas__batch *batch, const oclblas__params *hp, const oclblas__params *rp,
+                                 int main_kernel, const oclblas__params *main_set, const char *cls, size_t slices,
+                                 oclblas__plan *out)
+{
+    memset(out, 0, sizeof *out);
+    const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
+    oclblas__tile tile;
+    tiled->tile(main_set, &tile);
+    const oclblas_status st = fast_layout(cx, p, rp, &tile, slices, batch, &out->fast);
+    if (st != OCLBLAS_SUCCESS)
+        return st;
+    if (out->fast.problems == 0)
+        return oclblas__gemm_plan(cx, p, out);
+    const int at = p->trans_a != 0, bt = p->trans_b != 0;
+    const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
+    const size_t mp = out->fast.mp, np = out->fast.np, kp = out->fast.kp, k_slice = out->fast.k_slice;
+    const int a_in_place = out->fast.a_in_place, b_in_place = out->fast.b_in_place;
+    const size_t a_copies = out->fast.a_copies, b_copies = out->fast.b_copies;
+    const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
+    slices = out->fast.slices;
     out->kind = OCLBLAS__PLAN_FAST;
-    class_of(cx, main_kernel, tp ? &tc_shape : shape, out);
-    out->fast.mp = mp;
-    out->fast.np = np;
-    out->fast.kp = kp;
-    out->fast.a_in_place = a_in_place;
-    out->fast.b_in_place = b_in_place;
-    out->fast.a_transposed = !a_in_place && at;
-    out->fast.b_transposed = !b_in_place && !bt;
-    out->fast.slices = slices;
-    out->fast.k_slice = k_slice;
+    out->problems = out->fast.problems;
+    oclblas__strlcpy(out->cls, cls ? cls : "", sizeof out->cls);
     out->scratch[0] = a_in_place ? 0 : a_copies * mp * kp * sizeof(float);
     out->scratch[1] = b_in_place ? 0 : b_copies * np * kp * sizeof(float);
     out->scratch[2] = slices > 1 ? slices * mp * np * sizeof(float) : 0;
@@ -386,20 +431,19 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
     oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
-                                  split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
-                                  a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
-                                  b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
-                                  split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
-                                  a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
-                                  b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
-                                  split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0}};
+                            split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
+                            a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
+                            b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
+                            split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
+                            a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
+                            b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
+                            split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0}};
+    if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
+        g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
+                                   b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
     const int fast = out->num_steps;
     out->main = fast;
     oclblas__step *s = add_step(out);
-    if (batched) { /* the strides of the operands it reads: the caller's, or its copies' */
-        g.batch = (oclblas__batch){count, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
-                                   b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
-    }
     tiled->step(main_set, &g, s);
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
@@ -414,12 +458,57 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     return OCLBLAS_SUCCESS;
 }
 
-/* Whether a batch of count problems of the shape pays gemm_fast's plan:
- * the launch's whole work at the crossover or beyond (where the padding
- * passes pay for a single problem), and the problems not mostly padding
- * (their tiles at most four times their work, well below gemm_fast's
- * speed over gemm_direct's on the devices measured; a batch of tiny
- * products stays with gemm_direct, whose every access is guarded). */
+/* The indirect plan by the routine values and the classes' rules:
+ * gemm_tc where the mode allows it (tc_mode_set), m * n * k is at least
+ * GEMM_TC_MIN cubed and the plan is not a batch's (gemm_tc has no batch
+ * dimension), else gemm_fast with the set of its class for the shape; k
+ * split by k_slices. */
+static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
+{
+    oclblas_status st;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
+    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
+    if (!rp)
+        return st;
+    const double min = (double)rp->v[RT_GEMM_TC_MIN];
+    oclblas__params tc_set;
+    const char *cls = NULL;
+    double rate;
+    if (!batch && (double)p->m * (double)p->n * (double)p->k >= min * min * min &&
+        tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate))
+        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, out);
+    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
+    if (!fp)
+        return st;
+    return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_FAST, fp,
+                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, out);
+}
+
+/* gemm_direct with the given set, straight from the caller's buffers; of
+ * a strided batch where batch is not NULL. */
+static void direct_plan(const oclblas__gemm_problem *p, const oclblas__batch *batch, const oclblas__params *dp,
+                        const char *cls, oclblas__plan *out)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = OCLBLAS__PLAN_DIRECT;
+    out->problems = launch_problems(batch);
+    oclblas__strlcpy(out->cls, cls ? cls : "", sizeof out->cls);
+    const oclblas__gemm_direct_args d = {p->trans_a != 0, p->trans_b != 0, p->m, p->n, p->k, p->alpha, p->beta,
+                                         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
+                                         p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
+    const oclblas__batch db = {out->problems, batch ? batch->stride_a : 0, batch ? batch->stride_b : 0,
+                               batch ? batch->stride_c : 0};
+    oclblas__gemm_direct_step(dp, &d, batch ? &db : NULL, add_step(out));
+}
+
+/* Whether a batch of count problems of the shape pays gemm_fast's plan
+ * (by the rules): the launch's whole work at the crossover or beyond
+ * (where the padding passes pay for a single problem), and the problems
+ * not mostly padding (their tiles at most four times their work, well
+ * below gemm_fast's speed over gemm_direct's on the devices measured; a
+ * batch of tiny products stays with gemm_direct, whose every access is
+ * guarded). */
 static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, size_t count, double cube)
 {
     oclblas_status st;
@@ -433,6 +522,212 @@ static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, s
     return padded <= 4.0 * work;
 }
 
+/* ---- the choice by the cost model ----------------------------------------- */
+
+/* Whether the model chooses the plan: the device's entry gives the model's
+ * facts and a measured rate for the sets for every shape of the kernels it
+ * chooses among (gemm_fast, gemm_direct, and gemm_tc where the device runs
+ * it). A set in force without a rate (an override, the tuner's candidate)
+ * leaves the choice to the routine values and the classes' rules. */
+static int model_decides(const oclblas__devctx *cx)
+{
+    return oclblas__model_valid(&cx->model) && cx->rate[OCLBLAS__K_GEMM_FAST] > 0 &&
+           cx->rate[OCLBLAS__K_GEMM_DIRECT] > 0 &&
+           (cx->status[OCLBLAS__K_GEMM_TC] != OCLBLAS_SUCCESS || cx->rate[OCLBLAS__K_GEMM_TC] > 0);
+}
+
+/* Work-items per work-group of a step. */
+static size_t items_of(const oclblas__step *s)
+{
+    size_t items = 1;
+    for (cl_uint d = 0; d < s->geo.dims; ++d)
+        items *= s->geo.local[d];
+    return items;
+}
+
+/* Work-groups of a step (of a batch's launch: all its problems'). */
+static size_t groups_of(const oclblas__step *s)
+{
+    size_t groups = 1;
+    for (cl_uint d = 0; d < s->geo.dims; ++d)
+        groups *= s->geo.global[d] / s->geo.local[d];
+    return groups;
+}
+
+/* The model's time for an indirect plan of this layout: its launches (the
+ * pads, the kernel, the sum of slices), the bytes its pads and the sum
+ * move, and its kernel's work-groups (a tile of C and a slice of k each,
+ * for each problem of a batch's launch). */
+static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
+                         const oclblas__fast_layout *f, size_t items, double rate)
+{
+    const double m = (double)p->m, n = (double)p->n, k = (double)p->k, fl = sizeof(float);
+    const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
+    const int split = f->slices > 1;
+    oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
+                              {(f->mp / tile->m) * (f->np / tile->n) * f->slices * f->problems, items,
+                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, rate}};
+    if (!f->a_in_place)
+        mp.bytes += fl * (double)f->a_copies * (m * k + pm * pk);
+    if (!f->b_in_place)
+        mp.bytes += fl * (double)f->b_copies * (n * k + pn * pk);
+    if (split)
+        mp.bytes += fl * ((double)f->slices * pm * pn + (p->beta != 0.0f ? 2 : 1) * m * n);
+    return oclblas__model_plan_s(&cx->model, &mp);
+}
+
+/* The model's choice so far: the kernel, its set (a copy: gemm_tc's is
+ * made for the mode), its class, the split, whether the batch runs as one
+ * launch (else one problem per plan); the time of its plan and of each
+ * problem it computes, and how many ways were priced. */
+typedef struct {
+    int kernel;
+    oclblas__params set;
+    const char *cls;
+    size_t slices;
+    int batched;
+    double time_s, per_problem_s;
+    int ways;
+} choice;
+
+static void consider(choice *best, int kernel, const oclblas__params *set, const char *cls, size_t slices,
+                     int batched, double t, size_t problems)
+{
+    const double per = t / (double)problems;
+    if (best->ways++ == 0 || per < best->per_problem_s)
+        *best = (choice){kernel, *set, cls, slices, batched, t, per, best->ways};
+}
+
+/* The split counts the model tries: up to 64 slices, each of at least 128
+ * of k (or one KWG; the model prices the sum of the slices, so a split
+ * need not leave more of k than the kernel's pipeline wants), no slice
+ * longer than GEMM_MAX_SLICE_K, none where GEMM_SPLIT_K is 0. */
+static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+
+/* Every split of k the model tries for one set of a tiled kernel; of a
+ * batch (not NULL), its one launch without a split. */
+static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                     const oclblas__batch *batch, const oclblas__params *rp, int kernel,
+                                     const oclblas__params *set, const char *cls, double rate, choice *best)
+{
+    const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
+    oclblas__tile tile;
+    tiled->tile(set, &tile);
+    /* The work-items of a work-group: the set's, whatever the problem. */
+    oclblas__step probe;
+    const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}};
+    tiled->step(set, &any, &probe);
+    const size_t items = items_of(&probe);
+    oclblas__fast_layout f;
+    oclblas_status st = fast_layout(cx, p, rp, &tile, 1, batch, &f);
+    if (st != OCLBLAS_SUCCESS || batch) {
+        if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
+            consider(best, kernel, set, cls, 1, 1, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
+        return st;
+    }
+    const size_t kt = f.kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
+    const int max_k = rp->v[RT_GEMM_MAX_SLICE_K];
+    const size_t per_max = max_k > 0 ? ((size_t)max_k / tile.k ? (size_t)max_k / tile.k : 1) : kt;
+    const size_t cap = max_slices(cx->dev, f.mp, f.np), want = (kt + per_max - 1) / per_max;
+    const size_t need = want < cap ? want : cap; /* as k_slices: the partial sums' cap first */
+    /* GEMM_MAX_SLICE_K asks for at least need slices; GEMM_SPLIT_K = 0 for no more than that. */
+    size_t upper = rp->v[RT_GEMM_SPLIT_K] == 0 ? need : kt / min_kt > need ? kt / min_kt : need;
+    if (upper > cap)
+        upper = cap;
+    /* No split can beat the call, its pads, the sum's launch and the padded
+     * product at the set's full rate: where the best so far does, the
+     * splits after the first way are not priced. */
+    const oclblas__model_device *d = &cx->model;
+    const double bound = d->call_s + (1 + !f.a_in_place + !f.b_in_place) * d->launch_s +
+                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / rate;
+    size_t last = 0;
+    for (size_t i = 0; i <= sizeof split_tries / sizeof split_tries[0]; ++i) {
+        const size_t s = i == 0 ? need : split_tries[i - 1];
+        if (s < need || s > (upper > 1 ? upper : 1) || (last && bound >= best->per_problem_s))
+            continue;
+        if ((st = fast_layout(cx, p, rp, &tile, s, NULL, &f)) != OCLBLAS_SUCCESS)
+            return st;
+        if (f.slices == last)
+            continue;
+        last = f.slices;
+        consider(best, kernel, set, cls, f.slices, 0, tiled_time(cx, p, &tile, &f, items, rate), 1);
+    }
+    return OCLBLAS_SUCCESS;
+}
+
+/* The plan the model finds fastest among: gemm_direct with each of its
+ * sets, gemm_fast with each of its sets and each split of k, and gemm_tc
+ * with the mode's set and each split where the mode allows the tensor
+ * cores. Every set of the entry is a candidate whatever its class's rule
+ * (a rule says where a set was tuned for, not where it may run); a set
+ * without a measured rate is not. The ways are priced from their
+ * decisions alone; only the chosen one is built. Of a batch (not NULL),
+ * the ways are its one launch with gemm_direct or gemm_fast with each set
+ * (no split), and the single problem's own choice run once per problem,
+ * compared per problem. */
+static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                 const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
+{
+    oclblas_status st;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
+    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
+    if (!rp)
+        return st;
+    choice best = {0};
+    if (batch) { /* one problem per plan: the single problem's own choice */
+        if ((st = model_plan(cx, p, NULL, shape, out)) != OCLBLAS_SUCCESS)
+            return st;
+        best.ways = 1;
+        best.time_s = best.per_problem_s = out->model.time_s;
+    }
+    static const int tables[] = {OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMM_FAST};
+    for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
+        const int kernel = tables[t];
+        for (int i = -1; i < cx->num_classes[kernel]; ++i) {
+            const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
+            const double rate = c ? c->rate : cx->rate[kernel];
+            const oclblas__params *set = c ? &c->params : &cx->params[kernel];
+            const char *cls = c ? c->cls.name : NULL;
+            if (!(rate > 0))
+                continue;
+            if (kernel == OCLBLAS__K_GEMM_DIRECT) {
+                /* One launch on the caller's buffers, every group a tile of C over the whole of k. */
+                oclblas__plan probe;
+                direct_plan(p, batch, set, cls, &probe);
+                const oclblas__step *s = &probe.step[0];
+                const size_t groups = groups_of(s);
+                const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)probe.problems;
+                const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, rate}};
+                consider(&best, kernel, set, cls, 0, batch != NULL, oclblas__model_plan_s(&cx->model, &mp),
+                         probe.problems);
+            } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, rate, &best))) {
+                return st;
+            }
+        }
+    }
+    oclblas__params tc_set;
+    const char *cls = NULL;
+    double rate = 0;
+    if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate) && rate > 0 &&
+        (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, rate, &best)))
+        return st;
+    if (!best.ways)
+        return OCLBLAS_INVALID_PARAMS;
+    if (batch && !best.batched) { /* the single problem's plan, already in out */
+        out->model.ways = best.ways;
+        return OCLBLAS_SUCCESS;
+    }
+    const oclblas__batch *b = best.batched ? batch : NULL;
+    if (best.kernel == OCLBLAS__K_GEMM_DIRECT)
+        direct_plan(p, b, &best.set, best.cls, out);
+    else if ((st = tiled_plan(cx, p, b, hp, rp, best.kernel, &best.set, best.cls, best.slices, out)))
+        return st;
+    out->model.time_s = best.time_s;
+    out->model.ways = best.ways;
+    return OCLBLAS_SUCCESS;
+}
+
 /* The plan of p alone (batch NULL) or of a strided batch of it. */
 static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__batch *batch,
                                 oclblas__plan *out)
@@ -441,7 +736,7 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k;
     const oclblas__shape shape = {m, n, k, 0};
-    out->problems = !batch ? 1 : batch->count < OCLBLAS__MAX_BATCH_LAUNCH ? batch->count : OCLBLAS__MAX_BATCH_LAUNCH;
+    out->problems = launch_problems(batch);
     if (k == 0 || p->alpha == 0.0f)
         return scale_plan(cx, &shape, m, n, p->beta, OCLBLAS__BUF_C, p->c.offset, p->c.ld, batch ? batch->stride_c : 0,
                           out);
@@ -475,19 +770,21 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return st;
     const double crossover = (double)rp->v[RT_GEMM_MIN_INDIRECT];
     const double cube = crossover * crossover * crossover, work = (double)m * (double)n * (double)k;
+    /* A batch of matrix-vector products large enough to fill the device alone: one gemv per problem. */
+    if (batch && (n == 1 || m == 1) && work >= cube)
+        return gemm_plan(cx, p, NULL, out);
+    if ((n > 1 && m > 1) && model_decides(cx) && (st = model_plan(cx, p, batch, &shape, out)) != OCLBLAS_INVALID_PARAMS)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->problems = launch_problems(batch);
     if (batch) {
         /* One problem's own plan, where its kernel has no batch dimension
-         * (gemm_tc; a gemv kernel, given a product that fills the device
-         * alone): one problem per plan. */
-        const size_t problems = out->problems;
+         * (gemm_tc): one problem per plan. */
         st = gemm_plan(cx, p, NULL, out);
         if (st != OCLBLAS_SUCCESS)
             return st;
-        if ((out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC) ||
-            (out->kind == OCLBLAS__PLAN_GEMV && work >= cube))
+        if (out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC)
             return OCLBLAS_SUCCESS;
-        memset(out, 0, sizeof *out);
-        out->problems = problems;
         if (batch_pays_fast(cx, &shape, batch->count, cube))
             return fast_plan(cx, p, batch, &shape, out);
     } else if (work >= cube) {
@@ -496,14 +793,7 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
         return st;
-    out->kind = OCLBLAS__PLAN_DIRECT;
-    class_of(cx, OCLBLAS__K_GEMM_DIRECT, &shape, out);
-    const oclblas__gemm_direct_args d = {at, bt, m, n, k, p->alpha, p->beta,
-                                         OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                         p->a.offset, p->a.ld, p->b.offset, p->b.ld, p->c.offset, p->c.ld};
-    const oclblas__batch db = {out->problems, batch ? batch->stride_a : 0, batch ? batch->stride_b : 0,
-                               batch ? batch->stride_c : 0};
-    oclblas__gemm_direct_step(dp, &d, batch ? &db : NULL, add_step(out));
+    direct_plan(p, batch, dp, oclblas__devctx_class(cx, OCLBLAS__K_GEMM_DIRECT, &shape), out);
     return OCLBLAS_SUCCESS;
 }
 
@@ -592,4 +882,6 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
     if (plan->problems > 1)
         put(buf, len, &used, ", %zu problems in one launch", plan->problems);
     put(buf, len, &used, "; %s-major", row ? "row" : "column");
+    if (plan->model.ways)
+        put(buf, len, &used, "; model %.1f us, the fastest of %d ways", plan->model.time_s * 1e6, plan->model.ways);
 }

@@ -50,6 +50,18 @@ typedef enum {
     OCLBLAS__PLAN_FAST     /* gemm_fast, operands padded or in place, k split or not */
 } oclblas__plan_kind;
 
+/* What an indirect plan (gemm_fast or gemm_tc) decides before its steps. */
+typedef struct {
+    size_t mp, np, kp;              /* the padded problem */
+    int a_in_place, b_in_place;     /* read from the caller's buffer */
+    int a_transposed, b_transposed; /* padded through pad_transpose */
+    size_t slices, k_slice;         /* the split of k (1 slice: none) */
+    /* Of a batch's launch: its problems (0: not even two problems' copies
+     * fit the scratch), and the padded copies of A and B it makes (one per
+     * problem, or 1: one that every problem shares). */
+    size_t problems, a_copies, b_copies;
+} oclblas__fast_layout;
+
 #define OCLBLAS__MAX_STEPS 4
 typedef struct {
     oclblas__plan_kind kind;
@@ -63,12 +75,11 @@ typedef struct {
     char cls[OCLBLAS__CLASS_NAME]; /* the class of shapes whose set the main kernel runs with ("": the set for every shape) */
     size_t scratch[OCLBLAS__SCRATCH_SLOTS]; /* bytes of each scratch slot; 0: not used */
     /* What was decided, for the log and the tests. */
+    oclblas__fast_layout fast;
     struct {
-        size_t mp, np, kp;            /* the padded problem */
-        int a_in_place, b_in_place;   /* read from the caller's buffer */
-        int a_transposed, b_transposed; /* padded through pad_transpose */
-        size_t slices, k_slice;       /* the split of k (1 slice: none) */
-    } fast;
+        double time_s; /* the model's time for the plan (of a batch's launch: for all its problems) */
+        int ways;      /* the plans it chose among; 0: the routine values and the classes' rules chose */
+    } model;
     struct {
         int trans;
         size_t rows, cols;

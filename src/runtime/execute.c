@@ -1,12 +1,19 @@
 /*
  * The executor: enqueues a plan. It takes one program from the cache per
  * distinct parameter set the plan uses (not one per step) and a kernel
- * object per step, the scratch set when the plan needs one, and chains the
- * steps with events as the plan says: a step waits for the steps it reads
- * from, and the first writers of the scratch set wait for its previous use.
- * Events are made only where something waits for them or the caller (or
- * the scratch set) needs the last one. Nothing here decides anything about
- * the problem: that is the plan's job (plan/plan.c).
+ * object per step (the same ones from one call of a plan to the next, so
+ * that their arguments are mostly set already), the scratch set when the plan needs one, and chains the
+ * steps as the plan says: a step waits for the steps it reads from, and the
+ * first writers of the scratch set wait for its previous use. On an
+ * in-order queue the queue itself keeps that order, so the steps carry no
+ * events and no wait lists among themselves (an event costs the host about
+ * as much as a launch on NVIDIA's driver), and the scratch set's previous
+ * use needs no waiting when it was on the same queue (nor an event: the
+ * set keeps the queue); on an out-of-order queue events chain them. Events
+ * are made only where something waits for them or the caller (or, out of
+ * order, the scratch set) needs the last one. Nothing here
+ * decides anything about the problem: that is the plan's job
+ * (plan/plan.c).
  */
 #include "runtime/execute.h"
 #include "runtime/launch.h"
@@ -24,6 +31,14 @@ static int waited_for(const oclblas__plan *plan, int i, int upto)
     return 0;
 }
 
+/* The step whose program and kernel object are taken o-th: the main
+ * kernel's first (a build that fails is its, not a helper's), then the
+ * others in order. */
+static int taken(const oclblas__plan *plan, int o)
+{
+    return o == 0 ? plan->main : o <= plan->main ? o - 1 : o;
+}
+
 oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *plan, cl_context ctx,
                                 cl_command_queue q, const cl_mem operands[3], cl_event *event,
                                 cl_event step_events[OCLBLAS__MAX_STEPS])
@@ -33,11 +48,10 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         return oclblas__marker(q, event);
     oclblas__program *prog[OCLBLAS__MAX_STEPS] = {NULL};
     int owns[OCLBLAS__MAX_STEPS] = {0}; /* step i holds the reference to prog[i] */
-    cl_kernel kern[OCLBLAS__MAX_STEPS] = {NULL};
+    oclblas__kernel *kern[OCLBLAS__MAX_STEPS] = {NULL};
     oclblas_status st = OCLBLAS_SUCCESS;
-    /* The main kernel's program first: a build that fails is its, not a helper's. */
     for (int o = 0; o < n && st == OCLBLAS_SUCCESS; ++o) {
-        const int i = o == 0 ? plan->main : o <= plan->main ? o - 1 : o;
+        const int i = taken(plan, o);
         const oclblas__step *s = &plan->step[i];
         for (int j = 0; j < n && !prog[i]; ++j)
             if (j != i && prog[j] && plan->step[j].kernel == s->kernel &&
@@ -56,8 +70,11 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
     oclblas__scratch *scratch = NULL;
     cl_mem bufs[OCLBLAS__BUF_COUNT] = {operands[0], operands[1], operands[2], NULL, NULL, NULL};
     cl_event scratch_wait = NULL;
-    if (st == OCLBLAS_SUCCESS && (plan->scratch[0] || plan->scratch[1] || plan->scratch[2]))
-        st = oclblas__scratch_take(ctx, plan->scratch, &scratch, bufs + OCLBLAS__BUF_S0, &scratch_wait);
+    const int uses_scratch = plan->scratch[0] || plan->scratch[1] || plan->scratch[2];
+    /* A single step without scratch has nothing to be ordered with. */
+    const int in_order = (n > 1 || uses_scratch) && oclblas__queue_in_order(q);
+    if (st == OCLBLAS_SUCCESS && uses_scratch)
+        st = oclblas__scratch_take(ctx, q, in_order, plan->scratch, &scratch, bufs + OCLBLAS__BUF_S0, &scratch_wait);
 
     cl_event ev[OCLBLAS__MAX_STEPS] = {NULL};
     int enqueued = 0;
@@ -65,20 +82,30 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         const oclblas__step *s = &plan->step[i];
         cl_event wait[OCLBLAS__MAX_STEPS + 1];
         cl_uint nw = 0;
-        for (int j = 0; j < i; ++j)
+        for (int j = 0; j < i && !in_order; ++j)
             if ((s->after & (1u << j)) && ev[j])
                 wait[nw++] = ev[j];
         if (s->after_scratch && scratch_wait)
             wait[nw++] = scratch_wait;
         const int last = i == n - 1;
-        const int want = step_events || waited_for(plan, i, n) || (last && (event || scratch));
+        const int want =
+            step_events || (!in_order && waited_for(plan, i, n)) || (last && (event || (scratch && !in_order)));
         st = oclblas__step_enqueue(q, kern[i], s, bufs, nw, wait, want ? &ev[i] : NULL);
         if (st == OCLBLAS_SUCCESS)
             enqueued = i + 1;
     }
 
-    cl_event last_use = enqueued ? ev[enqueued - 1] : NULL;
-    if (scratch && st != OCLBLAS_SUCCESS && enqueued > 1) {
+    cl_event last_use = enqueued ? ev[enqueued - 1] : NULL, marker = NULL;
+    if (scratch && !in_order && !last_use && enqueued) {
+        /* On an out-of-order queue the set's last use must be an event: a
+         * marker ends after every step enqueued; without one, they finish
+         * before the set is used again. (In order, the queue is enough.) */
+        if (oclblas__marker(q, &marker) == OCLBLAS_SUCCESS)
+            last_use = marker;
+        else
+            clFinish(q);
+    }
+    if (scratch && st != OCLBLAS_SUCCESS && enqueued > 1 && !in_order) {
         /* A step failed after others ran: those that nothing after them
          * waits for may run in any order (on an out-of-order queue), so they
          * finish before the scratch set is used again. */
@@ -91,7 +118,9 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
             clWaitForEvents(nl, leaves);
     }
     if (scratch)
-        oclblas__scratch_put(scratch, last_use);
+        oclblas__scratch_put(scratch, enqueued ? q : NULL, last_use);
+    if (marker)
+        clReleaseEvent(marker);
 
     for (int i = 0; i < n; ++i) {
         if (step_events) {
@@ -101,9 +130,12 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
         } else if (ev[i] && !(st == OCLBLAS_SUCCESS && event && i == n - 1)) {
             clReleaseEvent(ev[i]);
         }
-        if (kern[i])
-            oclblas__kernel_put(prog[i], plan->step[i].entry, kern[i]);
     }
+    /* Back in the reverse order, so that the next call of the plan takes
+     * each step's kernel object again, whose arguments it mostly has. */
+    for (int o = n - 1; o >= 0; --o)
+        if (kern[taken(plan, o)])
+            oclblas__kernel_put(prog[taken(plan, o)], kern[taken(plan, o)]);
     if (st == OCLBLAS_SUCCESS && event)
         *event = ev[n - 1];
     for (int i = 0; i < n; ++i)

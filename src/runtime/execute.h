@@ -8,7 +8,8 @@
 #include "plan/plan.h"
 
 /* Enqueues a plan on q: its programs from the cache (one lookup per
- * table), scratch buffers, events between its steps. bufs holds the call's
+ * table), scratch buffers, events between its steps where q runs out of
+ * order (none on an in-order queue). bufs holds the call's
  * A, B and C (scratch slots are filled here). *event gets the last step's
  * event (or a marker); step_events, when not NULL, gets each step's (the
  * caller releases them), for the tuner to time one kernel. */

@@ -1,36 +1,60 @@
 /*
  * What touches the caller's queue and buffers directly: a step's launch
- * (its arguments set on the kernel object, buffer roles resolved to the
+ * (its arguments set on the kernel object, the scalars only where they
+ * differ from those the object last had, buffer roles resolved to the
  * call's buffers, and the NDRange enqueued with the geometry the
  * descriptor gave it), a marker as the event of a call that enqueues
- * nothing, the queue's context and device, and how a buffer's element is
- * aligned, which decides vector loads and in-place reads.
+ * nothing, the queue's context, device and order, and how a buffer's
+ * element is aligned, which decides vector loads and in-place reads.
  */
 #include "runtime/launch.h"
 
 #include <stdint.h>
+#include <string.h>
 
-oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
+/* Whether a scalar argument holds the value already set. */
+static int already_set(const oclblas__kernel *k, int i, const oclblas__arg_value *a)
+{
+    if (i >= k->num_set || a->kind == OCLBLAS__ARG_BUF || k->set[i].kind != a->kind)
+        return 0;
+    return a->kind == OCLBLAS__ARG_INT ? k->set[i].u.i == a->u.i : memcmp(&k->set[i].u.f, &a->u.f, sizeof a->u.f) == 0;
+}
+
+oclblas_status oclblas__step_enqueue(cl_command_queue q, oclblas__kernel *k, const oclblas__step *s,
                                      const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait, const cl_event *wait,
                                      cl_event *event)
 {
     for (int i = 0; i < s->num_args; ++i) {
         const oclblas__arg_value *a = &s->args[i];
+        if (already_set(k, i, a))
+            continue;
         cl_int err;
         if (a->kind == OCLBLAS__ARG_INT) {
             const cl_int v = a->u.i;
-            err = clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
+            err = clSetKernelArg(k->kernel, (cl_uint)i, sizeof v, &v);
         } else if (a->kind == OCLBLAS__ARG_FLOAT) {
             const cl_float v = a->u.f;
-            err = clSetKernelArg(k, (cl_uint)i, sizeof v, &v);
+            err = clSetKernelArg(k->kernel, (cl_uint)i, sizeof v, &v);
         } else {
-            err = clSetKernelArg(k, (cl_uint)i, sizeof(cl_mem), &bufs[a->u.buf]);
+            /* Always: a handle may name a new buffer where an old one was. */
+            err = clSetKernelArg(k->kernel, (cl_uint)i, sizeof(cl_mem), &bufs[a->u.buf]);
         }
-        if (err != CL_SUCCESS)
+        if (err != CL_SUCCESS) {
+            k->num_set = 0;
             return (oclblas_status)err;
+        }
+        k->set[i] = *a;
     }
-    return (oclblas_status)clEnqueueNDRangeKernel(q, k, s->geo.dims, NULL, s->geo.global, s->geo.local, num_wait,
-                                                  num_wait ? wait : NULL, event);
+    k->num_set = s->num_args;
+    return (oclblas_status)clEnqueueNDRangeKernel(q, k->kernel, s->geo.dims, NULL, s->geo.global, s->geo.local,
+                                                  num_wait, num_wait ? wait : NULL, event);
+}
+
+int oclblas__queue_in_order(cl_command_queue q)
+{
+    cl_command_queue_properties props = 0;
+    return clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL) == CL_SUCCESS &&
+           !(props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev)

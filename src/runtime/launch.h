@@ -7,12 +7,17 @@
 #define OCLBLAS_LAUNCH_H
 
 #include "kernels/step.h"
+#include "runtime/programs.h"
 
-/* Sets a step's arguments (roles resolved through bufs) and enqueues it. */
-oclblas_status oclblas__step_enqueue(cl_command_queue q, cl_kernel k, const oclblas__step *s,
+/* Sets a step's arguments on k (roles resolved through bufs; a scalar k
+ * already has is not set again) and enqueues it. */
+oclblas_status oclblas__step_enqueue(cl_command_queue q, oclblas__kernel *k, const oclblas__step *s,
                                      const cl_mem bufs[OCLBLAS__BUF_COUNT], cl_uint num_wait,
                                      const cl_event *wait, cl_event *event);
 
+/* Whether q runs its commands in the order they were enqueued (no
+ * out-of-order execution); 0 if it cannot tell. */
+int oclblas__queue_in_order(cl_command_queue q);
 /* Queue facts needed by every routine. */
 oclblas_status oclblas__queue_info(cl_command_queue q, cl_context *ctx, cl_device_id *dev);
 /* Whether vectors of `bytes` can be read from buf starting at element off:

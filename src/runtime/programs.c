@@ -25,18 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pooled_kernel {
-    char name[48];
-    cl_kernel kernel;
-    struct pooled_kernel *next;
-} pooled_kernel;
-
 enum { BUILDING, READY, FAILED };
 
 struct oclblas__program {
     cl_context ctx;
     cl_device_id dev;
     int table;
+    oclblas__params params; /* what it was built from, with extra: the lookup of a call */
+    char *extra;            /* OCLBLAS_BUILD_OPTIONS then ("" when unset) */
     char *options;
     uint64_t hash;
     int state;
@@ -45,7 +41,7 @@ struct oclblas__program {
     int dropped; /* let go of while it was being built: unlisted once built */
     cl_program program;
     pthread_mutex_t pool_lock;
-    pooled_kernel *pool;
+    oclblas__kernel *pool; /* kernel objects not in use */
     struct oclblas__program *next;
 };
 
@@ -401,8 +397,8 @@ static oclblas_status load_or_build(oclblas__program *e, const oclblas__device_i
 
 static void free_program(oclblas__program *e)
 {
-    for (pooled_kernel *k = e->pool; k;) {
-        pooled_kernel *next = k->next;
+    for (oclblas__kernel *k = e->pool; k;) {
+        oclblas__kernel *next = k->next;
         clReleaseKernel(k->kernel);
         free(k);
         k = next;
@@ -412,6 +408,7 @@ static void free_program(oclblas__program *e)
     clReleaseContext(e->ctx);
     pthread_mutex_destroy(&e->pool_lock);
     free(e->options);
+    free(e->extra);
     free(e);
 }
 
@@ -447,6 +444,23 @@ static const oclblas__context_user context_user = {context_refs, oclblas__progra
 oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *dev, int table,
                                     const oclblas__params *p, oclblas__program **out)
 {
+    const char *extra = getenv("OCLBLAS_BUILD_OPTIONS");
+    /* A program built before from these very parameters and options, found
+     * without writing its options out (which costs a call more host time
+     * than the rest of its planning). */
+    oclblas__mutex_lock(&cache_lock);
+    for (oclblas__program *e = programs; e; e = e->next) {
+        if (e->state == READY && !e->dropped && e->ctx == ctx && e->dev == dev->id && e->table == table &&
+            !memcmp(&e->params, p, sizeof *p) && strcmp(e->extra, extra ? extra : "") == 0) {
+            ++e->refs;
+            ++stats.memory_hits;
+            oclblas__mutex_unlock(&cache_lock);
+            *out = e;
+            return OCLBLAS_SUCCESS;
+        }
+    }
+    oclblas__mutex_unlock(&cache_lock);
+
     const oclblas__kernel_desc *kd = oclblas__kernels[table];
     const char *why;
     if (!oclblas__params_legal(table, p, &dev->lim, &why)) {
@@ -459,7 +473,6 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     oclblas__params_defines(table, p, defines, sizeof defines);
     if (strlen(defines) + 1 >= sizeof defines)
         return OCLBLAS_INVALID_PARAMS; /* more than any parameter table writes */
-    const char *extra = getenv("OCLBLAS_BUILD_OPTIONS");
     char options_buf[1024];
     char *options = print(options_buf, sizeof options_buf, "-cl-std=CL1.2 %s%s%s%s", defines,
                           strcmp(dev->vendor, "nvidia") == 0 ? " -DOCLBLAS_NVIDIA=1" : "", extra && *extra ? " " : "",
@@ -503,16 +516,20 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     char *key = print(NULL, 0, "oclblas %s\nplatform %s\ndevice %s\ndriver %s\nsource %s %016llx\noptions %s",
                       OCLBLAS_VERSION_STRING, dev->platform_name, dev->name, dev->driver,
                       kd->name, (unsigned long long)oclblas__fnv1a(src, strlen(src), OCLBLAS__FNV_SEED), opts);
-    if (!e || !opts || !key) {
+    char *extra_copy = strdup(extra ? extra : "");
+    if (!e || !opts || !key || !extra_copy) {
         oclblas__mutex_unlock(&cache_lock);
         free(e);
         free(opts);
         free(key);
+        free(extra_copy);
         return OCLBLAS_OUT_OF_HOST_MEMORY;
     }
     e->ctx = ctx;
     e->dev = dev->id;
     e->table = table;
+    e->params = *p;
+    e->extra = extra_copy;
     e->options = opts;
     e->hash = hash;
     e->state = BUILDING;
@@ -561,37 +578,38 @@ oclblas_status oclblas__program_get(cl_context ctx, const oclblas__device_info *
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out)
+oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, oclblas__kernel **out)
 {
     oclblas__mutex_lock(&prog->pool_lock);
-    for (pooled_kernel **pp = &prog->pool; *pp; pp = &(*pp)->next) {
+    for (oclblas__kernel **pp = &prog->pool; *pp; pp = &(*pp)->next) {
         if (strcmp((*pp)->name, name) == 0) {
-            pooled_kernel *k = *pp;
+            oclblas__kernel *k = *pp;
             *pp = k->next;
             oclblas__mutex_unlock(&prog->pool_lock);
-            *out = k->kernel;
-            free(k);
+            *out = k;
             return OCLBLAS_SUCCESS;
         }
     }
     oclblas__mutex_unlock(&prog->pool_lock);
+    oclblas__kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return OCLBLAS_OUT_OF_HOST_MEMORY;
     cl_int err;
-    *out = clCreateKernel(prog->program, name, &err);
-    return (oclblas_status)err;
+    k->kernel = clCreateKernel(prog->program, name, &err);
+    if (err != CL_SUCCESS) {
+        free(k);
+        return (oclblas_status)err;
+    }
+    oclblas__strlcpy(k->name, name, sizeof k->name);
+    *out = k;
+    return OCLBLAS_SUCCESS;
 }
 
-void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k)
+void oclblas__kernel_put(oclblas__program *prog, oclblas__kernel *k)
 {
-    pooled_kernel *pk = malloc(sizeof *pk);
-    if (!pk) {
-        clReleaseKernel(k);
-        return;
-    }
-    oclblas__strlcpy(pk->name, name, sizeof pk->name);
-    pk->kernel = k;
     oclblas__mutex_lock(&prog->pool_lock);
-    pk->next = prog->pool;
-    prog->pool = pk;
+    k->next = prog->pool;
+    prog->pool = k;
     oclblas__mutex_unlock(&prog->pool_lock);
 }
 

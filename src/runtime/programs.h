@@ -7,6 +7,7 @@
 #define OCLBLAS_PROGRAMS_H
 
 #include "device/device.h"
+#include "kernels/step.h"
 
 typedef struct oclblas__program oclblas__program;
 /* The built program for (context, device, kernel table, parameters), from
@@ -27,8 +28,18 @@ size_t oclblas__programs_held(void);
 /* Drops one program and its binary from the memory cache (holders keep
  * their reference): the tuner lets go of a candidate so. */
 void oclblas__program_forget(oclblas__program *prog);
+/* A kernel object of a program with the scalar arguments last set on it
+ * (set[i] for i < num_set), so that a launch sets only those that changed
+ * (runtime/launch.c). */
+typedef struct oclblas__kernel {
+    cl_kernel kernel;
+    int num_set;
+    oclblas__arg_value set[OCLBLAS__MAX_ARGS];
+    char name[48];
+    struct oclblas__kernel *next; /* in its program's pool */
+} oclblas__kernel;
 /* A kernel object for the caller's exclusive use until it is put back. */
-oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, cl_kernel *out);
-void oclblas__kernel_put(oclblas__program *prog, const char *name, cl_kernel k);
+oclblas_status oclblas__kernel_take(oclblas__program *prog, const char *name, oclblas__kernel **out);
+void oclblas__kernel_put(oclblas__program *prog, oclblas__kernel *k);
 
 #endif

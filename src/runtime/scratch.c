@@ -3,10 +3,15 @@
  * partial sums of split reductions (gemv, and gemm_fast's split of k). One set per context, grown when a
  * call needs more and otherwise reused, so that calls do not allocate. The
  * set is locked from the first enqueue that uses it to the last, and it
- * remembers the event of its last use: the next call, on whatever queue of
- * the context, makes its first write wait for that event, so two calls can
- * never overwrite each other's operands. A set goes with its context
- * (lifetime.c).
+ * remembers its last use: the next call, on whatever queue of the context,
+ * makes its first write wait for it, so two calls can never overwrite each
+ * other's operands. The last use is a queue (retained) and the event of
+ * the use's last command, where the call made one; a call on an in-order
+ * queue makes none unless its caller asks (an event costs the host about
+ * as much as a launch), and waits for nothing when the last use was on the
+ * same queue. A call on another queue then waits for a marker that it
+ * enqueues on the last queue, which ends after everything enqueued there
+ * before. A set goes with its context (lifetime.c).
  */
 #include "runtime/scratch.h"
 #include "runtime/lifetime.h"
@@ -20,7 +25,8 @@ struct oclblas__scratch {
     size_t bytes[OCLBLAS__SCRATCH_SLOTS];
     cl_command_queue writer[OCLBLAS__SCRATCH_SLOTS]; /* the queue that last wrote each; compared, never used */
     int taken[OCLBLAS__SCRATCH_SLOTS];                /* the slots of the call that holds the lock */
-    cl_event last_use;
+    cl_event last_use;           /* of the last use's last command; NULL: none made (or finished) */
+    cl_command_queue last_queue; /* of the last use (retained); NULL: never used */
     pthread_mutex_t lock;
     struct oclblas__scratch *next;
 };
@@ -90,7 +96,8 @@ static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
+oclblas_status oclblas__scratch_take(cl_context ctx, cl_command_queue q, int in_order,
+                                     const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **out,
                                      cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait)
 {
     oclblas__scratch *s = find_and_lock(ctx);
@@ -108,19 +115,36 @@ oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS_
         s->taken[i] = bytes[i] != 0;
         buf[i] = bytes[i] ? s->buf[i] : NULL;
     }
-    *wait = s->last_use;
+    /* An in-order queue runs this call after its own last use anyway. */
+    *wait = NULL;
+    if (!(in_order && s->last_queue == q)) {
+        if (!s->last_use && s->last_queue) {
+            cl_event marker = NULL;
+            if (clEnqueueMarkerWithWaitList(s->last_queue, 0, NULL, &marker) == CL_SUCCESS)
+                s->last_use = marker;
+            else
+                clFinish(s->last_queue);
+        }
+        *wait = s->last_use;
+    }
     return OCLBLAS_SUCCESS;
 }
 
-void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use)
+void oclblas__scratch_put(oclblas__scratch *s, cl_command_queue q, cl_event last_use)
 {
-    if (last_use) {
-        cl_command_queue q = NULL;
-        clGetEventInfo(last_use, CL_EVENT_COMMAND_QUEUE, sizeof q, &q, NULL);
+    if (q) {
         for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
             if (s->taken[i])
                 s->writer[i] = q;
-        clRetainEvent(last_use);
+        if (q != s->last_queue) {
+            clRetainCommandQueue(q);
+            if (s->last_queue)
+                clReleaseCommandQueue(s->last_queue);
+            s->last_queue = q;
+        }
+        /* The use before this one was waited for by this one's first write. */
+        if (last_use)
+            clRetainEvent(last_use);
         if (s->last_use)
             clReleaseEvent(s->last_use);
         s->last_use = last_use;
@@ -135,6 +159,8 @@ static void free_set(oclblas__scratch *s)
             clReleaseMemObject(s->buf[i]);
     if (s->last_use)
         clReleaseEvent(s->last_use);
+    if (s->last_queue)
+        clReleaseCommandQueue(s->last_queue);
     clReleaseContext(s->ctx);
     pthread_mutex_destroy(&s->lock);
     free(s);

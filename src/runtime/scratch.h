@@ -9,13 +9,17 @@
 
 typedef struct oclblas__scratch oclblas__scratch;
 /* Locks the context's scratch set and makes each slot i at least bytes[i]
- * large (0: not needed, buf[i] may be NULL). *wait gets the event of their
- * last use (NULL if none), to be waited on by the first command that writes
- * them. */
-oclblas_status oclblas__scratch_take(cl_context ctx, const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **s,
+ * large (0: not needed, buf[i] may be NULL), for a call on q (in_order: q
+ * runs its commands one after the other). *wait gets an event that ends
+ * after their last use, to be waited on by the first command that writes
+ * them; NULL if none, or if that use was on q and q is in order. */
+oclblas_status oclblas__scratch_take(cl_context ctx, cl_command_queue q, int in_order,
+                                     const size_t bytes[OCLBLAS__SCRATCH_SLOTS], oclblas__scratch **s,
                                      cl_mem buf[OCLBLAS__SCRATCH_SLOTS], cl_event *wait);
-/* Unlocks; last_use (retained here) is the event of the last command that reads them. */
-void oclblas__scratch_put(oclblas__scratch *s, cl_event last_use);
+/* Unlocks. q: the queue the call enqueued on (NULL: it enqueued nothing);
+ * last_use (retained here): the event of its last command, or NULL where q
+ * is in order and the call made none. */
+void oclblas__scratch_put(oclblas__scratch *s, cl_command_queue q, cl_event last_use);
 /* Frees the scratch set of ctx (NULL: every set), once no call uses it. */
 void oclblas__scratch_drop(cl_context ctx);
 /* The references ctx's scratch set holds on it: one retain, and per_buffer

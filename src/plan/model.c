@@ -1,0 +1,55 @@
+/*
+ * The cost model of device-buffer plans. A plan's time is the sum of its
+ * launches (a fixed cost for the call, with its first kernel, and one for
+ * each kernel after it: on the GPUs it was fitted on these are most of a
+ * small problem's time), its copies and sums at the device's bandwidth,
+ * and its computing kernel. That kernel's time has two bounds. The
+ * throughput of the busiest compute unit: its share of the work-groups at
+ * its share of the kernel's measured rate, counted in whole waves of the
+ * groups a unit holds at once (a set's rate over busy_item_rate for each
+ * of its work-items), so that a last wave of few groups costs as much as
+ * a full one (3001 x 2999 x 1000 in 128 x 64 tiles: 1128 groups, 2.1
+ * waves of 6 per unit on 132 units, a third slower than 4.3 waves in
+ * slices of k). And the latency of one work-group: its work-items each
+ * running their share of the group's multiply-adds one after the other,
+ * at most item_rate. The first decides large problems, the second small
+ * ones with large tiles or long k, where splitting k or a smaller tile
+ * shortens the chain. The facts were fitted on the shapes preset
+ * (bench/results/nvidia-h200/shapes-model/README.md).
+ */
+#include "plan/model.h"
+
+#include <math.h>
+
+static double ceil_div(double a, double b) { return ceil(a / b); }
+
+int oclblas__model_valid(const oclblas__model_device *d)
+{
+    const double v[] = {d->call_s, d->launch_s, d->bandwidth, d->item_rate, d->busy_item_rate};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i)
+        if (!(v[i] > 0) || !isfinite(v[i]))
+            return 0;
+    return d->compute_units > 0;
+}
+
+double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k)
+{
+    if (!k->groups || !(k->group_flops > 0))
+        return 0;
+    if (!(k->rate > 0))
+        return HUGE_VAL;
+    const double units = d->compute_units, items = k->items ? (double)k->items : 1;
+    const double resident = fmax(1, floor(k->rate / (units * items * d->busy_item_rate) + 0.5));
+    const double groups = (double)k->groups;
+    const double per_unit = groups > units * resident ? ceil_div(groups, units * resident) * resident
+                                                      : ceil_div(groups, units);
+    const double throughput = per_unit * k->group_flops / (k->rate / units);
+    const double latency = k->group_flops / (items * d->item_rate);
+    return throughput > latency ? throughput : latency;
+}
+
+double oclblas__model_plan_s(const oclblas__model_device *d, const oclblas__model_plan *p)
+{
+    const int more = p->kernels > 1 ? p->kernels - 1 : 0;
+    return d->call_s + more * d->launch_s + p->bytes / d->bandwidth + oclblas__model_kernel_s(d, &p->compute);
+}

@@ -1,0 +1,57 @@
+/*
+ * The cost model of device-buffer plans (model.c): the time a plan takes
+ * on a device, from a few measured facts of the device and the rate of
+ * the kernel it runs, so that the plan can choose among the entry's sets,
+ * the splits of k and the kernels (plan.c). Pure functions.
+ */
+#ifndef OCLBLAS_MODEL_H
+#define OCLBLAS_MODEL_H
+
+#include <stddef.h>
+
+/* What the model knows of a device: measured once per device and kept in
+ * its database entry ("model"); compute_units from the device. A call
+ * costs call_s with its first kernel, launch_s for each kernel after it;
+ * the copies and sums move their bytes at bandwidth; one work-item alone
+ * computes at most item_rate, and at busy_item_rate when its compute unit
+ * is full (which tells how many work-groups of a set a unit holds at
+ * once: its rate over busy_item_rate for each of its work-items). */
+typedef struct {
+    double call_s, launch_s;
+    double bandwidth;      /* bytes per second */
+    double item_rate;      /* flop per second */
+    double busy_item_rate; /* flop per second */
+    unsigned compute_units;
+} oclblas__model_device;
+
+/* The kernel of a plan that computes, as the model sees it: groups
+ * work-groups of items work-items, each group group_flops, the kernel
+ * running at rate (flop per second of the whole device) when every
+ * compute unit is busy. */
+typedef struct {
+    size_t groups, items;
+    double group_flops;
+    double rate;
+} oclblas__model_kernel;
+
+/* A plan: its kernels (launches), the bytes its copies and sums read and
+ * write, and its computing kernel. */
+typedef struct {
+    int kernels;
+    double bytes;
+    oclblas__model_kernel compute;
+} oclblas__model_plan;
+
+/* Seconds of the computing kernel: each compute unit takes its share of
+ * the work-groups at its share of the rate, in waves of as many groups as
+ * it holds at once (the busiest unit's share rounded up to whole waves
+ * when there is more than one), and no work-group ends sooner than its
+ * work-items allow at item_rate each (few groups, each long: the
+ * work-items' own chain of multiply-adds is then the time). */
+double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k);
+/* Seconds of a plan: its launches, its copies and sums, its kernel. */
+double oclblas__model_plan_s(const oclblas__model_device *d, const oclblas__model_plan *p);
+/* Whether the facts are usable (every one positive and finite). */
+int oclblas__model_valid(const oclblas__model_device *d);
+
+#endif

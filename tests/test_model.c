@@ -1,0 +1,307 @@
+/*
+ * The cost model of device-buffer plans and its facts, without any OpenCL
+ * device (ctest runs this with no OpenCL platform visible): the time of a
+ * kernel (the busiest compute unit's share of the work-groups in whole
+ * waves of the groups it holds at once, a last partial wave costing a full
+ * one; one work-group's chain of work when groups are few), the time of a plan (launches, bytes, kernel), which
+ * facts are usable; the database's "model" and "rates" (units, where they
+ * may stand, what is refused with a message naming the cause) and how a
+ * device's context gets them (the most specific entry's facts, each set's
+ * rate, none after an override or for the tuner's candidate).
+ */
+#include "db/db.h"
+#include "plan/context.h"
+#include "plan/model.h"
+#include "util/util.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+/* An H200-like device: 132 units, a call 16 us, each further kernel 8 us,
+ * 3 TB/s, 2.5 GFLOPS a work-item alone, 1 GFLOPS in a full unit. */
+static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132};
+
+static void assert_near(double got, double want)
+{
+    if (fabs(got - want) > 1e-9 * fabs(want) + 1e-15)
+        fail_msg("%.12g, expected %.12g", got, want);
+}
+
+/* ---- the model ---------------------------------------------------------------- */
+
+static void test_kernel_time(void **state)
+{
+    (void)state;
+    /* Throughput: 2 groups per unit at the unit's share of 48 TFLOPS. */
+    const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 4096;
+    oclblas__model_kernel k = {264, 256, gf, 48e12};
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 2 * gf / per_unit_rate);
+    /* One group more than two waves: the busiest unit runs three. */
+    k.groups = 265;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 3 * gf / per_unit_rate);
+    /* A few groups of few work-items: each group's own chain decides. */
+    k.groups = 8;
+    k.items = 64;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), gf / (64 * 2.5e9));
+    /* More work-items per group shorten the chain until the unit's rate bounds it. */
+    k.items = 1024;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), gf / per_unit_rate);
+    /* 64 work-items a group at 48 TFLOPS: 6 groups a unit at once. 1128
+     * groups are 8.5 a unit but two waves of 6: as 12. Up to one wave,
+     * the groups a unit holds share its rate. */
+    k.items = 64;
+    k.groups = 1128;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 12 * gf / per_unit_rate);
+    k.groups = 792;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / per_unit_rate);
+    k.groups = 793;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 12 * gf / per_unit_rate);
+    /* Nothing to compute, no rate. */
+    k.groups = 0;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 0);
+    k.groups = 8;
+    k.rate = 0;
+    assert_true(isinf(oclblas__model_kernel_s(&gpu, &k)));
+}
+
+static void test_plan_time(void **state)
+{
+    (void)state;
+    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12};
+    const double kt = oclblas__model_kernel_s(&gpu, &k);
+    oclblas__model_plan p = {1, 0, k};
+    assert_near(oclblas__model_plan_s(&gpu, &p), 16e-6 + kt);
+    /* A pad before it and a sum after it: two launches more and their bytes. */
+    p.kernels = 3;
+    p.bytes = 6e6;
+    assert_near(oclblas__model_plan_s(&gpu, &p), 16e-6 + 2 * 8e-6 + 6e6 / 3e12 + kt);
+    /* More launches always cost more: a copy is never free. */
+    oclblas__model_plan q = p;
+    q.kernels = 4;
+    assert_true(oclblas__model_plan_s(&gpu, &q) > oclblas__model_plan_s(&gpu, &p));
+}
+
+static void test_valid(void **state)
+{
+    (void)state;
+    assert_true(oclblas__model_valid(&gpu));
+    oclblas__model_device d = gpu;
+    d.compute_units = 0;
+    assert_false(oclblas__model_valid(&d));
+    d = gpu;
+    d.launch_s = 0;
+    assert_false(oclblas__model_valid(&d));
+    d = gpu;
+    d.bandwidth = NAN;
+    assert_false(oclblas__model_valid(&d));
+    d = gpu;
+    d.item_rate = INFINITY;
+    assert_false(oclblas__model_valid(&d));
+    d = gpu;
+    d.busy_item_rate = -1;
+    assert_false(oclblas__model_valid(&d));
+    const oclblas__model_device none = {0, 0, 0, 0, 0, 0};
+    assert_false(oclblas__model_valid(&none));
+}
+
+/* ---- the database's facts --------------------------------------------------------- */
+
+#define FAST_SET                                                                                                 \
+    "\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 16, \"NDIMC\": 16, \"MDIMA\": 16, \"NDIMB\": 16, \"KWI\": 2, " \
+    "\"VWM\": 2, \"VWN\": 4, \"STRM\": 1, \"STRN\": 1, \"SA\": 1, \"SB\": 1"
+#define MODEL                                                                                                  \
+    "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5, "        \
+    "\"busy_item_gflops\": 1}"
+
+/* An entry for a test device: its members after "parameters", and classes. */
+static const char *entry(const char *name, const char *members, const char *classes)
+{
+    static char text[4096];
+    snprintf(text, sizeof text,
+             "{\"format\": \"oclblas-database-1\",\n"
+             " \"device\": {\"vendor\": \"modelvendor\", \"type\": \"ACCELERATOR\"%s%s%s},\n"
+             " \"parameters\": {\"gemm_fast\": {" FAST_SET "}}%s%s%s%s%s}\n",
+             name ? ", \"name\": \"" : "", name ? name : "", name ? "\"" : "", members[0] ? ",\n " : "", members,
+             classes[0] ? ",\n \"classes\": [" : "", classes, classes[0] ? "]" : "");
+    return text;
+}
+
+static oclblas__db_entry *parse_ok(const char *text)
+{
+    oclblas__db_entry *es = NULL;
+    size_t n = 0;
+    char err[512] = "";
+    if (oclblas__db_parse(text, strlen(text), "test.json", &es, &n, err, sizeof err) != OCLBLAS_SUCCESS)
+        fail_msg("refused: %s\n%s", err, text);
+    assert_int_equal(n, 1);
+    return es;
+}
+
+static void parse_refused(const char *text, const char *because)
+{
+    oclblas__db_entry *es = NULL;
+    size_t n = 0;
+    char err[512] = "";
+    const oclblas_status st = oclblas__db_parse(text, strlen(text), "test.json", &es, &n, err, sizeof err);
+    free(es);
+    if (st == OCLBLAS_SUCCESS)
+        fail_msg("accepted:\n%s", text);
+    assert_int_equal(st, OCLBLAS_DATABASE_INVALID_ENTRY);
+    if (!strstr(err, because))
+        fail_msg("\"%s\" does not say \"%s\"", err, because);
+}
+
+static void test_format(void **state)
+{
+    (void)state;
+    /* Without them: no model, no rates (every entry of before). */
+    oclblas__db_entry *e = parse_ok(entry("plain", "", ""));
+    assert_false(e->has_model);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        assert_true(e->rates[k] == 0);
+    free(e);
+
+    /* The facts in SI units, rates in flop/s, a class's rate beside its set. */
+    e = parse_ok(entry("full", "\"rates\": {\"gemm_fast\": 48300.5}, " MODEL,
+                       "{\"name\": \"narrow\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                       " \"rates\": {\"gemm_fast\": 39000}},"
+                       "{\"name\": \"no-rate\", \"when\": \"m <= 64\", \"parameters\": {\"gemm_fast\": {\"MWG\": 32}}}"));
+    assert_true(e->has_model);
+    assert_near(e->model.call_s, 16e-6);
+    assert_near(e->model.launch_s, 8e-6);
+    assert_near(e->model.bandwidth, 3e12);
+    assert_near(e->model.item_rate, 2.5e9);
+    assert_near(e->model.busy_item_rate, 1e9);
+    assert_near(e->rates[OCLBLAS__K_GEMM_FAST], 48300.5e9);
+    assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] == 0);
+    assert_near(e->classes[0].rates[OCLBLAS__K_GEMM_FAST], 39000e9);
+    assert_true(e->classes[1].rates[OCLBLAS__K_GEMM_FAST] == 0);
+    free(e);
+}
+
+static void test_format_refused(void **state)
+{
+    (void)state;
+    parse_refused(entry("x", "\"rates\": {\"gemm_fastest\": 1}", ""), "unknown kernel in \"rates\": gemm_fastest");
+    parse_refused(entry("x", "\"rates\": {\"gemm_direct\": 1}", ""),
+                  "a rate without a set of parameters beside it: gemm_direct");
+    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": 0}", ""), "above 0 and at most 1e9 for gemm_fast");
+    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": -5}", ""), "above 0 and at most 1e9 for gemm_fast");
+    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": 2e9}", ""), "above 0 and at most 1e9 for gemm_fast");
+    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": \"fast\"}", ""), "above 0 and at most 1e9 for gemm_fast");
+    parse_refused(entry("x", "\"rates\": [1]", ""), "expected an object for \"rates\"");
+    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                             "\"busy_item_gflops\": 1}", ""),
+                  "\"model\" without item_gflops");
+    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"clock_mhz\": 1980}", ""),
+                  "unknown member of \"model\": clock_mhz");
+    parse_refused(entry("x", "\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
+                  "above 0 and at most 1e9 for call_us");
+    parse_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
+    /* A class's rate stands beside the class's own set. */
+    parse_refused(entry("x", "",
+                        "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                        " \"rates\": {\"gemm_tc\": 1000}}"),
+                  "a rate without a set of parameters beside it: gemm_tc");
+}
+
+/* ---- resolution on a device ---------------------------------------------------------- */
+
+static char dir[] = "/tmp/oclblas-test-model-XXXXXX";
+
+static void load(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(oclblas_database_load(path), OCLBLAS_SUCCESS);
+}
+
+static oclblas__device_info fake(const char *name)
+{
+    oclblas__device_info d;
+    memset(&d, 0, sizeof d);
+    oclblas__strlcpy(d.name, name, sizeof d.name);
+    oclblas__strlcpy(d.vendor, "modelvendor", sizeof d.vendor);
+    oclblas__strlcpy(d.type, "ACCELERATOR", sizeof d.type);
+    d.compute_units = 24;
+    d.max_alloc = 1u << 30;
+    d.lim = (oclblas__limits){1024, {1024, 1024, 64}, 48 * 1024, 0};
+    return d;
+}
+
+static void test_resolution(void **state)
+{
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    oclblas__device_info a = fake("model-a");
+    oclblas__devctx cx;
+    /* Nothing but the shipped defaults: no model, no rates. */
+    assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
+    assert_false(oclblas__model_valid(&cx.model));
+    assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
+
+    /* The vendor's entry has the facts; the device's entry has the sets
+     * and their rates. The facts come from the vendor's, with the device's
+     * compute units; each set has its own entry's rate. */
+    load("vendor.json", entry(NULL, MODEL, ""));
+    load("device.json",
+         entry("model-a", "\"rates\": {\"gemm_fast\": 20000}",
+               "{\"name\": \"wide\", \"when\": \"n >= 4096\", \"parameters\": {\"gemm_fast\": {\"NWG\": 128}},"
+               " \"rates\": {\"gemm_fast\": 15000}}"));
+    assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
+    assert_true(oclblas__model_valid(&cx.model));
+    assert_int_equal(cx.model.compute_units, 24);
+    assert_near(cx.model.launch_s, 8e-6);
+    assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);
+    assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 1);
+    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate, 15000e9);
+    assert_true(cx.rate[OCLBLAS__K_GEMM_DIRECT] == 0); /* the global default's set: never measured */
+
+    /* An override makes a set one nobody measured: no rate, on every set it changes. */
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", "KWI=8"), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
+    assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
+    assert_true(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate == 0);
+    assert_int_equal(oclblas_override_params(NULL, "gemm_fast", NULL), OCLBLAS_SUCCESS);
+    assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
+    assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);
+
+    /* The tuner's candidate in force: no rate either. */
+    oclblas__params cand = cx.params[OCLBLAS__K_GEMM_FAST];
+    oclblas__devctx_set(&cx, OCLBLAS__K_GEMM_FAST, &cand);
+    assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
+    assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 0);
+
+    /* Another device of the vendor: the vendor's facts, no rates. */
+    oclblas__device_info b = fake("model-b");
+    assert_int_equal(oclblas__devctx_resolve(&b, &cx), OCLBLAS_SUCCESS);
+    assert_true(oclblas__model_valid(&cx.model));
+    assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
+
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_plan_time),
+        cmocka_unit_test(test_valid),       cmocka_unit_test(test_format),
+        cmocka_unit_test(test_format_refused), cmocka_unit_test(test_resolution),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
