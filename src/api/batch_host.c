@@ -40,6 +40,7 @@
 #include "runtime/devctx.h"
 #include "runtime/execute.h"
 #include "runtime/run.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -56,11 +57,7 @@ static double now(void)
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 /* OCLBLAS_HOST_ZERO_COPY=0 makes host calls copy even where memory is shared (as in host.c). */
-static int zero_copy_allowed(void)
-{
-    const char *v = getenv("OCLBLAS_HOST_ZERO_COPY");
-    return !(v && strcmp(v, "0") == 0);
-}
+static int zero_copy_allowed(void) { return oclblas__settings_get()->host_zero_copy; }
 
 /* ---- a batch's operands in host memory ------------------------------------ */
 

@@ -5,6 +5,7 @@
  * every file as untrusted input (the database, the program cache, and the
  * tools that read database files with the library's rules).
  */
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -17,19 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static pthread_once_t verbose_once = PTHREAD_ONCE_INIT;
-static int verbose_level;
+int oclblas__verbose(void) { return oclblas__settings_get()->verbose; }
 
-static void verbose_init(void)
+void oclblas__log_line(const char *line)
 {
-    const char *v = getenv("OCLBLAS_VERBOSE");
-    verbose_level = v && *v && strcmp(v, "0") != 0;
-}
-
-int oclblas__verbose(void)
-{
-    pthread_once(&verbose_once, verbose_init);
-    return verbose_level;
+    /* One write per line, so that lines from several threads do not interleave. */
+    fprintf(stderr, "oclblas: %s\n", line);
 }
 
 void oclblas__log(const char *fmt, ...)
@@ -41,8 +35,7 @@ void oclblas__log(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    /* One write per line, so that lines from several threads do not interleave. */
-    fprintf(stderr, "oclblas: %s\n", line);
+    oclblas__log_line(line);
 }
 
 void oclblas__strlcpy(char *dst, const char *src, size_t len)
