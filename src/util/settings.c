@@ -11,7 +11,8 @@
  * through oclblas__settings_reread. The free-form variables (OCLBLAS_DEVICE,
  * OCLBLAS_CACHE_DIR, OCLBLAS_DATABASE, OCLBLAS_BUILD_OPTIONS) are read
  * where they are used; a use that refuses one reports it here
- * (oclblas__setting_refused).
+ * (oclblas__setting_refused). The verbose log is here too, the only place
+ * the library writes to a stream, and only under OCLBLAS_VERBOSE=1.
  */
 #include "util/settings.h"
 #include "util/util.h"
@@ -27,6 +28,28 @@
 
 static pthread_once_t read_once = PTHREAD_ONCE_INIT;
 static oclblas__settings settings;
+
+/* ---- the verbose log ------------------------------------------------------ */
+
+int oclblas__verbose(void) { return oclblas__settings_get()->verbose; }
+
+void oclblas__log_line(const char *line)
+{
+    /* One write per line, so that lines from several threads do not interleave. */
+    fprintf(stderr, "oclblas: %s\n", line);
+}
+
+void oclblas__log(const char *fmt, ...)
+{
+    if (!oclblas__verbose())
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    oclblas__log_line(line);
+}
 
 /* The refusals, "; "-separated; under refusals_lock. */
 static pthread_mutex_t refusals_lock = PTHREAD_MUTEX_INITIALIZER;

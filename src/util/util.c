@@ -1,11 +1,10 @@
 /*
- * Small pieces every other file needs: the verbose log (the only place the
- * library writes to a stream, and only under OCLBLAS_VERBOSE=1), string
- * helpers, mutex wrappers, and the one reader of whole files, which treats
- * every file as untrusted input (the database, the program cache, and the
- * tools that read database files with the library's rules).
+ * Small pieces every other file needs: string helpers, mutex wrappers, and
+ * the one reader of whole files, which treats every file as untrusted
+ * input (the database, the program cache, and the tools that read database
+ * files with the library's rules). The verbose log is with the settings
+ * (settings.c), as one of them turns it on.
  */
-#include "util/settings.h"
 #include "util/util.h"
 
 #include <ctype.h>
@@ -17,26 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int oclblas__verbose(void) { return oclblas__settings_get()->verbose; }
-
-void oclblas__log_line(const char *line)
-{
-    /* One write per line, so that lines from several threads do not interleave. */
-    fprintf(stderr, "oclblas: %s\n", line);
-}
-
-void oclblas__log(const char *fmt, ...)
-{
-    if (!oclblas__verbose())
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    oclblas__log_line(line);
-}
 
 void oclblas__strlcpy(char *dst, const char *src, size_t len)
 {

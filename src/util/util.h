@@ -20,7 +20,7 @@
 
 /* ---- utilities (util.c) ------------------------------------------------ */
 
-/* OCLBLAS_VERBOSE=1 (settings.c reads it). */
+/* The verbose log (settings.c): OCLBLAS_VERBOSE=1, and a line on stderr under it. */
 int oclblas__verbose(void);
 void oclblas__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line on stderr whatever OCLBLAS_VERBOSE says: for the settings,
