@@ -111,6 +111,22 @@ OCLBLAS_API const char *oclblas_status_name(oclblas_status status);
 /* The library version as "major.minor.patch". */
 OCLBLAS_API const char *oclblas_version(void);
 
+/* The values of OCLBLAS_* environment variables that the library refused:
+ * NULL when it took every one, else a line per refused value, separated
+ * by "; ", that names the variable, the value, what it should be and the
+ * default used in its place ("OCLBLAS_HOST_THREADS=0 is not a count from 1
+ * to 64: the default, ..., is used"). A refused value never fails a call
+ * by itself: its setting keeps the documented default (OCLBLAS_VERBOSE=1
+ * logs each refusal too). Counts are decimal digits only, sizes digits
+ * with an optional K, M, G or T, choices their names in any case, switches
+ * 0 or 1; an empty variable is unset. The variables are read at the
+ * library's first need, or by this function; an OCLBLAS_DATABASE path that
+ * cannot be loaded, or an OCLBLAS_DEVICE that names no device, is reported
+ * once the library first reads it (the first call on a device, or
+ * oclblas_database_load). The string belongs to the calling thread, valid
+ * until its next call of this function. */
+OCLBLAS_API const char *oclblas_settings_error(void);
+
 /* How SGEMM computes its products, for the whole process. No mode changes
  * the BLAS semantics: beta = 0 never reads C, Inf and NaN in A or B come
  * through as in FP32 arithmetic, and alpha, beta, transposes, leading

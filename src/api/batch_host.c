@@ -40,27 +40,16 @@
 #include "runtime/devctx.h"
 #include "runtime/execute.h"
 #include "runtime/run.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
 /* OCLBLAS_HOST_ZERO_COPY=0 makes host calls copy even where memory is shared (as in host.c). */
-static int zero_copy_allowed(void)
-{
-    const char *v = getenv("OCLBLAS_HOST_ZERO_COPY");
-    return !(v && strcmp(v, "0") == 0);
-}
+static int zero_copy_allowed(void) { return oclblas__settings_get()->host_zero_copy; }
 
 /* ---- a batch's operands in host memory ------------------------------------ */
 
@@ -357,7 +346,7 @@ typedef struct {
 static oclblas_status run_batch(const host_ops *h, const routine *r, const char *name, int computes, int reads_c,
                                 double work, size_t gemv_rows, size_t gemv_cols)
 {
-    const double t0 = now();
+    const double t0 = oclblas__now();
     oclblas_host_report rep;
     memset(&rep, 0, sizeof rep);
     rep.tiles = h->count;
@@ -365,7 +354,7 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
         /* C = beta C, cheaper than any round trip; or the host BLAS has
          * called back into us, and the library's own routine serves. */
         oclblas__strlcpy(rep.host_blas, r->host(r->ctx, 0, h->count, 1), sizeof rep.host_blas);
-        rep.seconds = now() - t0;
+        rep.seconds = oclblas__now() - t0;
         oclblas__report_set(&rep);
         return OCLBLAS_SUCCESS;
     }
@@ -394,7 +383,7 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
                      : work <= hm * hm * hm  ? "work <= HOST_MAX^3"
                                              : "cost model");
         oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
-        rep.seconds = now() - t0;
+        rep.seconds = oclblas__now() - t0;
         oclblas__report_set(&rep);
         return OCLBLAS_SUCCESS;
     }
@@ -437,7 +426,7 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
         rep.tiles_on_host = h->count - done;
         rep.on_device = done > 0;
     }
-    rep.seconds = now() - t0;
+    rep.seconds = oclblas__now() - t0;
     oclblas__report_set(&rep);
     return OCLBLAS_SUCCESS;
 }

@@ -26,31 +26,16 @@
 #include "kernels/routine.h"
 #include "plan/host_plan.h"
 #include "runtime/devctx.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static pthread_once_t calls_once = PTHREAD_ONCE_INIT;
-static oclblas__host_calls calls_mode = OCLBLAS__CALLS_AUTO;
-
-static void calls_init(void)
-{
-    const char *v = getenv("OCLBLAS_HOST_CALLS");
-    if (!v || !*v || strcmp(v, "auto") == 0)
-        return;
-    if (strcmp(v, "device") == 0)
-        calls_mode = OCLBLAS__CALLS_DEVICE;
-    else if (strcmp(v, "host") == 0)
-        calls_mode = OCLBLAS__CALLS_HOST;
-    else
-        oclblas__log("OCLBLAS_HOST_CALLS=%s is not auto, device or host: auto", v);
-}
-
 oclblas__host_calls oclblas__host_calls_for(const oclblas__default_device *d, int *host_max)
 {
-    pthread_once(&calls_once, calls_init);
+    const oclblas__host_calls calls_mode = oclblas__settings_get()->host_calls;
     const oclblas__devctx *cx;
     oclblas_status st;
     *host_max = 0;
@@ -81,8 +66,7 @@ static void gather_devices(oclblas__host_facts *f, oclblas__hostdev **hds)
         if (set[i].info->max_alloc < f->max_alloc)
             f->max_alloc = (size_t)set[i].info->max_alloc;
     }
-    pthread_once(&calls_once, calls_init);
-    f->calls = calls_mode;
+    f->calls = oclblas__settings_get()->host_calls;
     f->zero_copy = oclblas__host_zero_copy();
     f->index_limit = oclblas__index_limit();
     const oclblas__devctx *cx;

@@ -21,6 +21,7 @@
  */
 #include "db/db.h"
 #include "device/device.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <dirent.h>
@@ -382,10 +383,12 @@ static void env_init(void)
     char *copy = strdup(env);
     if (!copy)
         return;
-    /* A bad path costs its entries only; the log says why. */
+    oclblas_status st;
+    /* A bad path costs its entries only; oclblas_settings_error says why. */
     for (char *save = NULL, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save))
-        if (load_all(p) != OCLBLAS_SUCCESS)
-            oclblas__log("database: OCLBLAS_DATABASE entry %s ignored", p);
+        if ((st = load_all(p)) != OCLBLAS_SUCCESS)
+            oclblas__setting_refused("OCLBLAS_DATABASE", p, "cannot be loaded (%s): its entries are left out",
+                                     oclblas_status_string(st));
     free(copy);
 }
 

@@ -11,6 +11,7 @@
  */
 #include "device/device.h"
 #include "util/json.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <CL/cl_ext.h>
@@ -363,6 +364,9 @@ static void default_init(void)
     cl_device_id ids[OCLBLAS__MAX_SET] = {by_choice};
     int count = by_choice ? 1 : 0;
     oclblas_status st = by_choice ? OCLBLAS_SUCCESS : set_find(spec, ids, &count);
+    if (spec && st != OCLBLAS_SUCCESS)
+        oclblas__setting_refused("OCLBLAS_DEVICE", spec, "names no device that can be opened (%s): there is no "
+                                 "default device", oclblas_status_string(st));
     if (st == OCLBLAS_SUCCESS)
         st = open_device(ids[0], &set_devs[0]);
     if (st == OCLBLAS_SUCCESS) {

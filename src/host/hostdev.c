@@ -39,6 +39,7 @@
 #include "host/sysblas.h"
 #include "runtime/devctx.h"
 #include "runtime/run.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <math.h>
@@ -49,64 +50,13 @@ static pthread_once_t devs_once = PTHREAD_ONCE_INIT;
 static oclblas__hostdev devs[OCLBLAS__MAX_SET];
 static int ndevs;
 
-/* "64M", "2G", "1048576": bytes, or 0 when it is none of those. */
-static size_t parse_bytes(const char *v)
-{
-    char *end;
-    const unsigned long long x = strtoull(v, &end, 10);
-    if (end == v || v[0] == '-')
-        return 0;
-    unsigned long long mult = 1;
-    switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': mult = 1ull << 10; ++end; break;
-    case 'm': case 'M': mult = 1ull << 20; ++end; break;
-    case 'g': case 'G': mult = 1ull << 30; ++end; break;
-    default: return 0;
-    }
-    if (*end == 'i' || *end == 'B')
-        ++end;
-    if (*end == 'B')
-        ++end;
-    if (*end)
-        return 0;
-    return (size_t)(x * mult);
-}
-
-/* OCLBLAS_FAULT's tile for device index, or -1. */
-static long fault_for(int index)
-{
-    const char *v = getenv("OCLBLAS_FAULT");
-    long at = -1;
-    for (const char *p = v; p && *p;) {
-        char *end;
-        const long d = strtol(p, &end, 10);
-        long t = -1;
-        if (end != p && *end == ':') {
-            const char *q = end + 1;
-            t = strtol(q, &end, 10);
-            if (end == q)
-                t = -1;
-        }
-        if (t < 0 || (*end && *end != ',')) {
-            oclblas__log("OCLBLAS_FAULT=%s: expected DEVICE:TILE[,DEVICE:TILE...], ignored", v);
-            return -1;
-        }
-        if (d == index)
-            at = t;
-        p = *end ? end + 1 : end;
-    }
-    return at;
-}
 
 static void devs_init(void)
 {
     int count;
     const oclblas__default_device *set = oclblas__device_set(&count);
-    const char *mem = getenv("OCLBLAS_DEVICE_MEMORY");
-    const size_t limit = mem && *mem ? parse_bytes(mem) : 0;
-    if (mem && *mem && !limit)
-        oclblas__log("OCLBLAS_DEVICE_MEMORY=%s is not a size (e.g. 512M, 4G): ignored", mem);
+    const oclblas__settings *settings = oclblas__settings_get();
+    const size_t limit = settings->device_memory;
     for (int i = 0; i < count; ++i) {
         oclblas__hostdev *hd = &devs[i];
         hd->d = &set[i];
@@ -121,7 +71,7 @@ static void devs_init(void)
         pthread_cond_init(&hd->lane_free, NULL);
         for (int l = 0; l < OCLBLAS__LANES; ++l)
             hd->lanes[l].hd = hd;
-        atomic_init(&hd->fail_at, fault_for(i));
+        atomic_init(&hd->fail_at, settings->fault_at[i]);
         if (atomic_load(&hd->fail_at) >= 0)
             oclblas__log("OCLBLAS_FAULT: device %d (%s) fails in each call after delivering %ld tiles", i,
                          set[i].info->name, atomic_load(&hd->fail_at));

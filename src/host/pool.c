@@ -13,14 +13,13 @@
  * included (default: the processors online, at most 16).
  */
 #include "host/pool.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define MAX_THREADS 64
 
 typedef struct job {
     oclblas__part_fn fn;
@@ -40,14 +39,9 @@ static int settings_read;
 
 static unsigned read_threads(void)
 {
-    const char *v = getenv("OCLBLAS_HOST_THREADS");
-    if (v && *v) {
-        char *end;
-        const long n = strtol(v, &end, 10);
-        if (*end == '\0' && n >= 1)
-            return n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
-        oclblas__log("OCLBLAS_HOST_THREADS=%s is not a count from 1 up: ignored", v);
-    }
+    const unsigned chosen = oclblas__settings_get()->host_threads;
+    if (chosen)
+        return chosen;
     const long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online < 1 ? 1 : online > 16 ? 16 : (unsigned)online;
 }

@@ -11,6 +11,7 @@
  */
 #include "host/untiled.h"
 #include "runtime/run.h"
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdlib.h>
@@ -79,31 +80,12 @@ static oclblas_status ensure(cl_context ctx, staging_set *s, int i, size_t bytes
     return OCLBLAS_SUCCESS;
 }
 
-static pthread_once_t zero_copy_once = PTHREAD_ONCE_INIT;
-static int zero_copy_allowed = 1, pinned_allowed = 1;
-
-static void zero_copy_init(void)
-{
-    const char *v = getenv("OCLBLAS_HOST_ZERO_COPY");
-    zero_copy_allowed = !(v && strcmp(v, "0") == 0);
-    v = getenv("OCLBLAS_HOST_PINNED");
-    pinned_allowed = !(v && strcmp(v, "0") == 0);
-}
-
 /* OCLBLAS_HOST_ZERO_COPY=0 makes host calls copy even where memory is shared. */
-int oclblas__host_zero_copy(void)
-{
-    pthread_once(&zero_copy_once, zero_copy_init);
-    return zero_copy_allowed;
-}
+int oclblas__host_zero_copy(void) { return oclblas__settings_get()->host_zero_copy; }
 
 /* OCLBLAS_HOST_PINNED=0 makes the copying path transfer every operand
  * straight from and to the caller's (pageable) memory. */
-static int pinned(void)
-{
-    pthread_once(&zero_copy_once, zero_copy_init);
-    return pinned_allowed;
-}
+static int pinned(void) { return oclblas__settings_get()->host_pinned; }
 
 /* The set's pinned buffers, made on first use; a device that cannot give
  * pinned memory is not asked again, and its calls transfer from the

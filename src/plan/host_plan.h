@@ -10,9 +10,7 @@
 
 #include "plan/cost.h"
 #include "plan/record.h"
-
-/* How OCLBLAS_HOST_CALLS says calls choose. */
-typedef enum { OCLBLAS__CALLS_AUTO, OCLBLAS__CALLS_DEVICE, OCLBLAS__CALLS_HOST } oclblas__host_calls;
+#include "util/settings.h" /* oclblas__host_calls */
 
 /* What the plan may need gathered, as bits of needs and known. Devices
  * cost opening them; each rate a measurement, once per process. */

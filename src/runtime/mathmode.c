@@ -5,10 +5,10 @@
  * at the first call that needs it, oclblas_set_math_mode replaces it. The
  * plans (plan/plan.c) turn the call's mode into a choice of kernel.
  */
+#include "util/settings.h"
 #include "util/util.h"
 
 #include <stdatomic.h>
-#include <stdlib.h>
 
 /* The default while the accurate mode's accuracy gate is confirmed on the
  * GPUs that have an entry for gemm_tc: the one place to change it. */
@@ -22,20 +22,14 @@ static atomic_int mode = DEFAULT_MODE;
 
 static int is_mode(int m) { return m >= OCLBLAS_MATH_STRICT && m <= OCLBLAS_MATH_TF32; }
 
-/* Read once; a value that is no mode leaves the default (the log says so). */
+/* Once; a value that is no mode leaves the default (settings.c says so). */
 static void env_init(void)
 {
-    const char *env = getenv("OCLBLAS_MATH_MODE");
-    if (!env || !*env)
+    const oclblas_math_mode chosen = oclblas__settings_get()->math_mode;
+    if (!chosen)
         return;
-    for (int m = OCLBLAS_MATH_STRICT; m <= OCLBLAS_MATH_TF32; ++m)
-        if (oclblas__strcaseeq(env, names[m])) {
-            atomic_store(&mode, m);
-            oclblas__log("math mode %s (OCLBLAS_MATH_MODE)", names[m]);
-            return;
-        }
-    oclblas__log("OCLBLAS_MATH_MODE=%s is none of strict, accurate, tf32: the mode stays %s", env,
-                 names[DEFAULT_MODE]);
+    atomic_store(&mode, (int)chosen);
+    oclblas__log("math mode %s (OCLBLAS_MATH_MODE)", names[chosen]);
 }
 
 oclblas_status oclblas_set_math_mode(oclblas_math_mode m)

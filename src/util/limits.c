@@ -6,37 +6,9 @@
  * it run as sub-problems that stay below it, so any size works. It is
  * 2^31 - 1, the kernels' int; OCLBLAS_INDEX_LIMIT=N lowers it (never
  * raises it) so that small problems take the paths of huge ones: the tests
- * use it instead of allocating gigabytes. Read once.
+ * use it instead of allocating gigabytes (settings.c reads it).
  */
+#include "util/settings.h"
 #include "util/util.h"
 
-#include <limits.h>
-#include <stdlib.h>
-
-static pthread_once_t limit_once = PTHREAD_ONCE_INIT;
-static size_t limit = (size_t)INT_MAX;
-
-/* Below this nothing useful fits: a tile of 16 x 16 with a k of 16. */
-#define SMALLEST_LIMIT 256
-
-static void read_limit(void)
-{
-    const char *v = getenv("OCLBLAS_INDEX_LIMIT");
-    if (!v || !*v)
-        return;
-    char *end;
-    const unsigned long long n = strtoull(v, &end, 10);
-    if (*end || n < SMALLEST_LIMIT || v[0] == '-') {
-        oclblas__log("OCLBLAS_INDEX_LIMIT=%s is not a count from %d up: ignored", v, SMALLEST_LIMIT);
-        return;
-    }
-    if (n < limit)
-        limit = (size_t)n;
-    oclblas__log("index limit %zu elements (OCLBLAS_INDEX_LIMIT)", limit);
-}
-
-size_t oclblas__index_limit(void)
-{
-    pthread_once(&limit_once, read_limit);
-    return limit;
-}
+size_t oclblas__index_limit(void) { return oclblas__settings_get()->index_limit; }

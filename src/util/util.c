@@ -1,9 +1,9 @@
 /*
- * Small pieces every other file needs: the verbose log (the only place the
- * library writes to a stream, and only under OCLBLAS_VERBOSE=1), string
- * helpers, mutex wrappers, and the one reader of whole files, which treats
- * every file as untrusted input (the database, the program cache, and the
- * tools that read database files with the library's rules).
+ * Small pieces every other file needs: string helpers, mutex wrappers, and
+ * the one reader of whole files, which treats every file as untrusted
+ * input (the database, the program cache, and the tools that read database
+ * files with the library's rules). The verbose log is with the settings
+ * (settings.c), as one of them turns it on.
  */
 #include "util/util.h"
 
@@ -17,34 +17,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-static pthread_once_t verbose_once = PTHREAD_ONCE_INIT;
-static int verbose_level;
-
-static void verbose_init(void)
-{
-    const char *v = getenv("OCLBLAS_VERBOSE");
-    verbose_level = v && *v && strcmp(v, "0") != 0;
-}
-
-int oclblas__verbose(void)
-{
-    pthread_once(&verbose_once, verbose_init);
-    return verbose_level;
-}
-
-void oclblas__log(const char *fmt, ...)
-{
-    if (!oclblas__verbose())
-        return;
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    /* One write per line, so that lines from several threads do not interleave. */
-    fprintf(stderr, "oclblas: %s\n", line);
-}
 
 void oclblas__strlcpy(char *dst, const char *src, size_t len)
 {

@@ -1,7 +1,8 @@
 /*
  * The library's small tools, which every layer may use: the version string,
  * the verbose log, strings, locks, the one reader of whole files, and the
- * index limit (limits.c). Nothing here knows of kernels, devices or calls.
+ * index limit (limits.c); the settings from the environment have their own
+ * header (settings.h). Nothing here knows of kernels, devices or calls.
  */
 #ifndef OCLBLAS_UTIL_H
 #define OCLBLAS_UTIL_H
@@ -19,8 +20,12 @@
 
 /* ---- utilities (util.c) ------------------------------------------------ */
 
+/* The verbose log (settings.c): OCLBLAS_VERBOSE=1, and a line on stderr under it. */
 int oclblas__verbose(void);
 void oclblas__log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line on stderr whatever OCLBLAS_VERBOSE says: for the settings,
+ * which decide it while they read it. */
+void oclblas__log_line(const char *line);
 void oclblas__strlcpy(char *dst, const char *src, size_t len);
 int oclblas__strcaseeq(const char *a, const char *b);
 const char *oclblas__strcasestr(const char *hay, const char *needle);
