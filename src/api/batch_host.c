@@ -4,11 +4,14 @@
  * the single call's rules, no two problems writing one element of C or y)
  * before anything is read or written.
  *
- * Where: the host BLAS, problem by problem, when the batch's whole work is
- * at most the device's HOST_MAX cubed (a round trip costs more; for SGEMV,
- * as the single call, m * n summed over the batch against HOST_MAX cubed)
- * or OCLBLAS_HOST_CALLS=host says so; SGEMV also where the cost model of
- * the single call, given the batch's bytes, expects the host to be faster.
+ * Where: the host BLAS, problem by problem, when no device can serve (none
+ * present, none that OCLBLAS_DEVICE names: as the single calls), when the
+ * batch's whole work is at most the device's HOST_MAX cubed (a round trip
+ * costs more; for SGEMV, as the single call, m * n summed over the batch
+ * against HOST_MAX cubed) or OCLBLAS_HOST_CALLS=host says so; SGEMV also
+ * where the cost model of the single call, given the batch's bytes,
+ * expects the host to be faster. The host report and the verbose log give
+ * the reason in the host plan's words (plan/host_plan.h).
  * Else the device: where it shares memory with the host and the strided
  * batch lies inside the index limit, on the caller's arrays in place
  * (CL_MEM_USE_HOST_PTR, nothing copied); otherwise each operand of the
@@ -36,6 +39,7 @@
 #include "host/sysblas.h"
 #include "kernels/routine.h"
 #include "plan/context.h"
+#include "plan/host_plan.h"
 #include "plan/plan.h"
 #include "runtime/devctx.h"
 #include "runtime/execute.h"
@@ -43,6 +47,7 @@
 #include "util/settings.h"
 #include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,10 +344,31 @@ typedef struct {
     void *ctx;
 } routine;
 
+/* The batch on the host for a reason of the host plan (plan/host_plan.h),
+ * in its words in the log and the report: problem by problem, by the
+ * library's own routine (own) or the host BLAS. */
+static oclblas_status on_host(const host_ops *h, const routine *r, const char *name, int own,
+                              const oclblas__host_plan *why, oclblas_host_report *rep, double t0)
+{
+    const char *served = r->host(r->ctx, 0, h->count, own);
+    char words[128];
+    oclblas__host_plan_describe(why, words, sizeof words);
+    if (!own)
+        oclblas__log("%s batch of %zu: on the host by %s (%s)", name, h->count, served, words);
+    oclblas__strlcpy(rep->host_blas, served, sizeof rep->host_blas);
+    snprintf(rep->reason, sizeof rep->reason, "%s (%s)", own ? "the library's own routine" : "the host BLAS", words);
+    rep->seconds = oclblas__now() - t0;
+    oclblas__report_set(rep);
+    return OCLBLAS_SUCCESS;
+}
+
 /* Runs a checked batch: computes 0 when alpha (and k) leave only C =
  * beta C, reads_c when beta != 0 for some problem, work the batch's size
  * against HOST_MAX cubed (multiply-adds; for SGEMV m * n), gemv_rows and
- * gemv_cols the matrix the SGEMV model weighs (0 for SGEMM). */
+ * gemv_cols the matrix the SGEMV model weighs (0 for SGEMM). The host's
+ * reasons come in the single call's order (plan/host_plan.c): C = beta C or
+ * the host BLAS calling back (the library's own routine), no device that
+ * can serve, HOST_MAX, OCLBLAS_HOST_CALLS=host, SGEMV's cost model. */
 static oclblas_status run_batch(const host_ops *h, const routine *r, const char *name, int computes, int reads_c,
                                 double work, size_t gemv_rows, size_t gemv_cols)
 {
@@ -350,42 +376,42 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
     oclblas_host_report rep;
     memset(&rep, 0, sizeof rep);
     rep.tiles = h->count;
+    oclblas__host_plan why;
+    memset(&why, 0, sizeof why);
+    why.routine = gemv_rows ? OCLBLAS__SGEMV : OCLBLAS__SGEMM;
     if (!computes || oclblas__sysblas_reentered()) {
-        /* C = beta C, cheaper than any round trip; or the host BLAS has
-         * called back into us, and the library's own routine serves. */
-        oclblas__strlcpy(rep.host_blas, r->host(r->ctx, 0, h->count, 1), sizeof rep.host_blas);
-        rep.seconds = oclblas__now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        /* Cheaper than any round trip; and never back into a BLAS that called us. */
+        why.why = !computes ? OCLBLAS__WHY_TRIVIAL : OCLBLAS__WHY_REENTERED;
+        return on_host(h, r, name, 1, &why, &rep, t0);
     }
     int ndev;
     const oclblas__default_device *set = oclblas__device_set(&ndev);
-    if (ndev == 0)
-        return set[0].status;
+    if (ndev == 0) {
+        /* No device can serve (none present, none that OCLBLAS_DEVICE
+         * names): the host BLAS, as the single calls and the drop-in. */
+        why.why = OCLBLAS__WHY_NO_DEVICE;
+        why.no_device = set[0].status;
+        return on_host(h, r, name, 0, &why, &rep, t0);
+    }
     const oclblas__default_device *d = &set[0];
     int host_max;
     const int mode = oclblas__host_calls_for(d, &host_max);
     const double hm = (double)host_max;
-    int on_device = mode != OCLBLAS__CALLS_HOST && work > hm * hm * hm;
-    if (on_device && gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
+    why.host_max = host_max;
+    if (work <= hm * hm * hm || mode == OCLBLAS__CALLS_HOST) {
+        why.why = work <= hm * hm * hm ? OCLBLAS__WHY_HOST_MAX : OCLBLAS__WHY_CALLS_HOST;
+        return on_host(h, r, name, 0, &why, &rep, t0);
+    }
+    if (gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
         /* The single SGEMV's model on the batch's bytes: the matrices side by side. */
-        oclblas__estimate est = {0};
         const oclblas__host_rates hr = oclblas__host_rates_get(1);
         const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, oclblas_get_math_mode());
-        on_device = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &est);
-        rep.model_host_s = est.host_s;
-        rep.model_device_s = est.device_s;
-    }
-    if (!on_device) {
-        const char *served = r->host(r->ctx, 0, h->count, 0);
-        oclblas__log("%s batch of %zu: on the host by %s (%s)", name, h->count, served,
-                     mode == OCLBLAS__CALLS_HOST ? "OCLBLAS_HOST_CALLS=host"
-                     : work <= hm * hm * hm  ? "work <= HOST_MAX^3"
-                                             : "cost model");
-        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
-        rep.seconds = oclblas__now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        why.why = OCLBLAS__WHY_MODEL;
+        const int device_wins = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &why.est);
+        rep.model_host_s = why.est.host_s;
+        rep.model_device_s = why.est.device_s;
+        if (!device_wins)
+            return on_host(h, r, name, 0, &why, &rep, t0);
     }
     oclblas__strlcpy(rep.host_blas, oclblas__sysblas_name(gemv_rows == 0), sizeof rep.host_blas);
     rep.on_device = 1;
