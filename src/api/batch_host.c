@@ -63,9 +63,11 @@ static int zero_copy_allowed(void) { return oclblas__settings_get()->host_zero_c
  * for a grouped batch (items not NULL), problem i's operands at ptr[o][i]
  * with its own shape. An operand is outer lines of inner elements, ld
  * apart; a vector is one element per line, |inc| apart. used[o] 0: the
- * batch does not read operand o (nor write it: C is always used). */
+ * batch does not read operand o (nor write it: C is always used). mode:
+ * the call's math mode, read once by its front door. */
 typedef struct {
     oclblas_layout layout;
+    oclblas_math_mode mode;
     size_t count;
     int used[3];
     size_t inner[3], outer[3], ld[3], stride[3];
@@ -405,7 +407,7 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
     if (gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
         /* The single SGEMV's model on the batch's bytes: the matrices side by side. */
         const oclblas__host_rates hr = oclblas__host_rates_get(1);
-        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, oclblas_get_math_mode());
+        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, h->mode);
         why.why = OCLBLAS__WHY_MODEL;
         const int device_wins = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &why.est);
         rep.model_host_s = why.est.host_s;
@@ -496,8 +498,10 @@ static oclblas_status gemm_alone(void *ctx, size_t i)
 {
     const gemm_batch *b = ctx;
     const oclblas__gemm_item g = gemm_item_at(b, i);
-    return oclblas_sgemm(b->h->layout, g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, start_of(b->h, 0, i), g.lda,
-                         start_of(b->h, 1, i), g.ldb, g.beta, (float *)start_of(b->h, 2, i), g.ldc);
+    const oclblas__record r = {OCLBLAS__SGEMM, b->h->layout, g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, g.beta,
+                               {start_of(b->h, 0, i), NULL, 0, g.lda, 0}, {start_of(b->h, 1, i), NULL, 0, g.ldb, 0},
+                               {start_of(b->h, 2, i), NULL, 0, g.ldc, 0}, b->h->mode};
+    return oclblas__host_call(&r);
 }
 
 static size_t at_least_1(size_t x) { return x > 1 ? x : 1; }
@@ -517,7 +521,8 @@ static oclblas_status gemm_device(void *ctx, int in_place, size_t first, size_t 
             g.ldb = at_least_1(h->inner[1]);
             g.ldc = at_least_1(h->inner[2]);
         }
-        return oclblas__sgemm_strided_run(h->layout, &g, stride[0], stride[1], stride[2], count, a, b, c, q, NULL);
+        return oclblas__sgemm_strided_run(h->layout, &g, stride[0], stride[1], stride[2], count, a, b, c, h->mode, q,
+                                          NULL);
     }
     oclblas__gemm_item *items = malloc(count * sizeof *items);
     if (!items)
@@ -533,7 +538,7 @@ static oclblas_status gemm_device(void *ctx, int in_place, size_t first, size_t 
         items[i].b_off = off[1][i];
         items[i].c_off = off[2][i];
     }
-    const oclblas_status st = oclblas__sgemm_items_run(h->layout, items, count, a, b, c, q, NULL);
+    const oclblas_status st = oclblas__sgemm_items_run(h->layout, items, count, a, b, c, h->mode, q, NULL);
     free(items);
     return st;
 }
@@ -552,6 +557,7 @@ oclblas_status oclblas_sgemm_strided_batched(oclblas_layout layout, oclblas_tran
                                              size_t stride_b, float beta, float *c, size_t ldc, size_t stride_c,
                                              size_t batch_count)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     const oclblas__gemm_item g = {trans_a, trans_b, m, n, k, alpha, beta, 0, lda, 0, ldb, 0, ldc};
     oclblas_status st = oclblas__gemm_item_check(layout, &g, 0);
     if (st != OCLBLAS_SUCCESS || batch_count == 0 || m == 0 || n == 0)
@@ -573,7 +579,7 @@ oclblas_status oclblas_sgemm_strided_batched(oclblas_layout layout, oclblas_tran
             return OCLBLAS_SIZE_TOO_LARGE;
     if (oclblas__strided_overlap(inner[2], outer[2], ldc, stride_c, batch_count))
         return OCLBLAS_BATCH_OVERLAP;
-    const host_ops h = {layout, batch_count, {uses_ab, uses_ab, 1}, {inner[0], inner[1], inner[2]},
+    const host_ops h = {layout, mode, batch_count, {uses_ab, uses_ab, 1}, {inner[0], inner[1], inner[2]},
                         {outer[0], outer[1], outer[2]}, {lda, ldb, ldc}, {stride_a, stride_b, stride_c},
                         {a, b, c}, NULL, {NULL, NULL, NULL}};
     return gemm_batch_run(&h, &g, uses_ab, beta != 0.0f, (double)batch_count * (double)m * (double)n * (double)k);
@@ -586,6 +592,7 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
                                              const float *beta, float *const *c, const size_t *ldc,
                                              size_t group_count, const size_t *group_size)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     oclblas__gemm_item *items;
     size_t count;
     const void *const operands[3] = {a, b, c};
@@ -619,7 +626,7 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
         free(c_start);
     }
     if (st == OCLBLAS_SUCCESS && count) {
-        const host_ops h = {layout, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL},
+        const host_ops h = {layout, mode, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL},
                             items, {a, b, (const float *const *)c}};
         st = gemm_batch_run(&h, NULL, computes, reads_c, work);
     }
@@ -662,8 +669,11 @@ static const char *gemv_host(void *ctx, size_t first, size_t count, int own)
 static oclblas_status gemv_alone(void *ctx, size_t i)
 {
     const gemv_batch *v = ctx;
-    return oclblas_sgemv(v->layout, v->trans, v->m, v->n, v->alpha, start_of(v->h, 0, i), v->lda,
-                         start_of(v->h, 1, i), v->incx, v->beta, (float *)start_of(v->h, 2, i), v->incy);
+    const oclblas__record r = {OCLBLAS__SGEMV, v->layout, v->trans, OCLBLAS_NO_TRANS, v->m, v->n, 0, v->alpha,
+                               v->beta, {start_of(v->h, 0, i), NULL, 0, v->lda, 0},
+                               {start_of(v->h, 1, i), NULL, 0, 0, v->incx}, {start_of(v->h, 2, i), NULL, 0, 0, v->incy},
+                               v->h->mode};
+    return oclblas__host_call(&r);
 }
 
 static oclblas_status gemv_device(void *ctx, int in_place, size_t first, size_t count, const size_t *const off[3],
@@ -673,14 +683,15 @@ static oclblas_status gemv_device(void *ctx, int in_place, size_t first, size_t 
     const host_ops *h = v->h;
     if (in_place)
         return oclblas__sgemv_strided_run(v->layout, v->trans, v->m, v->n, v->alpha, a, 0, v->lda, h->stride[0], x, 0,
-                                          v->incx, h->stride[1], v->beta, y, 0, v->incy, h->stride[2], count, q, NULL);
+                                          v->incx, h->stride[1], v->beta, y, 0, v->incy, h->stride[2], count,
+                                          h->mode, q, NULL);
     /* Packed: A's lines after one another, each vector's elements adjacent in memory order. */
     size_t stride[3];
     for (int o = 0; o < 3; ++o)
         stride[o] = h->stride[o] == 0 ? 0 : h->inner[o] * h->outer[o];
     return oclblas__sgemv_strided_run(v->layout, v->trans, v->m, v->n, v->alpha, a, 0, at_least_1(h->inner[0]),
                                       stride[0], x, 0, v->incx < 0 ? -1 : 1, stride[1], v->beta, y, 0,
-                                      v->incy < 0 ? -1 : 1, stride[2], count, q, NULL);
+                                      v->incy < 0 ? -1 : 1, stride[2], count, h->mode, q, NULL);
 }
 
 oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
@@ -688,6 +699,7 @@ oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_tran
                                              ptrdiff_t incx, size_t stride_x, float beta, float *y, ptrdiff_t incy,
                                              size_t stride_y, size_t batch_count)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
     if (st != OCLBLAS_SUCCESS || batch_count == 0 || m == 0 || n == 0)
         return st;
@@ -701,7 +713,7 @@ oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_tran
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = oclblas__abs_inc(incx), step_y = oclblas__abs_inc(incy);
     /* A as lines, each vector as lines of one element. */
-    const host_ops h = {layout, batch_count, {alpha != 0.0f, alpha != 0.0f, 1}, {col ? m : n, 1, 1},
+    const host_ops h = {layout, mode, batch_count, {alpha != 0.0f, alpha != 0.0f, 1}, {col ? m : n, 1, 1},
                         {col ? n : m, len_x, len_y}, {lda, step_x, step_y}, {stride_a, stride_x, stride_y},
                         {a, x, y}, NULL, {NULL, NULL, NULL}};
     for (int o = alpha != 0.0f ? 0 : 2; o < 3; ++o)
