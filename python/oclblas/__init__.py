@@ -27,6 +27,11 @@ Errors: wrong arguments raise TypeError or ValueError before the library is
 called; every failure of the library raises oclblas.Error, carrying its
 status, name and message (from the library) and the C function.
 
+Settings: the OCLBLAS_* environment variables are read by the library; a
+value it refuses keeps its default and never fails a call, and
+settings_error() returns the message that names it (None when every value
+was taken).
+
 The math mode (set_math_mode, get_math_mode, the math_mode scope) and the
 device (devices, set_device, default_device) belong to the process. Every
 function may be called from several threads at once; the library runs
@@ -38,11 +43,11 @@ from ._status import Error, status_name, status_string
 from ._blas import CONJ_TRANS, COL_MAJOR, NO_TRANS, ROW_MAJOR, TRANS, matmul, sgemm, sgemv
 from ._control import (MATH_MODES, CacheStats, DefaultDevice, Device, cache_clear, cache_fill, cache_stats,
                        database_load, default_device, device_description, devices, get_math_mode, get_params,
-                       math_mode, override_params, set_device, set_math_mode, version)
+                       math_mode, override_params, set_device, set_math_mode, settings_error, version)
 
 __version__ = version()
 
-__all__ = ["sgemm", "sgemv", "matmul", "Error", "status_string", "status_name", "version",
+__all__ = ["sgemm", "sgemv", "matmul", "Error", "status_string", "status_name", "version", "settings_error",
            "set_math_mode", "get_math_mode", "math_mode", "MATH_MODES",
            "devices", "set_device", "default_device", "device_description", "Device", "DefaultDevice",
            "get_params", "override_params", "database_load", "cache_clear", "cache_fill", "cache_stats", "CacheStats",

@@ -1,6 +1,6 @@
-"""Everything around the products: the library's version, the math mode,
-the device the host-memory calls use, the tuned parameters and their
-database, and the program cache."""
+"""Everything around the products: the library's version, the settings
+it refused, the math mode, the device the host-memory calls use, the tuned
+parameters and their database, and the program cache."""
 import collections
 import contextlib
 import ctypes
@@ -18,6 +18,18 @@ _INVALID_ARGUMENT = -1032
 def version():
     """The C library's version, "major.minor.patch"."""
     return _c.oclblas_version().decode()
+
+
+def settings_error():
+    """None when the library took every OCLBLAS_* environment variable,
+    else its message naming each value it refused, what it should be and
+    the default used in its place ("OCLBLAS_HOST_THREADS=0 is not a count
+    from 1 to 64: ..."; several joined by "; "). A refused value never
+    fails a call: its setting keeps the default. An OCLBLAS_DATABASE that
+    cannot be loaded or an OCLBLAS_DEVICE that names no device shows up
+    once the library has read it (the first call on a device)."""
+    text = _c.oclblas_settings_error()
+    return None if text is None else text.decode(errors="replace")
 
 
 # ---- the math mode ----------------------------------------------------------------

@@ -115,6 +115,7 @@ def declare(lib):
         "oclblas_set_math_mode": (c_int, [c_int]),
         "oclblas_get_math_mode": (c_int, []),
         "oclblas_math_mode_name": (c_char_p, [c_int]),
+        "oclblas_settings_error": (c_char_p, []),
         "oclblas_sgemm": (c_int, [c_int, c_int, c_int, c_size, c_size, c_size, c_float, c_void_p, c_size, c_void_p,
                                   c_size, c_float, c_void_p, c_size]),
         "oclblas_sgemv": (c_int, [c_int, c_int, c_size, c_size, c_float, c_void_p, c_size, c_void_p, c_ptrdiff,

@@ -74,9 +74,15 @@ def check_gemv(got, a, x, y, alpha, beta, trans=False, what="sgemv"):
     check_gemm(got, a, x, y, alpha, beta, trans_a=trans, what=what)
 
 
-def run_python(code):
+def run_python(code, env=None):
     """Runs code in a fresh interpreter, where the library has chosen no
-    device yet (it chooses once per process), nor has $OCLBLAS_DEVICE."""
+    device yet (it chooses once per process), nor has $OCLBLAS_DEVICE;
+    env: variables to set there besides (None: to remove)."""
     environ = dict(os.environ)
     environ.pop("OCLBLAS_DEVICE", None)
+    for name, value in (env or {}).items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
     return subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=300)

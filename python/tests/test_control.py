@@ -1,7 +1,7 @@
-"""The rest of the package: where the library came from, the math mode and
-its scope, the device choice, parameters, the database, the program cache,
-errors that carry the library's own status and message, and calls from
-several threads at once."""
+"""The rest of the package: where the library came from, the settings the
+library refused, the math mode and its scope, the device choice,
+parameters, the database, the program cache, errors that carry the
+library's own status and message, and calls from several threads at once."""
 import concurrent.futures
 import json
 import os
@@ -148,6 +148,28 @@ def test_status_strings():
     assert oclblas.status_string(0)
     assert oclblas.status_string(-5)               # OpenCL codes too
     assert oclblas.status_string(-1024) != oclblas.status_string(-1031)
+
+
+def test_settings_error():
+    """A value the library refuses is named by settings_error() and costs
+    nothing else: its setting keeps its default and calls compute."""
+    code = ("import json, numpy, oclblas\n"
+            "c = oclblas.sgemm(numpy.ones((3, 4)), numpy.ones((4, 2)))\n"
+            "print(json.dumps([oclblas.settings_error(), c.tolist()]))")
+    # Every OCLBLAS_* of this environment out, but the tests' cache and the library to load.
+    clean = {name: None for name in os.environ
+             if name.startswith("OCLBLAS_") and name not in ("OCLBLAS_CACHE_DIR", "OCLBLAS_LIBRARY")}
+    for env, refused in (({}, []),
+                         ({"OCLBLAS_HOST_THREADS": "0", "OCLBLAS_HOST_CALLS": "sometimes"},
+                          ["OCLBLAS_HOST_THREADS=0", "OCLBLAS_HOST_CALLS=sometimes"])):
+        r = run_python(code, dict(clean, **env))
+        assert r.returncode == 0, r.stderr
+        message, c = json.loads(r.stdout)
+        assert c == [[4.0, 4.0]] * 3
+        if not refused:
+            assert message is None
+        for value in refused:
+            assert value in message, message
 
 
 def test_database_load(tmp_path):

@@ -78,21 +78,28 @@ oclblas_status oclblas__items_overlap(oclblas_layout layout, const oclblas__gemm
 
 /* ---- device-buffer runners: arguments already checked (batch_cl.c) ------ */
 
+/* Each runner computes in mode, the call's math mode, read once by the
+ * front door (as a single call's record holds it), so that every launch of
+ * one batch runs in the mode the call was made in. */
+
 /* A strided batch of count SGEMMs on queue, in as few launches as the
  * kernels allow; *event (when not NULL) completes with the last. */
 oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__gemm_item *g, size_t stride_a,
                                           size_t stride_b, size_t stride_c, size_t count, cl_mem a, cl_mem b,
-                                          cl_mem c, cl_command_queue queue, cl_event *event);
+                                          cl_mem c, oclblas_math_mode mode, cl_command_queue queue,
+                                          cl_event *event);
 /* count SGEMMs of their own: consecutive problems of one shape whose
  * offsets step evenly run as one strided batch. */
 oclblas_status oclblas__sgemm_items_run(oclblas_layout layout, const oclblas__gemm_item *items, size_t count,
-                                        cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue, cl_event *event);
+                                        cl_mem a, cl_mem b, cl_mem c, oclblas_math_mode mode,
+                                        cl_command_queue queue, cl_event *event);
 /* A strided batch of SGEMVs; x_offset and y_offset as the caller gives
  * them (the runner starts a negative increment's vector at its far end). */
 oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
                                           float alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a,
                                           cl_mem x, size_t x_offset, ptrdiff_t incx, size_t stride_x, float beta,
                                           cl_mem y, size_t y_offset, ptrdiff_t incy, size_t stride_y,
-                                          size_t count, cl_command_queue queue, cl_event *event);
+                                          size_t count, oclblas_math_mode mode, cl_command_queue queue,
+                                          cl_event *event);
 
 #endif

@@ -69,12 +69,10 @@ static void strided_ends(oclblas_layout layout, const oclblas__gemm_item *g, con
 }
 
 /* Each problem as the single call runs it (sub-problems past the int). */
-static oclblas_status gemm_each_alone(const oclblas__devctx *cx, oclblas_layout layout, const oclblas__gemm_item *g,
-                                      size_t stride_a, size_t stride_b, size_t stride_c, size_t count, cl_mem a,
-                                      cl_mem b, cl_mem c, cl_command_queue queue)
+static oclblas_status gemm_each_alone(oclblas_layout layout, const oclblas__gemm_item *g, size_t stride_a,
+                                      size_t stride_b, size_t stride_c, size_t count, cl_mem a, cl_mem b, cl_mem c,
+                                      oclblas_math_mode mode, cl_command_queue queue)
 {
-    (void)cx;
-    const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_status st = OCLBLAS_SUCCESS;
     for (size_t i = 0; i < count && st == OCLBLAS_SUCCESS; ++i) {
         const oclblas__record r = {OCLBLAS__SGEMM, layout, g->trans_a, g->trans_b, g->m, g->n, g->k, g->alpha, g->beta,
@@ -88,7 +86,8 @@ static oclblas_status gemm_each_alone(const oclblas__devctx *cx, oclblas_layout 
 
 oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__gemm_item *g, size_t stride_a,
                                           size_t stride_b, size_t stride_c, size_t count, cl_mem a, cl_mem b,
-                                          cl_mem c, cl_command_queue queue, cl_event *event)
+                                          cl_mem c, oclblas_math_mode mode, cl_command_queue queue,
+                                          cl_event *event)
 {
     cl_context ctx;
     const oclblas__devctx *cx;
@@ -100,7 +99,7 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
     size_t end[3];
     strided_ends(layout, g, stride, count, end);
     if ((uses_ab && (end[0] > limit || end[1] > limit)) || end[2] > limit) {
-        st = gemm_each_alone(cx, layout, g, stride_a, stride_b, stride_c, count, a, b, c, queue);
+        st = gemm_each_alone(layout, g, stride_a, stride_b, stride_c, count, a, b, c, mode, queue);
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     }
 
@@ -113,7 +112,7 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
     oclblas__gemm_problem p = {col ? at : bt, col ? bt : at, col ? g->m : g->n, col ? g->n : g->m, g->k,
                                g->alpha, g->beta,
                                {0, col ? g->lda : g->ldb, 0, 0}, {0, col ? g->ldb : g->lda, 0, 0},
-                               {0, g->ldc, 0, 0}, oclblas_get_math_mode()};
+                               {0, g->ldc, 0, 0}, mode};
     oclblas__plan plan, first_plan;
     size_t plans = 0;
     for (size_t first = 0; first < count && st == OCLBLAS_SUCCESS; first += plan.problems) {
@@ -161,7 +160,8 @@ static int steps_on(const oclblas__gemm_item *x, const oclblas__gemm_item *y, co
 }
 
 oclblas_status oclblas__sgemm_items_run(oclblas_layout layout, const oclblas__gemm_item *items, size_t count,
-                                        cl_mem a, cl_mem b, cl_mem c, cl_command_queue queue, cl_event *event)
+                                        cl_mem a, cl_mem b, cl_mem c, oclblas_math_mode mode,
+                                        cl_command_queue queue, cl_event *event)
 {
     oclblas_status st = OCLBLAS_SUCCESS;
     for (size_t i = 0, j; i < count && st == OCLBLAS_SUCCESS; i = j) {
@@ -174,7 +174,8 @@ oclblas_status oclblas__sgemm_items_run(oclblas_layout layout, const oclblas__ge
             while (j < count && same_shape(&items[i], &items[j]) && steps_on(&items[j - 1], &items[j], step))
                 ++j;
         }
-        st = oclblas__sgemm_strided_run(layout, &items[i], step[0], step[1], step[2], j - i, a, b, c, queue, NULL);
+        st = oclblas__sgemm_strided_run(layout, &items[i], step[0], step[1], step[2], j - i, a, b, c, mode, queue,
+                                        NULL);
     }
     return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
 }
@@ -204,7 +205,8 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
                                           float alpha, cl_mem a, size_t a_offset, size_t lda, size_t stride_a,
                                           cl_mem x, size_t x_offset, ptrdiff_t incx, size_t stride_x, float beta,
                                           cl_mem y, size_t y_offset, ptrdiff_t incy, size_t stride_y,
-                                          size_t count, cl_command_queue queue, cl_event *event)
+                                          size_t count, oclblas_math_mode mode, cl_command_queue queue,
+                                          cl_event *event)
 {
     cl_context ctx;
     const oclblas__devctx *cx;
@@ -213,7 +215,7 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     const oclblas__record r0 = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, alpha, beta,
                                 {NULL, a, a_offset, lda, 0}, {NULL, x, x_offset, 0, incx},
-                                {NULL, y, y_offset, 0, incy}, oclblas_get_math_mode()};
+                                {NULL, y, y_offset, 0, incy}, mode};
     /* The column-major call over the same memory: a row-major A is A^T. */
     const oclblas__record c = oclblas__record_col_major(&r0);
     const int t = c.trans_a != OCLBLAS_NO_TRANS, uses_ax = alpha != 0.0f;
@@ -295,6 +297,7 @@ oclblas_status oclblas_sgemm_strided_batched_cl(oclblas_layout layout, oclblas_t
                                                 size_t c_offset, size_t ldc, size_t stride_c, size_t batch_count,
                                                 cl_command_queue queue, cl_event *event)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     const oclblas__gemm_item g = {trans_a, trans_b, m, n, k, alpha, beta, a_offset, lda, b_offset, ldb, c_offset, ldc};
     cl_context ctx;
     int done;
@@ -319,7 +322,8 @@ oclblas_status oclblas_sgemm_strided_batched_cl(oclblas_layout layout, oclblas_t
         st = OCLBLAS_BATCH_OVERLAP;
     if (st != OCLBLAS_SUCCESS)
         return st;
-    return oclblas__sgemm_strided_run(layout, &g, stride_a, stride_b, stride_c, batch_count, a, b, c, queue, event);
+    return oclblas__sgemm_strided_run(layout, &g, stride_a, stride_b, stride_c, batch_count, a, b, c, mode, queue,
+                                      event);
 }
 
 /* The buffer checks of a grouped batch: each buffer against the furthest
@@ -364,6 +368,7 @@ oclblas_status oclblas_sgemm_grouped_batched_cl(oclblas_layout layout, const ocl
                                                 size_t group_count, const size_t *group_size,
                                                 cl_command_queue queue, cl_event *event)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     oclblas__gemm_item *items;
     size_t count;
     const void *const operands[3] = {a_offsets, b_offsets, c_offsets};
@@ -394,7 +399,7 @@ oclblas_status oclblas_sgemm_grouped_batched_cl(oclblas_layout layout, const ocl
         st = oclblas__items_overlap(layout, items, count, c_start);
     free(c_start);
     if (st == OCLBLAS_SUCCESS)
-        st = oclblas__sgemm_items_run(layout, items, count, a, b, c, queue, event);
+        st = oclblas__sgemm_items_run(layout, items, count, a, b, c, mode, queue, event);
     free(items);
     return st;
 }
@@ -406,6 +411,7 @@ oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_t
                                                 size_t stride_y, size_t batch_count, cl_command_queue queue,
                                                 cl_event *event)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     cl_context ctx;
     int done;
     oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
@@ -435,5 +441,5 @@ oclblas_status oclblas_sgemv_strided_batched_cl(oclblas_layout layout, oclblas_t
     if (st != OCLBLAS_SUCCESS)
         return st;
     return oclblas__sgemv_strided_run(layout, trans, m, n, alpha, a, a_offset, lda, stride_a, x, x_offset, incx,
-                                      stride_x, beta, y, y_offset, incy, stride_y, batch_count, queue, event);
+                                      stride_x, beta, y, y_offset, incy, stride_y, batch_count, mode, queue, event);
 }

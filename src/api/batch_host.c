@@ -4,11 +4,14 @@
  * the single call's rules, no two problems writing one element of C or y)
  * before anything is read or written.
  *
- * Where: the host BLAS, problem by problem, when the batch's whole work is
- * at most the device's HOST_MAX cubed (a round trip costs more; for SGEMV,
- * as the single call, m * n summed over the batch against HOST_MAX cubed)
- * or OCLBLAS_HOST_CALLS=host says so; SGEMV also where the cost model of
- * the single call, given the batch's bytes, expects the host to be faster.
+ * Where: the host BLAS, problem by problem, when no device can serve (none
+ * present, none that OCLBLAS_DEVICE names: as the single calls), when the
+ * batch's whole work is at most the device's HOST_MAX cubed (a round trip
+ * costs more; for SGEMV, as the single call, m * n summed over the batch
+ * against HOST_MAX cubed) or OCLBLAS_HOST_CALLS=host says so; SGEMV also
+ * where the cost model of the single call, given the batch's bytes,
+ * expects the host to be faster. The host report and the verbose log give
+ * the reason in the host plan's words (plan/host_plan.h).
  * Else the device: where it shares memory with the host and the strided
  * batch lies inside the index limit, on the caller's arrays in place
  * (CL_MEM_USE_HOST_PTR, nothing copied); otherwise each operand of the
@@ -36,6 +39,7 @@
 #include "host/sysblas.h"
 #include "kernels/routine.h"
 #include "plan/context.h"
+#include "plan/host_plan.h"
 #include "plan/plan.h"
 #include "runtime/devctx.h"
 #include "runtime/execute.h"
@@ -43,6 +47,7 @@
 #include "util/settings.h"
 #include "util/util.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,9 +63,11 @@ static int zero_copy_allowed(void) { return oclblas__settings_get()->host_zero_c
  * for a grouped batch (items not NULL), problem i's operands at ptr[o][i]
  * with its own shape. An operand is outer lines of inner elements, ld
  * apart; a vector is one element per line, |inc| apart. used[o] 0: the
- * batch does not read operand o (nor write it: C is always used). */
+ * batch does not read operand o (nor write it: C is always used). mode:
+ * the call's math mode, read once by its front door. */
 typedef struct {
     oclblas_layout layout;
+    oclblas_math_mode mode;
     size_t count;
     int used[3];
     size_t inner[3], outer[3], ld[3], stride[3];
@@ -339,10 +346,31 @@ typedef struct {
     void *ctx;
 } routine;
 
+/* The batch on the host for a reason of the host plan (plan/host_plan.h),
+ * in its words in the log and the report: problem by problem, by the
+ * library's own routine (own) or the host BLAS. */
+static oclblas_status on_host(const host_ops *h, const routine *r, const char *name, int own,
+                              const oclblas__host_plan *why, oclblas_host_report *rep, double t0)
+{
+    const char *served = r->host(r->ctx, 0, h->count, own);
+    char words[128];
+    oclblas__host_plan_describe(why, words, sizeof words);
+    if (!own)
+        oclblas__log("%s batch of %zu: on the host by %s (%s)", name, h->count, served, words);
+    oclblas__strlcpy(rep->host_blas, served, sizeof rep->host_blas);
+    snprintf(rep->reason, sizeof rep->reason, "%s (%s)", own ? "the library's own routine" : "the host BLAS", words);
+    rep->seconds = oclblas__now() - t0;
+    oclblas__report_set(rep);
+    return OCLBLAS_SUCCESS;
+}
+
 /* Runs a checked batch: computes 0 when alpha (and k) leave only C =
  * beta C, reads_c when beta != 0 for some problem, work the batch's size
  * against HOST_MAX cubed (multiply-adds; for SGEMV m * n), gemv_rows and
- * gemv_cols the matrix the SGEMV model weighs (0 for SGEMM). */
+ * gemv_cols the matrix the SGEMV model weighs (0 for SGEMM). The host's
+ * reasons come in the single call's order (plan/host_plan.c): C = beta C or
+ * the host BLAS calling back (the library's own routine), no device that
+ * can serve, HOST_MAX, OCLBLAS_HOST_CALLS=host, SGEMV's cost model. */
 static oclblas_status run_batch(const host_ops *h, const routine *r, const char *name, int computes, int reads_c,
                                 double work, size_t gemv_rows, size_t gemv_cols)
 {
@@ -350,42 +378,42 @@ static oclblas_status run_batch(const host_ops *h, const routine *r, const char 
     oclblas_host_report rep;
     memset(&rep, 0, sizeof rep);
     rep.tiles = h->count;
+    oclblas__host_plan why;
+    memset(&why, 0, sizeof why);
+    why.routine = gemv_rows ? OCLBLAS__SGEMV : OCLBLAS__SGEMM;
     if (!computes || oclblas__sysblas_reentered()) {
-        /* C = beta C, cheaper than any round trip; or the host BLAS has
-         * called back into us, and the library's own routine serves. */
-        oclblas__strlcpy(rep.host_blas, r->host(r->ctx, 0, h->count, 1), sizeof rep.host_blas);
-        rep.seconds = oclblas__now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+        /* Cheaper than any round trip; and never back into a BLAS that called us. */
+        why.why = !computes ? OCLBLAS__WHY_TRIVIAL : OCLBLAS__WHY_REENTERED;
+        return on_host(h, r, name, 1, &why, &rep, t0);
     }
     int ndev;
     const oclblas__default_device *set = oclblas__device_set(&ndev);
-    if (ndev == 0)
-        return set[0].status;
+    if (ndev == 0) {
+        /* No device can serve (none present, none that OCLBLAS_DEVICE
+         * names): the host BLAS, as the single calls and the drop-in. */
+        why.why = OCLBLAS__WHY_NO_DEVICE;
+        why.no_device = set[0].status;
+        return on_host(h, r, name, 0, &why, &rep, t0);
+    }
     const oclblas__default_device *d = &set[0];
     int host_max;
     const int mode = oclblas__host_calls_for(d, &host_max);
     const double hm = (double)host_max;
-    int on_device = mode != OCLBLAS__CALLS_HOST && work > hm * hm * hm;
-    if (on_device && gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
-        /* The single SGEMV's model on the batch's bytes: the matrices side by side. */
-        oclblas__estimate est = {0};
-        const oclblas__host_rates hr = oclblas__host_rates_get(1);
-        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, oclblas_get_math_mode());
-        on_device = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &est);
-        rep.model_host_s = est.host_s;
-        rep.model_device_s = est.device_s;
+    why.host_max = host_max;
+    if (work <= hm * hm * hm || mode == OCLBLAS__CALLS_HOST) {
+        why.why = work <= hm * hm * hm ? OCLBLAS__WHY_HOST_MAX : OCLBLAS__WHY_CALLS_HOST;
+        return on_host(h, r, name, 0, &why, &rep, t0);
     }
-    if (!on_device) {
-        const char *served = r->host(r->ctx, 0, h->count, 0);
-        oclblas__log("%s batch of %zu: on the host by %s (%s)", name, h->count, served,
-                     mode == OCLBLAS__CALLS_HOST ? "OCLBLAS_HOST_CALLS=host"
-                     : work <= hm * hm * hm  ? "work <= HOST_MAX^3"
-                                             : "cost model");
-        oclblas__strlcpy(rep.host_blas, served, sizeof rep.host_blas);
-        rep.seconds = oclblas__now() - t0;
-        oclblas__report_set(&rep);
-        return OCLBLAS_SUCCESS;
+    if (gemv_rows && mode == OCLBLAS__CALLS_AUTO) {
+        /* The single SGEMV's model on the batch's bytes: the matrices side by side. */
+        const oclblas__host_rates hr = oclblas__host_rates_get(1);
+        const oclblas__dev_rates dr = oclblas__hostdev_rates(oclblas__hostdev_get(0), 0, 1, h->mode);
+        why.why = OCLBLAS__WHY_MODEL;
+        const int device_wins = oclblas__choose_gemv(&hr, &dr, gemv_rows, gemv_cols, &why.est);
+        rep.model_host_s = why.est.host_s;
+        rep.model_device_s = why.est.device_s;
+        if (!device_wins)
+            return on_host(h, r, name, 0, &why, &rep, t0);
     }
     oclblas__strlcpy(rep.host_blas, oclblas__sysblas_name(gemv_rows == 0), sizeof rep.host_blas);
     rep.on_device = 1;
@@ -470,8 +498,10 @@ static oclblas_status gemm_alone(void *ctx, size_t i)
 {
     const gemm_batch *b = ctx;
     const oclblas__gemm_item g = gemm_item_at(b, i);
-    return oclblas_sgemm(b->h->layout, g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, start_of(b->h, 0, i), g.lda,
-                         start_of(b->h, 1, i), g.ldb, g.beta, (float *)start_of(b->h, 2, i), g.ldc);
+    const oclblas__record r = {OCLBLAS__SGEMM, b->h->layout, g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, g.beta,
+                               {start_of(b->h, 0, i), NULL, 0, g.lda, 0}, {start_of(b->h, 1, i), NULL, 0, g.ldb, 0},
+                               {start_of(b->h, 2, i), NULL, 0, g.ldc, 0}, b->h->mode};
+    return oclblas__host_call(&r);
 }
 
 static size_t at_least_1(size_t x) { return x > 1 ? x : 1; }
@@ -491,7 +521,8 @@ static oclblas_status gemm_device(void *ctx, int in_place, size_t first, size_t 
             g.ldb = at_least_1(h->inner[1]);
             g.ldc = at_least_1(h->inner[2]);
         }
-        return oclblas__sgemm_strided_run(h->layout, &g, stride[0], stride[1], stride[2], count, a, b, c, q, NULL);
+        return oclblas__sgemm_strided_run(h->layout, &g, stride[0], stride[1], stride[2], count, a, b, c, h->mode, q,
+                                          NULL);
     }
     oclblas__gemm_item *items = malloc(count * sizeof *items);
     if (!items)
@@ -507,7 +538,7 @@ static oclblas_status gemm_device(void *ctx, int in_place, size_t first, size_t 
         items[i].b_off = off[1][i];
         items[i].c_off = off[2][i];
     }
-    const oclblas_status st = oclblas__sgemm_items_run(h->layout, items, count, a, b, c, q, NULL);
+    const oclblas_status st = oclblas__sgemm_items_run(h->layout, items, count, a, b, c, h->mode, q, NULL);
     free(items);
     return st;
 }
@@ -526,6 +557,7 @@ oclblas_status oclblas_sgemm_strided_batched(oclblas_layout layout, oclblas_tran
                                              size_t stride_b, float beta, float *c, size_t ldc, size_t stride_c,
                                              size_t batch_count)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     const oclblas__gemm_item g = {trans_a, trans_b, m, n, k, alpha, beta, 0, lda, 0, ldb, 0, ldc};
     oclblas_status st = oclblas__gemm_item_check(layout, &g, 0);
     if (st != OCLBLAS_SUCCESS || batch_count == 0 || m == 0 || n == 0)
@@ -547,7 +579,7 @@ oclblas_status oclblas_sgemm_strided_batched(oclblas_layout layout, oclblas_tran
             return OCLBLAS_SIZE_TOO_LARGE;
     if (oclblas__strided_overlap(inner[2], outer[2], ldc, stride_c, batch_count))
         return OCLBLAS_BATCH_OVERLAP;
-    const host_ops h = {layout, batch_count, {uses_ab, uses_ab, 1}, {inner[0], inner[1], inner[2]},
+    const host_ops h = {layout, mode, batch_count, {uses_ab, uses_ab, 1}, {inner[0], inner[1], inner[2]},
                         {outer[0], outer[1], outer[2]}, {lda, ldb, ldc}, {stride_a, stride_b, stride_c},
                         {a, b, c}, NULL, {NULL, NULL, NULL}};
     return gemm_batch_run(&h, &g, uses_ab, beta != 0.0f, (double)batch_count * (double)m * (double)n * (double)k);
@@ -560,6 +592,7 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
                                              const float *beta, float *const *c, const size_t *ldc,
                                              size_t group_count, const size_t *group_size)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     oclblas__gemm_item *items;
     size_t count;
     const void *const operands[3] = {a, b, c};
@@ -593,7 +626,7 @@ oclblas_status oclblas_sgemm_grouped_batched(oclblas_layout layout, const oclbla
         free(c_start);
     }
     if (st == OCLBLAS_SUCCESS && count) {
-        const host_ops h = {layout, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL},
+        const host_ops h = {layout, mode, count, {computes, computes, 1}, {0}, {0}, {0}, {0}, {NULL},
                             items, {a, b, (const float *const *)c}};
         st = gemm_batch_run(&h, NULL, computes, reads_c, work);
     }
@@ -636,8 +669,11 @@ static const char *gemv_host(void *ctx, size_t first, size_t count, int own)
 static oclblas_status gemv_alone(void *ctx, size_t i)
 {
     const gemv_batch *v = ctx;
-    return oclblas_sgemv(v->layout, v->trans, v->m, v->n, v->alpha, start_of(v->h, 0, i), v->lda,
-                         start_of(v->h, 1, i), v->incx, v->beta, (float *)start_of(v->h, 2, i), v->incy);
+    const oclblas__record r = {OCLBLAS__SGEMV, v->layout, v->trans, OCLBLAS_NO_TRANS, v->m, v->n, 0, v->alpha,
+                               v->beta, {start_of(v->h, 0, i), NULL, 0, v->lda, 0},
+                               {start_of(v->h, 1, i), NULL, 0, 0, v->incx}, {start_of(v->h, 2, i), NULL, 0, 0, v->incy},
+                               v->h->mode};
+    return oclblas__host_call(&r);
 }
 
 static oclblas_status gemv_device(void *ctx, int in_place, size_t first, size_t count, const size_t *const off[3],
@@ -647,14 +683,15 @@ static oclblas_status gemv_device(void *ctx, int in_place, size_t first, size_t 
     const host_ops *h = v->h;
     if (in_place)
         return oclblas__sgemv_strided_run(v->layout, v->trans, v->m, v->n, v->alpha, a, 0, v->lda, h->stride[0], x, 0,
-                                          v->incx, h->stride[1], v->beta, y, 0, v->incy, h->stride[2], count, q, NULL);
+                                          v->incx, h->stride[1], v->beta, y, 0, v->incy, h->stride[2], count,
+                                          h->mode, q, NULL);
     /* Packed: A's lines after one another, each vector's elements adjacent in memory order. */
     size_t stride[3];
     for (int o = 0; o < 3; ++o)
         stride[o] = h->stride[o] == 0 ? 0 : h->inner[o] * h->outer[o];
     return oclblas__sgemv_strided_run(v->layout, v->trans, v->m, v->n, v->alpha, a, 0, at_least_1(h->inner[0]),
                                       stride[0], x, 0, v->incx < 0 ? -1 : 1, stride[1], v->beta, y, 0,
-                                      v->incy < 0 ? -1 : 1, stride[2], count, q, NULL);
+                                      v->incy < 0 ? -1 : 1, stride[2], count, h->mode, q, NULL);
 }
 
 oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
@@ -662,6 +699,7 @@ oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_tran
                                              ptrdiff_t incx, size_t stride_x, float beta, float *y, ptrdiff_t incy,
                                              size_t stride_y, size_t batch_count)
 {
+    const oclblas_math_mode mode = oclblas_get_math_mode(); /* the call's, read once, here */
     oclblas_status st = oclblas__sgemv_check(layout, trans, m, n, lda, incx, incy);
     if (st != OCLBLAS_SUCCESS || batch_count == 0 || m == 0 || n == 0)
         return st;
@@ -675,7 +713,7 @@ oclblas_status oclblas_sgemv_strided_batched(oclblas_layout layout, oclblas_tran
     const size_t len_x = t ? m : n, len_y = t ? n : m;
     const size_t step_x = oclblas__abs_inc(incx), step_y = oclblas__abs_inc(incy);
     /* A as lines, each vector as lines of one element. */
-    const host_ops h = {layout, batch_count, {alpha != 0.0f, alpha != 0.0f, 1}, {col ? m : n, 1, 1},
+    const host_ops h = {layout, mode, batch_count, {alpha != 0.0f, alpha != 0.0f, 1}, {col ? m : n, 1, 1},
                         {col ? n : m, len_x, len_y}, {lda, step_x, step_y}, {stride_a, stride_x, stride_y},
                         {a, x, y}, NULL, {NULL, NULL, NULL}};
     for (int o = alpha != 0.0f ? 0 : 2; o < 3; ++o)
