@@ -171,6 +171,14 @@ static void progress(void *v, const tune_progress *p)
         const size_t u = strlen(line);
         snprintf(line + u, sizeof line - u, ", %ld failed", failed);
     }
+    if (kr->budget && kr->budget->total > 0) {
+        /* The whole run ends within its budget plus the candidate in flight, then checks its entry. */
+        const double run_left = kr->budget->total - tune_run_budget_spent(kr->budget);
+        char rl[32];
+        tune_format_duration(run_left < 0 ? 0 : run_left, rl, sizeof rl);
+        const size_t u = strlen(line);
+        snprintf(line + u, sizeof line - u, "; run ~%s left", rl);
+    }
     if (kr->tty)
         fprintf(stderr, "\r\033[K%s", line);
     else
