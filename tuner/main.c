@@ -167,8 +167,9 @@ static void say_start(const tune_run *r)
                 TUNE_VERSION, i->name, i->type, i->vendor, i->arch, i->driver, r->o.jobs,
                 r->workers ? "processes" : "threads", r->journal_path, tune_journal_loaded(r->journal));
     if (r->o.quick && !r->o.from_journal)
-        fprintf(stderr, "quick run: %.0f s of tuning (%s), then the entry's check\n", r->o.time_total,
-                r->o.quick_time_given ? "-t" : strcmp(i->type, "CPU") == 0 ? "a CPU's" : "a GPU's");
+        fprintf(stderr, "quick run: %.0f s of tuning (%s), %s, then the entry's check\n", r->o.time_total,
+                r->o.quick_time_given ? "-t" : strcmp(i->type, "CPU") == 0 ? "a CPU's" : "a GPU's",
+                r->o.num_classes ? "classes of shapes included" : "the sets for every shape only");
 }
 
 /* Everything before the searches; 0 with the exit status in r->status. */

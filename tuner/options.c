@@ -75,7 +75,8 @@ static void usage(FILE *f)
 "Budgets (the search of a kernel ends at the first one spent):\n"
 "      --quick              an entry for a new device in at most 10 minutes on a CPU and 5 on\n"
 "                           a GPU: -t " OCLBLAS__STR(QUICK_CPU_SECONDS) " on a CPU, -t " OCLBLAS__STR(QUICK_GPU_SECONDS) " on a GPU or accelerator (the rest is\n"
-"                           for the candidate in flight and the entry's check); a -t given wins\n"
+"                           for the candidate in flight and the entry's check); a -t given wins.\n"
+"                           On a CPU, no classes of shapes unless --class names some\n"
 "  -t, --time-budget SEC    seconds for the whole run, shared out among the kernels, each\n"
 "                           taking its share of what is left when its turn comes, after\n"
 "                           6%% set aside for the routine values:\n"
@@ -615,9 +616,15 @@ void tune_options_for_device(tune_options *o, const tune_device *d)
     if (o->quick) {
         /* Measured bounds: a run ends within -t plus its candidate in flight (on PoCL a build of up to
          * about 20 s), then checks its entry, which builds what the run did not (under a minute). */
+        const int cpu = strcmp(d->info->type, "CPU") == 0;
         o->quick_time_given = o->time_total > 0;
         if (!o->quick_time_given)
-            o->time_total = strcmp(d->info->type, "CPU") == 0 ? QUICK_CPU_SECONDS : QUICK_GPU_SECONDS;
+            o->time_total = cpu ? QUICK_CPU_SECONDS : QUICK_GPU_SECONDS;
+        /* A CPU builds a candidate in 5 to 50 s: a class's share of the quick budget (about 30 s)
+         * would measure only the set the database gives it, so the time goes to the sets for
+         * every shape. A GPU builds dozens in that time, and its classes are searched. */
+        if (cpu && !o->num_classes)
+            o->no_classes = 1;
     }
     default_sizes(o, d);
     default_classes(o, d);

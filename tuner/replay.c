@@ -124,7 +124,8 @@ static int load(const char *path, recording *r)
         if (!tune_map_get(&r->cost, r->space.legal[i], &c)) {
             char text[512];
             tune_space_format(&r->space, r->space.legal[i], text, sizeof text);
-            fprintf(stderr, "oclblas-tune-replay: %s does not hold %s: not a whole space\n", path, text);
+            fprintf(stderr, "oclblas-tune-replay: %s does not hold %s: not a whole space (%zu legal, %zu recorded)\n",
+                    path, text, r->space.num_legal, r->cost.count);
             return 0;
         }
         if (c < r->best)
