@@ -76,7 +76,8 @@ static void usage(FILE *f)
 "      --quick              an entry for a new device in at most 10 minutes on a CPU and 5 on\n"
 "                           a GPU: -t " OCLBLAS__STR(QUICK_CPU_SECONDS) " on a CPU, -t " OCLBLAS__STR(QUICK_GPU_SECONDS) " on a GPU or accelerator (the rest is\n"
 "                           for the candidate in flight and the entry's check); a -t given wins.\n"
-"                           On a CPU, no classes of shapes unless --class names some\n"
+"                           On a CPU: no classes of shapes unless --class names some, each\n"
+"                           kernel's first default size only, and --runs 3, unless given\n"
 "  -t, --time-budget SEC    seconds for the whole run, shared out among the kernels, each\n"
 "                           taking its share of what is left when its turn comes, after\n"
 "                           6%% set aside for the routine values:\n"
@@ -422,7 +423,7 @@ static int run_option(tune_options *o, int c, const char *arg, int *any_kernel)
     case O_FROM_JOURNAL: o->from_journal = arg; return 1;
     case 'k': *any_kernel = 1; return parse_kernels(o, arg);
     case O_SIZE: return parse_sizes(o, arg);
-    case O_RUNS: return int_option(arg, 1, 50, "--runs needs 1..50, got \"%s\"", &o->runs);
+    case O_RUNS: o->runs_given = 1; return int_option(arg, 1, 50, "--runs needs 1..50, got \"%s\"", &o->runs);
     case O_SCREEN:
         if (!tune_parse_double(arg, 1.0, 1e6, &x))
             return bad_option("--screen needs a number >= 1, got \"%s\"", arg);
@@ -613,20 +614,31 @@ void tune_default_output(const tune_device *d, char *buf, size_t len)
 
 void tune_options_for_device(tune_options *o, const tune_device *d)
 {
+    int sizes_given[OCLBLAS__K_COUNT];
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        sizes_given[k] = o->num_sizes[k] > 0;
+    default_sizes(o, d);
     if (o->quick) {
-        /* Measured bounds: a run ends within -t plus its candidate in flight (on PoCL a build of up to
-         * about 20 s), then checks its entry, which builds what the run did not (under a minute). */
         const int cpu = strcmp(d->info->type, "CPU") == 0;
         o->quick_time_given = o->time_total > 0;
         if (!o->quick_time_given)
             o->time_total = cpu ? QUICK_CPU_SECONDS : QUICK_GPU_SECONDS;
-        /* A CPU builds a candidate in 5 to 50 s: a class's share of the quick budget (about 30 s)
-         * would measure only the set the database gives it, so the time goes to the sets for
-         * every shape. A GPU builds dozens in that time, and its classes are searched. */
-        if (cpu && !o->num_classes)
-            o->no_classes = 1;
+        /* Measured bounds: a run ends within -t plus its candidate in flight (on PoCL a build of up to
+         * about 20 s, on Intel's runtime 50 s), then checks its entry, which builds what the run did not. */
+        /* A CPU builds a candidate in 5 to 50 s and times a slow one at 2048^3 for as long: a
+         * class's share of the quick budget (about 30 s) would measure only the set the
+         * database gives it. So the time goes to the sets for every shape, each rated on its
+         * first default size, with 3 timed runs. A GPU builds and times dozens in that time. */
+        if (cpu) {
+            if (!o->num_classes)
+                o->no_classes = 1;
+            for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+                if (!sizes_given[k] && o->num_sizes[k] > 1)
+                    o->num_sizes[k] = 1;
+            if (!o->runs_given)
+                o->runs = 3;
+        }
     }
-    default_sizes(o, d);
     default_classes(o, d);
     /* A kernel the device cannot run at all (gemm_tc off NVIDIA) is not
      * searched, and the entry leaves it out. */
