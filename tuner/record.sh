@@ -11,8 +11,10 @@
 #           times 10 (0 elsewhere), as clinfo shows them
 #   VALUES  --values text without the kernel: NAME=V,V:NAME=V...
 #   SIZE    the problem, MxNxK (MxN for a gemv)
+# OUT.rec.journal and OUT.rec.json are the run's own files (the journal
+# resumes it): commit only OUT.rec.
 set -eu
-[ $# -ge 6 ] || { sed -n '2,15s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ $# -ge 6 ] || { sed -n '2,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 out=$1 tuner=$2 limits=$3 kernel=$4 values=$5 size=$6
 shift 6
 journal=$out.journal
