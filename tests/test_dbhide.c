@@ -51,6 +51,7 @@ static void test_levels(void **state)
     const oclblas__device_info pocl = device("pocl", "CPU", "skylake-avx512", "pthread-skylake-avx512-AMD EPYC");
     const oclblas__device_info h100 = device("nvidia", "GPU", "SM9.0", "NVIDIA H100 80GB HBM3");
     const int device_hidden = strcmp(mode, "none") != 0, vendor_hidden = strcmp(mode, "vendor") == 0;
+    assert_int_equal(oclblas__db_hidden_levels(), vendor_hidden ? 3 : device_hidden ? 2 : 0); /* what the tuner reads */
     assert_from(&pocl, !device_hidden ? "(device name match)" : !vendor_hidden ? "(vendor match)" : "(device type match)");
     assert_from(&h100, !device_hidden ? "(device name match)" : "(device type match)");
 }

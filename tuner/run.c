@@ -420,6 +420,8 @@ static int class_tunes(const tune_class *c, int kernel)
 static int sibling_seeds(const tune_device *d, int kernel, const char *cls, oclblas__params *out, int max)
 {
     int n = 0;
+    if (oclblas__db_hidden_levels() >= 2) /* OCLBLAS_DATABASE_HIDE: as a device of an architecture nobody tuned */
+        return 0;
     for (size_t i = 0; i < oclblas__db_builtin_count && n < max && d->info->arch[0]; ++i) {
         const oclblas__db_entry *e = &oclblas__db_builtin[i];
         if (!e->name[0] || !oclblas__strcaseeq(e->arch, d->info->arch) || oclblas__strcaseeq(e->name, d->info->name))

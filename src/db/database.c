@@ -419,6 +419,12 @@ oclblas_status oclblas_database_load(const char *path)
     return st;
 }
 
+int oclblas__db_hidden_levels(void)
+{
+    pthread_once(&env_once, env_init);
+    return hidden_levels;
+}
+
 size_t oclblas__db_runtime_count(void)
 {
     pthread_once(&env_once, env_init);
