@@ -23,7 +23,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-typedef enum { VERBOSE, MATH_MODE, HOST_CALLS, ZERO_COPY, PINNED, THREADS, DEVICE_MEMORY, INDEX_LIMIT, FAULT0, FAULT1 } field;
+typedef enum { VERBOSE, MATH_MODE, HOST_CALLS, DATABASE_HIDE, ZERO_COPY, PINNED, THREADS, DEVICE_MEMORY, INDEX_LIMIT, FAULT0, FAULT1 } field;
 
 static long long in_force(field f)
 {
@@ -32,6 +32,7 @@ static long long in_force(field f)
     case VERBOSE: return s->verbose;
     case MATH_MODE: return s->math_mode;
     case HOST_CALLS: return s->host_calls;
+    case DATABASE_HIDE: return s->database_hide;
     case ZERO_COPY: return s->host_zero_copy;
     case PINNED: return s->host_pinned;
     case THREADS: return s->host_threads;
@@ -43,9 +44,10 @@ static long long in_force(field f)
     return -2;
 }
 
-static const char *const variables[] = {"OCLBLAS_VERBOSE",     "OCLBLAS_MATH_MODE",     "OCLBLAS_HOST_CALLS",
-                                        "OCLBLAS_HOST_ZERO_COPY", "OCLBLAS_HOST_PINNED", "OCLBLAS_HOST_THREADS",
-                                        "OCLBLAS_DEVICE_MEMORY", "OCLBLAS_INDEX_LIMIT",  "OCLBLAS_FAULT"};
+static const char *const variables[] = {"OCLBLAS_VERBOSE",        "OCLBLAS_MATH_MODE",     "OCLBLAS_HOST_CALLS",
+                                        "OCLBLAS_DATABASE_HIDE",  "OCLBLAS_HOST_ZERO_COPY", "OCLBLAS_HOST_PINNED",
+                                        "OCLBLAS_HOST_THREADS",   "OCLBLAS_DEVICE_MEMORY", "OCLBLAS_INDEX_LIMIT",
+                                        "OCLBLAS_FAULT"};
 
 static void clear_environment(void)
 {
@@ -89,6 +91,9 @@ static const struct {
     {"OCLBLAS_HOST_CALLS", "device", HOST_CALLS, DEVICE, 0},
     {"OCLBLAS_HOST_CALLS", "HOST", HOST_CALLS, HOST, 0},
     {"OCLBLAS_HOST_CALLS", "sometimes", HOST_CALLS, AUTO, 1},
+    {"OCLBLAS_DATABASE_HIDE", "device", DATABASE_HIDE, 1, 0},
+    {"OCLBLAS_DATABASE_HIDE", "Vendor", DATABASE_HIDE, 2, 0},
+    {"OCLBLAS_DATABASE_HIDE", "all", DATABASE_HIDE, 0, 1},
     {"OCLBLAS_HOST_CALLS", "dev", HOST_CALLS, AUTO, 1},
     {"OCLBLAS_HOST_CALLS", "device ", HOST_CALLS, AUTO, 1},
     {"OCLBLAS_HOST_CALLS", "hosts", HOST_CALLS, AUTO, 1},

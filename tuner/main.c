@@ -166,6 +166,10 @@ static void say_start(const tune_run *r)
         fprintf(stderr, "oclblas-tune %s: %s (%s, %s %s), driver %s; %d build %s; journal %s (%ld records)\n",
                 TUNE_VERSION, i->name, i->type, i->vendor, i->arch, i->driver, r->o.jobs,
                 r->workers ? "processes" : "threads", r->journal_path, tune_journal_loaded(r->journal));
+    if (r->o.quick && !r->o.from_journal)
+        fprintf(stderr, "quick run: %.0f s of tuning (%s), %s, then the entry's check\n", r->o.time_total,
+                r->o.quick_time_given ? "-t" : strcmp(i->type, "CPU") == 0 ? "a CPU's" : "a GPU's",
+                r->o.num_classes ? "classes of shapes included" : "the sets for every shape only");
 }
 
 /* Everything before the searches; 0 with the exit status in r->status. */
@@ -177,6 +181,8 @@ static int setup(tune_run *r)
     r->budget.measure_nothing = r->o.from_journal != NULL;
     if ((!r->o.list && !files_replaceable(r)) || !make_private_dir() || !open_device(r))
         return 0;
+    /* --quick chooses its time budget by the device's type, known only now. */
+    r->budget.total = r->o.from_journal ? 0 : r->o.time_total;
     if (!r->o.list && !open_journal(r))
         return 0;
     start_builds(r);

@@ -13,6 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+/* --quick's whole-run time budgets in seconds, a minute and a half below the bounds
+ * it promises (10 minutes on a CPU, 5 on a GPU): see tune_options_for_device. */
+#define QUICK_CPU_SECONDS 480
+#define QUICK_GPU_SECONDS 210
+
 /* The kernels a strategy searches, and their shares of a time budget, from the list. */
 static void list_kernels(char *names, size_t names_len, char *shares, size_t shares_len)
 {
@@ -68,6 +73,11 @@ static void usage(FILE *f)
 "                           legal range; for routine, the sizes at which crossovers are\n"
 "                           measured and chosen\n"
 "Budgets (the search of a kernel ends at the first one spent):\n"
+"      --quick              an entry for a new device in at most 10 minutes on a CPU and 5 on\n"
+"                           a GPU: -t " OCLBLAS__STR(QUICK_CPU_SECONDS) " on a CPU, -t " OCLBLAS__STR(QUICK_GPU_SECONDS) " on a GPU or accelerator (the rest is\n"
+"                           for the candidate in flight and the entry's check); a -t given wins.\n"
+"                           On a CPU: no classes of shapes unless --class names some, each\n"
+"                           kernel's first default size only, and --runs 3, unless given\n"
 "  -t, --time-budget SEC    seconds for the whole run, shared out among the kernels, each\n"
 "                           taking its share of what is left when its turn comes, after\n"
 "                           6%% set aside for the routine values:\n"
@@ -303,7 +313,7 @@ static int parse_budget(tune_options *o, const char *arg, int time)
 
 /* Option codes of the long options without a letter. */
 enum { O_FRESH = 1, O_SEED, O_FRACTION, O_COUNT, O_BATCH, O_SWARM, O_TEMPERATURE, O_VALUES, O_SIZE, O_RUNS, O_SCREEN,
-       O_CACHE_DIR, O_LIST, O_NO_DB_SEED, O_BUILD, O_FROM_JOURNAL, O_CLASS, O_NO_CLASSES };
+       O_CACHE_DIR, O_LIST, O_NO_DB_SEED, O_BUILD, O_FROM_JOURNAL, O_CLASS, O_NO_CLASSES, O_QUICK };
 
 /* -k LIST */
 static int parse_kernels(tune_options *o, const char *arg)
@@ -396,6 +406,7 @@ static int search_option(tune_options *o, int c, const char *arg, int *batch, in
     case 'n': return parse_budget(o, arg, 0);
     case O_CLASS: return parse_class(o, arg);
     case O_NO_CLASSES: o->no_classes = 1; return 1;
+    case O_QUICK: o->quick = 1; return 1;
     default: return -1;
     }
 }
@@ -412,7 +423,7 @@ static int run_option(tune_options *o, int c, const char *arg, int *any_kernel)
     case O_FROM_JOURNAL: o->from_journal = arg; return 1;
     case 'k': *any_kernel = 1; return parse_kernels(o, arg);
     case O_SIZE: return parse_sizes(o, arg);
-    case O_RUNS: return int_option(arg, 1, 50, "--runs needs 1..50, got \"%s\"", &o->runs);
+    case O_RUNS: o->runs_given = 1; return int_option(arg, 1, 50, "--runs needs 1..50, got \"%s\"", &o->runs);
     case O_SCREEN:
         if (!tune_parse_double(arg, 1.0, 1e6, &x))
             return bad_option("--screen needs a number >= 1, got \"%s\"", arg);
@@ -489,7 +500,8 @@ int tune_options_parse(int argc, char **argv, tune_options *o)
         {"jobs", 1, 0, 'J'},          {"cache-dir", 1, 0, O_CACHE_DIR}, {"list", 0, 0, O_LIST},
         {"quiet", 0, 0, 'q'},         {"help", 0, 0, 'h'},             {"version", 0, 0, 'V'},
         {"no-database-seed", 0, 0, O_NO_DB_SEED}, {"build", 1, 0, O_BUILD}, {"from-journal", 1, 0, O_FROM_JOURNAL},
-        {"class", 1, 0, O_CLASS},     {"no-classes", 0, 0, O_NO_CLASSES}, {0, 0, 0, 0}};
+        {"class", 1, 0, O_CLASS},     {"no-classes", 0, 0, O_NO_CLASSES}, {"quick", 0, 0, O_QUICK},
+        {0, 0, 0, 0}};
     option_defaults(argc, argv, o);
     int batch = 0, swarm = 0, any_kernel = 0, c;
     opterr = 0;
@@ -602,7 +614,31 @@ void tune_default_output(const tune_device *d, char *buf, size_t len)
 
 void tune_options_for_device(tune_options *o, const tune_device *d)
 {
+    int sizes_given[OCLBLAS__K_COUNT];
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        sizes_given[k] = o->num_sizes[k] > 0;
     default_sizes(o, d);
+    if (o->quick) {
+        const int cpu = strcmp(d->info->type, "CPU") == 0;
+        o->quick_time_given = o->time_total > 0;
+        if (!o->quick_time_given)
+            o->time_total = cpu ? QUICK_CPU_SECONDS : QUICK_GPU_SECONDS;
+        /* Measured bounds: a run ends within -t plus its candidate in flight (on PoCL a build of up to
+         * about 20 s, on Intel's runtime 50 s), then checks its entry, which builds what the run did not. */
+        /* A CPU builds a candidate in 5 to 50 s and times a slow one at 2048^3 for as long: a
+         * class's share of the quick budget (about 30 s) would measure only the set the
+         * database gives it. So the time goes to the sets for every shape, each rated on its
+         * first default size, with 3 timed runs. A GPU builds and times dozens in that time. */
+        if (cpu) {
+            if (!o->num_classes)
+                o->no_classes = 1;
+            for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+                if (!sizes_given[k] && o->num_sizes[k] > 1)
+                    o->num_sizes[k] = 1;
+            if (!o->runs_given)
+                o->runs = 3;
+        }
+    }
     default_classes(o, d);
     /* A kernel the device cannot run at all (gemm_tc off NVIDIA) is not
      * searched, and the entry leaves it out. */

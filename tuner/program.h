@@ -52,6 +52,8 @@ typedef struct {
     size_t gemv_long, gemv_short, gemv_square;
     tune_class classes[OCLBLAS__MAX_CLASSES]; /* tuned beside the sets for every shape, in this order */
     int num_classes, no_classes;
+    int quick, quick_time_given; /* --quick: a time budget by the device's type (options.c), unless -t gave one */
+    int runs_given;
     char command[2048];
 } tune_options;
 

@@ -171,6 +171,14 @@ static void progress(void *v, const tune_progress *p)
         const size_t u = strlen(line);
         snprintf(line + u, sizeof line - u, ", %ld failed", failed);
     }
+    if (kr->budget && kr->budget->total > 0) {
+        /* The whole run ends within its budget plus the candidate in flight, then checks its entry. */
+        const double run_left = kr->budget->total - tune_run_budget_spent(kr->budget);
+        char rl[32];
+        tune_format_duration(run_left < 0 ? 0 : run_left, rl, sizeof rl);
+        const size_t u = strlen(line);
+        snprintf(line + u, sizeof line - u, "; run ~%s left", rl);
+    }
     if (kr->tty)
         fprintf(stderr, "\r\033[K%s", line);
     else
@@ -412,6 +420,8 @@ static int class_tunes(const tune_class *c, int kernel)
 static int sibling_seeds(const tune_device *d, int kernel, const char *cls, oclblas__params *out, int max)
 {
     int n = 0;
+    if (oclblas__db_hidden_levels() >= 2) /* OCLBLAS_DATABASE_HIDE: as a device of an architecture nobody tuned */
+        return 0;
     for (size_t i = 0; i < oclblas__db_builtin_count && n < max && d->info->arch[0]; ++i) {
         const oclblas__db_entry *e = &oclblas__db_builtin[i];
         if (!e->name[0] || !oclblas__strcaseeq(e->arch, d->info->arch) || oclblas__strcaseeq(e->name, d->info->name))

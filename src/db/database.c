@@ -4,7 +4,9 @@
  * entry for the device's name, for its architecture, for its vendor (and
  * type), for its type, and the global default; at each level entries loaded
  * at run time (OCLBLAS_DATABASE, oclblas_database_load; the newest first)
- * win over the compiled-in ones. An entry whose parameters this particular
+ * win over the compiled-in ones (OCLBLAS_DATABASE_HIDE hides the compiled-in
+ * entries of the most specific levels, so that a tuned device can be served
+ * as one nobody tuned). An entry whose parameters this particular
  * device cannot run (work-group or local memory limits) is passed over.
  * The entry that covers a kernel first also gives its classes of shapes
  * (an entry with classes but no set for every shape takes that set from
@@ -47,6 +49,9 @@ static size_t runtime_count;
 static override *overrides;
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static atomic_uint generation = 1; /* grows with every load and override */
+/* Compiled-in entries at levels below this one (0 device name, 1
+ * architecture, 2 vendor) are passed over: OCLBLAS_DATABASE_HIDE. */
+static int hidden_levels;
 
 /* ---- loading ----------------------------------------------------------- */
 
@@ -375,8 +380,18 @@ static oclblas_status load_all(const char *path)
     return st;
 }
 
+/* OCLBLAS_DATABASE_HIDE: "device" hides the compiled-in entries for the
+ * device's name and architecture, "vendor" those for its vendor too; the
+ * entries for its type and the global default always serve. */
+static void hide_init(void)
+{
+    static const int levels[] = {0, 2, 3}; /* none, device, vendor */
+    hidden_levels = levels[oclblas__settings_get()->database_hide];
+}
+
 static void env_init(void)
 {
+    hide_init();
     const char *env = getenv("OCLBLAS_DATABASE");
     if (!env || !*env)
         return;
@@ -401,6 +416,12 @@ oclblas_status oclblas_database_load(const char *path)
     if (st == OCLBLAS_SUCCESS)
         atomic_fetch_add(&generation, 1);
     return st;
+}
+
+int oclblas__db_hidden_levels(void)
+{
+    pthread_once(&env_once, env_init);
+    return hidden_levels;
 }
 
 size_t oclblas__db_runtime_count(void)
@@ -521,7 +542,7 @@ static oclblas_status sets_locked(const oclblas__device_info *dev, int kernel, k
         for (size_t i = 0; i < total; ++i) {
             int builtin;
             const oclblas__db_entry *e = nth_entry(i, &builtin);
-            if (match_level(e, dev) != level)
+            if (match_level(e, dev) != level || (builtin && level < hidden_levels))
                 continue;
             const int has_classes = classes_cover(e, kernel);
             if (e->has & (1u << kernel)) {

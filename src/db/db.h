@@ -54,6 +54,9 @@ size_t oclblas__db_runtime_count(void);
  * compiled-in entries, most specific first. from gets a description. */
 oclblas_status oclblas__db_lookup(const oclblas__device_info *dev, int kernel, oclblas__params *out,
                                   char *from, size_t from_len);
+/* OCLBLAS_DATABASE_HIDE as a level: compiled-in entries more specific than
+ * it are passed over (0 none; 2 device name and architecture; 3 vendor too). */
+int oclblas__db_hidden_levels(void);
 /* Grows with every database load and override: a device context resolved
  * at an older generation is stale. */
 unsigned oclblas__db_generation(void);

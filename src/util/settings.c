@@ -190,6 +190,7 @@ static const char *const switch_names[] = {"0", "1"};
 static const char *const call_names[] = {[OCLBLAS__CALLS_AUTO] = "auto", [OCLBLAS__CALLS_DEVICE] = "device",
                                          [OCLBLAS__CALLS_HOST] = "host"};
 static const char *const mode_names[] = {"strict", "accurate", "tf32"};
+static const char *const hide_names[] = {"device", "vendor"};
 
 /* The value of a variable, NULL when unset or empty. */
 static const char *value_of(const char *name)
@@ -252,6 +253,12 @@ static void read_all(void)
         take("OCLBLAS_HOST_CALLS", v);
     } else if (v) {
         refused("OCLBLAS_HOST_CALLS", v, "is none of auto, device, host: the default, auto, is used");
+    }
+    if ((v = value_of("OCLBLAS_DATABASE_HIDE")) && parse_choice(v, hide_names, 2, &i)) {
+        s.database_hide = 1 + i;
+        take("OCLBLAS_DATABASE_HIDE", v);
+    } else if (v) {
+        refused("OCLBLAS_DATABASE_HIDE", v, "is neither device nor vendor: no entry is hidden");
     }
     read_switch("OCLBLAS_HOST_ZERO_COPY", &s.host_zero_copy, "1");
     read_switch("OCLBLAS_HOST_PINNED", &s.host_pinned, "1");

@@ -27,6 +27,7 @@ typedef struct {
     int verbose;                    /* OCLBLAS_VERBOSE: 0 or 1 */
     oclblas_math_mode math_mode;    /* OCLBLAS_MATH_MODE; 0: unset (runtime/mathmode.c's default) */
     oclblas__host_calls host_calls; /* OCLBLAS_HOST_CALLS */
+    int database_hide;              /* OCLBLAS_DATABASE_HIDE: 0 none, 1 device, 2 vendor (db/database.c) */
     int host_zero_copy;             /* OCLBLAS_HOST_ZERO_COPY: 1, or 0 to copy even where memory is shared */
     int host_pinned;                /* OCLBLAS_HOST_PINNED: 1, or 0 to transfer without pinned staging */
     unsigned host_threads;          /* OCLBLAS_HOST_THREADS; 0: unset (the processors online, at most 16) */
