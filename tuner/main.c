@@ -1,7 +1,7 @@
 /*
  * oclblas-tune: tunes oclblas's kernels and routine-level values for one
  * OpenCL device and writes a database entry. main strings the parts
- * together (program.h): the options, the run's setup (its private folder,
+ * together (program.h): the options, the run's setup (its private folder in privdir.c,
  * the device, the files, the build processes), the kernels' searches and
  * the routine values (run.c), the entry written from what they found and
  * merged with an earlier one (merge.c), the summary (report.c), and the
@@ -9,59 +9,13 @@
  * (interrupt.c) stop the searches after the candidate in flight; a second
  * one writes what was found so far and ends the process (sofar.c).
  */
-#define _GNU_SOURCE /* nftw */
 #include "program.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- the run's private folder ------------------------------------------------------------ */
-
-static char private_dir[1024];
-
-static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-void tune_private_dir_remove(void)
-{
-    /* Only the folder mkdtemp made for this run, and only what is in it. */
-    if (private_dir[0])
-        nftw(private_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-    private_dir[0] = '\0';
-}
-
-/* Before the first OpenCL call: the drivers read these when they start.
- * NVIDIA's JIT cache stays on, in a folder of this run's own, because
- * build processes hand their work to this one through it. */
-static int make_private_dir(void)
-{
-    const char *tmp = getenv("TMPDIR");
-    snprintf(private_dir, sizeof private_dir, "%s/oclblas-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(private_dir)) {
-        private_dir[0] = '\0';
-        fprintf(stderr, "oclblas-tune: cannot create a temporary folder in %s\n", tmp && *tmp ? tmp : "/tmp");
-        return 0;
-    }
-    atexit(tune_private_dir_remove);
-    setenv("POCL_KERNEL_CACHE", "0", 0);
-    if (!getenv("CUDA_CACHE_PATH")) {
-        char path[1100];
-        snprintf(path, sizeof path, "%s/nv", private_dir);
-        setenv("CUDA_CACHE_PATH", path, 1);
-        setenv("CUDA_CACHE_MAXSIZE", "2147483648", 0);
-    }
-    return 1;
-}
 
 /* ---- setup ---------------------------------------------------------------------------------- */
 
@@ -145,7 +99,7 @@ static void start_builds(tune_run *r)
                           (o->build_mode == BUILD_AUTO && strcmp(r->d.info->vendor, "nvidia") == 0);
     if (processes && !o->list && !o->from_journal) {
         if (!o->cache_dir)
-            snprintf(binaries, sizeof binaries, "%s/binaries", private_dir);
+            snprintf(binaries, sizeof binaries, "%s/binaries", tune_private_dir());
         r->workers = tune_workers_start(&r->d, binaries, o->jobs, err, sizeof err);
         if (!r->workers)
             fprintf(stderr, "oclblas-tune: %s; compiling in threads\n", err);
@@ -179,7 +133,7 @@ static int setup(tune_run *r)
     tune_run_budget_init(&r->budget, r->o.from_journal ? 0 : r->o.time_total,
                          r->o.selected[OCLBLAS__K_ROUTINE] ? ROUTINE_RESERVE : 0);
     r->budget.measure_nothing = r->o.from_journal != NULL;
-    if ((!r->o.list && !files_replaceable(r)) || !make_private_dir() || !open_device(r))
+    if ((!r->o.list && !files_replaceable(r)) || !tune_private_dir_make() || !open_device(r))
         return 0;
     /* --quick chooses its time budget by the device's type, known only now. */
     r->budget.total = r->o.from_journal ? 0 : r->o.time_total;

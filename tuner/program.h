@@ -148,8 +148,13 @@ void tune_so_far_release(int done);
 /* The second interrupt's last words (interrupt.c calls it from its thread). */
 void tune_so_far_stop(void);
 
-/* ---- the run's private folder (main.c) ------------------------------------------- */
+/* ---- the run's private folder (privdir.c) ---------------------------------------- */
 
+/* Makes it and points the drivers' caches into it; 0 (said on stderr) when it cannot. */
+int tune_private_dir_make(void);
+/* Its path; "" before it is made or after it is removed. */
+const char *tune_private_dir(void);
+/* Removes it and what is in it; at exit, or from the second interrupt. */
 void tune_private_dir_remove(void);
 
 #endif
