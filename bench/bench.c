@@ -120,12 +120,7 @@ static int ocl_run(const bench_cl *cl, const bench_problem *p, const bench_data 
     int rc = -1;
     if (bench_cl_operands(cl, p, d, &x.a, &x.b, &x.y, &nc) == CL_SUCCESS) {
         /* One checked call from the original C, then the timed batch. */
-        cl_event ev = NULL;
-        rc = ocl_call(&x, &ev);
-        if (ev)
-            clReleaseEvent(ev);
-        if (rc == 0)
-            rc = clEnqueueReadBuffer(cl->queue, x.y, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+        rc = bench_cl_result(cl, ocl_call, &x, x.y, nc, d->out);
         if (rc == 0)
             rc = bench_time_cl(cl, ocl_call, &x, reps, t);
     }

@@ -95,12 +95,7 @@ int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d,
     if (rc == 0 && d->out) {
         /* The result of one call from the original C. */
         clEnqueueWriteBuffer(cl->queue, x.c, CL_TRUE, 0, nc * 4, d->c, 0, NULL, NULL);
-        cl_event ev = NULL;
-        rc = call(&x, &ev);
-        if (ev)
-            clReleaseEvent(ev);
-        if (rc == 0)
-            rc = clEnqueueReadBuffer(cl->queue, x.c, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+        rc = bench_cl_result(cl, call, &x, x.c, nc, d->out);
     }
     bench_cl_release(x.a, x.b, x.c);
     return rc;

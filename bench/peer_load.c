@@ -3,8 +3,8 @@
  * soname, on the loader's path and then in the folders a CUDA toolkit
  * usually occupies; dlsym of the few functions each peer calls; and the
  * CUDA driver's count of GPUs, which decides whether the CUDA peers load
- * anything more; and a batch's operands in OpenCL buffers, which oclblas's
- * runs and CLBlast's make alike.
+ * anything more; and a batch's operands in OpenCL buffers and the result
+ * of one call, which oclblas's runs and CLBlast's make alike.
  */
 #include "peers.h"
 
@@ -127,4 +127,15 @@ void bench_cl_release(cl_mem a, cl_mem b, cl_mem c)
     for (int i = 0; i < 3; ++i)
         if (held[i])
             clReleaseMemObject(held[i]);
+}
+
+int bench_cl_result(const bench_cl *cl, bench_cl_call call, void *ctx, cl_mem c, size_t nc, float *out)
+{
+    cl_event ev = NULL;
+    int rc = call(ctx, &ev);
+    if (ev)
+        clReleaseEvent(ev);
+    if (rc == 0)
+        rc = clEnqueueReadBuffer(cl->queue, c, CL_TRUE, 0, nc * 4, out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+    return rc;
 }

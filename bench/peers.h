@@ -89,6 +89,9 @@ int nvblas_gemm(const bench_problem *p, const float *a, const float *b, float *c
 cl_int bench_cl_operands(const bench_cl *cl, const bench_problem *p, const bench_data *d, cl_mem *a, cl_mem *b,
                          cl_mem *c, size_t *nc);
 void bench_cl_release(cl_mem a, cl_mem b, cl_mem c);
+/* One call (its event released), then C's nc elements (buffer c) read into
+ * out: the result a run checks. 0 on success. */
+int bench_cl_result(const bench_cl *cl, bench_cl_call call, void *ctx, cl_mem c, size_t nc, float *out);
 
 /* The first of names (NULL-terminated) that loads: each on the loader's
  * path, then in each of dirs (NULL-terminated; NULL for none). The path
