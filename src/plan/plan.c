@@ -192,11 +192,6 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
-{
-    return gemv_plan(cx, p, NULL, out);
-}
-
 oclblas_status oclblas__gemv_batch_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
                                         const oclblas__batch *batch, oclblas__plan *out)
 {
@@ -804,11 +799,6 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return st;
     direct_plan(p, batch, dp, oclblas__devctx_class(cx, OCLBLAS__K_GEMM_DIRECT, &shape), out);
     return OCLBLAS_SUCCESS;
-}
-
-oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
-{
-    return gemm_plan(cx, p, NULL, out);
 }
 
 oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
