@@ -115,34 +115,16 @@ static int ocl_call(void *v, cl_event *ev)
 
 static int ocl_run(const bench_cl *cl, const bench_problem *p, const bench_data *d, int reps, bench_time *t)
 {
-    size_t na, nb, nc;
-    bench_sizes(p, &na, &nb, &nc);
-    na *= p->batch;
-    nb *= p->batch;
-    nc *= p->batch;
-    cl_int err;
+    size_t nc;
     ocl_ctx x = {cl, p, NULL, NULL, NULL};
-    x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
-    if (err == CL_SUCCESS)
-        x.b = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err);
-    if (err == CL_SUCCESS)
-        x.y = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nc * 4, (void *)d->c, &err);
     int rc = -1;
-    if (err == CL_SUCCESS) {
+    if (bench_cl_operands(cl, p, d, &x.a, &x.b, &x.y, &nc) == CL_SUCCESS) {
         /* One checked call from the original C, then the timed batch. */
-        cl_event ev = NULL;
-        rc = ocl_call(&x, &ev);
-        if (ev)
-            clReleaseEvent(ev);
-        if (rc == 0)
-            rc = clEnqueueReadBuffer(cl->queue, x.y, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+        rc = bench_cl_result(cl, ocl_call, &x, x.y, nc, d->out);
         if (rc == 0)
             rc = bench_time_cl(cl, ocl_call, &x, reps, t);
     }
-    cl_mem held[] = {x.a, x.b, x.y};
-    for (int i = 0; i < 3; ++i)
-        if (held[i])
-            clReleaseMemObject(held[i]);
+    bench_cl_release(x.a, x.b, x.y);
     return rc;
 }
 

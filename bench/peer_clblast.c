@@ -88,33 +88,16 @@ int clblast_run(const bench_cl *cl, const bench_problem *p, const bench_data *d,
 {
     if (!clblast_available(NULL) || (p->batch > 1 && (!p->gemm || !lib.sgemm_strided)))
         return -1;
-    size_t na, nb, nc;
-    bench_sizes(p, &na, &nb, &nc);
-    na *= p->batch;
-    nb *= p->batch;
-    nc *= p->batch;
-    cl_int err;
+    size_t nc;
     call_ctx x = {cl, p, NULL, NULL, NULL};
-    x.a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
-    if (err == CL_SUCCESS)
-        x.b = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err);
-    if (err == CL_SUCCESS)
-        x.c = clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, nc * 4, (void *)d->c, &err);
+    const cl_int err = bench_cl_operands(cl, p, d, &x.a, &x.b, &x.c, &nc);
     int rc = err == CL_SUCCESS ? bench_time_cl(cl, call, &x, reps, t) : -1;
     if (rc == 0 && d->out) {
         /* The result of one call from the original C. */
         clEnqueueWriteBuffer(cl->queue, x.c, CL_TRUE, 0, nc * 4, d->c, 0, NULL, NULL);
-        cl_event ev = NULL;
-        rc = call(&x, &ev);
-        if (ev)
-            clReleaseEvent(ev);
-        if (rc == 0)
-            rc = clEnqueueReadBuffer(cl->queue, x.c, CL_TRUE, 0, nc * 4, d->out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+        rc = bench_cl_result(cl, call, &x, x.c, nc, d->out);
     }
-    cl_mem held[] = {x.a, x.b, x.c};
-    for (int i = 0; i < 3; ++i)
-        if (held[i])
-            clReleaseMemObject(held[i]);
+    bench_cl_release(x.a, x.b, x.c);
     return rc;
 }
 

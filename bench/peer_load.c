@@ -3,7 +3,8 @@
  * soname, on the loader's path and then in the folders a CUDA toolkit
  * usually occupies; dlsym of the few functions each peer calls; and the
  * CUDA driver's count of GPUs, which decides whether the CUDA peers load
- * anything more.
+ * anything more; and a batch's operands in OpenCL buffers and the result
+ * of one call, which oclblas's runs and CLBlast's make alike.
  */
 #include "peers.h"
 
@@ -99,4 +100,42 @@ int bench_cuda_gpu(char *name, size_t len, char *why, size_t why_len)
     if (get(&dev, 0) != 0 || get_name(name, (int)len, dev) != 0)
         snprintf(name, len, "CUDA device 0");
     return 0;
+}
+
+cl_int bench_cl_operands(const bench_cl *cl, const bench_problem *p, const bench_data *d, cl_mem *a, cl_mem *b,
+                         cl_mem *c, size_t *nc)
+{
+    size_t na, nb;
+    bench_sizes(p, &na, &nb, nc);
+    na *= p->batch;
+    nb *= p->batch;
+    *nc *= p->batch;
+    cl_int err;
+    *a = clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, na * 4, (void *)d->a, &err);
+    *b = err == CL_SUCCESS
+             ? clCreateBuffer(cl->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, nb * 4, (void *)d->b, &err)
+             : NULL;
+    *c = err == CL_SUCCESS
+             ? clCreateBuffer(cl->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, *nc * 4, (void *)d->c, &err)
+             : NULL;
+    return err;
+}
+
+void bench_cl_release(cl_mem a, cl_mem b, cl_mem c)
+{
+    const cl_mem held[] = {a, b, c};
+    for (int i = 0; i < 3; ++i)
+        if (held[i])
+            clReleaseMemObject(held[i]);
+}
+
+int bench_cl_result(const bench_cl *cl, bench_cl_call call, void *ctx, cl_mem c, size_t nc, float *out)
+{
+    cl_event ev = NULL;
+    int rc = call(ctx, &ev);
+    if (ev)
+        clReleaseEvent(ev);
+    if (rc == 0)
+        rc = clEnqueueReadBuffer(cl->queue, c, CL_TRUE, 0, nc * 4, out, 0, NULL, NULL) == CL_SUCCESS ? 0 : -1;
+    return rc;
 }

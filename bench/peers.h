@@ -82,6 +82,17 @@ int nvblas_gemm(const bench_problem *p, const float *a, const float *b, float *c
 
 /* ---- for the peer files (peer_load.c) ---------------------------------- */
 
+/* The whole batch's operands from d in buffers of cl's context: A and B
+ * (gemv: x) read-only, C (gemv: y) read-write, *nc the elements of C. The
+ * OpenCL error of the first that fails, the buffers not made NULL; the
+ * caller releases them all by bench_cl_release. */
+cl_int bench_cl_operands(const bench_cl *cl, const bench_problem *p, const bench_data *d, cl_mem *a, cl_mem *b,
+                         cl_mem *c, size_t *nc);
+void bench_cl_release(cl_mem a, cl_mem b, cl_mem c);
+/* One call (its event released), then C's nc elements (buffer c) read into
+ * out: the result a run checks. 0 on success. */
+int bench_cl_result(const bench_cl *cl, bench_cl_call call, void *ctx, cl_mem c, size_t nc, float *out);
+
 /* The first of names (NULL-terminated) that loads: each on the loader's
  * path, then in each of dirs (NULL-terminated; NULL for none). The path
  * loaded goes to found; when nothing loads, found lists what was tried. */

@@ -9,6 +9,7 @@
  * default; a class set the device cannot run passed over; overrides on
  * every set).
  */
+#include "dbtest.h"
 #include "db/db.h"
 #include "kernels/gemm_fast.h"
 #include "kernels/routine.h"
@@ -127,10 +128,6 @@ static void test_rules_refused(void **state)
 
 /* ---- the format ---------------------------------------------------------------- */
 
-#define FAST_SET                                                                                               \
-    "\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 16, \"NDIMC\": 16, \"MDIMA\": 16, \"NDIMB\": 16, "       \
-    "\"KWI\": 2, \"VWM\": 2, \"VWN\": 4, \"STRM\": 1, \"STRN\": 1, \"SA\": 1, \"SB\": 1"
-
 /* An entry for device name NAME (vendor "testvendor", type ACCELERATOR),
  * with PARAMS inside "parameters" and CLASSES as the "classes" array ("":
  * none). */
@@ -156,37 +153,23 @@ static oclblas__db_entry *parse_ok(const char *text, size_t *count)
     return es;
 }
 
-static void parse_refused(const char *text, const char *because)
-{
-    oclblas__db_entry *es = NULL;
-    size_t n = 0;
-    char err[512] = "";
-    const oclblas_status st = oclblas__db_parse(text, strlen(text), "test.json", &es, &n, err, sizeof err);
-    free(es);
-    if (st == OCLBLAS_SUCCESS)
-        fail_msg("accepted:\n%s", text);
-    assert_int_equal(st, OCLBLAS_DATABASE_INVALID_ENTRY);
-    if (!strstr(err, because))
-        fail_msg("\"%s\" does not say \"%s\"", err, because);
-}
-
 static void test_format(void **state)
 {
     (void)state;
     /* An entry of before: no classes, one set for every shape. */
     size_t n;
-    oclblas__db_entry *e = parse_ok(entry("old", "\"gemm_fast\": {" FAST_SET "}", ""), &n);
+    oclblas__db_entry *e = parse_ok(entry("old", "\"gemm_fast\": {" DBT_FAST_SET "}", ""), &n);
     assert_int_equal(n, 1);
     assert_int_equal(e->num_classes, 0);
     assert_int_equal(e->has, 1u << OCLBLAS__K_GEMM_FAST);
     free(e);
 
     /* Classes in order, each with full or partial sets. */
-    e = parse_ok(entry("new", "\"gemm_fast\": {" FAST_SET "}",
+    e = parse_ok(entry("new", "\"gemm_fast\": {" DBT_FAST_SET "}",
                        "{\"name\": \"narrow-n\", \"when\": \"n <= 64\",\n"
                        "  \"parameters\": {\"gemm_fast\": {\"NWG\": 16, \"NDIMC\": 4, \"NDIMB\": 4, \"VWN\": 4}}},\n"
                        " {\"name\": \"deep\", \"when\": \"k/max(m,n) >= 8\",\n"
-                       "  \"parameters\": {\"routine\": {\"GEMM_SPLIT_K\": 8}, \"gemm_fast\": {" FAST_SET "}}},\n"
+                       "  \"parameters\": {\"routine\": {\"GEMM_SPLIT_K\": 8}, \"gemm_fast\": {" DBT_FAST_SET "}}},\n"
                        " {\"name\": \"rest\", \"parameters\": {\"routine\": {\"GEMM_SPLIT_K\": 2}}}"),
                  &n);
     assert_int_equal(e->num_classes, 3);
@@ -217,46 +200,46 @@ static void test_format(void **state)
 static void test_format_refused(void **state)
 {
     (void)state;
-    const char *set = "\"gemm_fast\": {" FAST_SET "}";
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"when\": \"mn <= 3\", \"parameters\": {\"routine\": "
-                                  "{\"HOST_MAX\": 0}}}"),
-                  "bad rule of class a: unknown quantity");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"when\": 64, \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
-                  "expected a string (the rule)");
-    parse_refused(entry("x", set, "{\"when\": \"m <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
-                  "a class without a \"name\"");
-    parse_refused(entry("x", set, "{\"name\": \"a b\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
-                  "a class name is letters");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"when\": \"m <= 3\"}"), "no \"parameters\" object in class a");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {}}"), "no \"parameters\" object in class a");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"rule\": \"m <= 3\", \"parameters\": {\"routine\": "
-                                  "{\"HOST_MAX\": 0}}}"),
-                  "unknown member of a class: rule");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {}}}"), "no parameters for routine");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"gemv_x\": {\"WGS\": 4}}}"),
-                  "unknown kernel gemv_x");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {\"HOST\": 4}}}"),
-                  "unknown parameter HOST");
+    const char *set = "\"gemm_fast\": {" DBT_FAST_SET "}";
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"when\": \"mn <= 3\", \"parameters\": {\"routine\": "
+                                "{\"HOST_MAX\": 0}}}"),
+                "bad rule of class a: unknown quantity");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"when\": 64, \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
+                "expected a string (the rule)");
+    dbt_refused(entry("x", set, "{\"when\": \"m <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
+                "a class without a \"name\"");
+    dbt_refused(entry("x", set, "{\"name\": \"a b\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
+                "a class name is letters");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"when\": \"m <= 3\"}"), "no \"parameters\" object in class a");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {}}"), "no \"parameters\" object in class a");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"rule\": \"m <= 3\", \"parameters\": {\"routine\": "
+                                "{\"HOST_MAX\": 0}}}"),
+                "unknown member of a class: rule");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {}}}"), "no parameters for routine");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"gemv_x\": {\"WGS\": 4}}}"),
+                "unknown kernel gemv_x");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {\"HOST\": 4}}}"),
+                "unknown parameter HOST");
     /* Values that break a rule among themselves, even in a partial set. */
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"gemm_fast\": {\"MWG\": 48, \"MDIMC\": 16, "
-                                  "\"VWM\": 2}}}"),
-                  "illegal parameters for gemm_fast (MWG must be a multiple of MDIMC * VWM)");
-    parse_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {\"GEMM_SPLIT_K\": 65}}}"),
-                  "illegal parameters for routine");
-    parse_refused(entry("x", set,
-                        "{\"name\": \"a\", \"when\": \"m <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
-                        "{\"name\": \"a\", \"when\": \"n <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
-                  "class named twice: a");
-    parse_refused(entry("x", set, "3"), "a class must be a JSON object");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"gemm_fast\": {\"MWG\": 48, \"MDIMC\": 16, "
+                                "\"VWM\": 2}}}"),
+                "illegal parameters for gemm_fast (MWG must be a multiple of MDIMC * VWM)");
+    dbt_refused(entry("x", set, "{\"name\": \"a\", \"parameters\": {\"routine\": {\"GEMM_SPLIT_K\": 65}}}"),
+                "illegal parameters for routine");
+    dbt_refused(entry("x", set,
+                      "{\"name\": \"a\", \"when\": \"m <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
+                      "{\"name\": \"a\", \"when\": \"n <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}}"),
+                "class named twice: a");
+    dbt_refused(entry("x", set, "3"), "a class must be a JSON object");
     /* First match wins: a class that an earlier one of the same kernel leaves no shape to is dead. */
-    parse_refused(entry("x", set,
-                        "{\"name\": \"all\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
-                        "{\"name\": \"b\", \"when\": \"n <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 1}}}"),
-                  "no shape can reach class b (class all before it takes all its shapes)");
-    parse_refused(entry("x", set,
-                        "{\"name\": \"a\", \"when\": \"m <= 64\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
-                        "{\"name\": \"b\", \"when\": \"m < 64, k >= 9\", \"parameters\": {\"routine\": {\"HOST_MAX\": 1}}}"),
-                  "no shape can reach class b");
+    dbt_refused(entry("x", set,
+                      "{\"name\": \"all\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
+                      "{\"name\": \"b\", \"when\": \"n <= 3\", \"parameters\": {\"routine\": {\"HOST_MAX\": 1}}}"),
+                "no shape can reach class b (class all before it takes all its shapes)");
+    dbt_refused(entry("x", set,
+                      "{\"name\": \"a\", \"when\": \"m <= 64\", \"parameters\": {\"routine\": {\"HOST_MAX\": 0}}},"
+                      "{\"name\": \"b\", \"when\": \"m < 64, k >= 9\", \"parameters\": {\"routine\": {\"HOST_MAX\": 1}}}"),
+                "no shape can reach class b");
     /* ... but overlaps are fine, and so is a class of another kernel behind a catch-all. */
     size_t n;
     free(parse_ok(entry("x", set,
@@ -272,9 +255,9 @@ static void test_format_refused(void **state)
         snprintf(many + u, sizeof many - u, "%s{\"name\": \"c%d\", \"when\": \"m <= %d\", \"parameters\": "
                  "{\"routine\": {\"HOST_MAX\": 0}}}", i ? "," : "", i, 100 + i);
     }
-    parse_refused(entry("x", set, many), "more classes than the library holds: 8");
-    parse_refused("{\"format\": \"oclblas-database-1\", \"device\": {}, \"parameters\": {}, \"classes\": {}}",
-                  "expected an array for \"classes\"");
+    dbt_refused(entry("x", set, many), "more classes than the library holds: 8");
+    dbt_refused("{\"format\": \"oclblas-database-1\", \"device\": {}, \"parameters\": {}, \"classes\": {}}",
+                "expected an array for \"classes\"");
 }
 
 /* ---- resolution on a device ---------------------------------------------------- */
@@ -283,27 +266,13 @@ static char dir[] = "/tmp/oclblas-test-classes-XXXXXX";
 
 static void load(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    assert_int_equal(oclblas_database_load(path), OCLBLAS_SUCCESS);
+    dbt_load(dir, name, text);
 }
 
 /* A device that only the global default and the test's entries match. */
 static oclblas__device_info fake(const char *name)
 {
-    oclblas__device_info d;
-    memset(&d, 0, sizeof d);
-    oclblas__strlcpy(d.name, name, sizeof d.name);
-    oclblas__strlcpy(d.vendor, "testvendor", sizeof d.vendor);
-    oclblas__strlcpy(d.type, "ACCELERATOR", sizeof d.type);
-    d.compute_units = 8;
-    d.max_alloc = 1u << 30;
-    d.lim = (oclblas__limits){1024, {1024, 1024, 64}, 48 * 1024, 0};
-    return d;
+    return dbt_device(name, "testvendor", 8);
 }
 
 static void test_resolution(void **state)
@@ -383,15 +352,13 @@ static void test_resolution(void **state)
 
     /* A newer entry for the device with a set for every shape and no classes
      * covers gemm_fast first: the older entry's classes no longer apply. */
-    load("device2.json", entry("dev-a", "\"gemm_fast\": {" FAST_SET "}", ""));
+    load("device2.json", entry("dev-a", "\"gemm_fast\": {" DBT_FAST_SET "}", ""));
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_int_equal(cx.params[OCLBLAS__K_GEMM_FAST].v[GF_MWG], 64);
     assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 0);
     assert_int_equal(cx.num_classes[OCLBLAS__K_ROUTINE], 2); /* routine still from the older one */
 
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    dbt_remove(dir);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
  * device's context gets them (the most specific entry's facts, each set's
  * rate, none after an override or for the tuner's candidate).
  */
+#include "dbtest.h"
 #include "db/db.h"
 #include "plan/context.h"
 #include "plan/model.h"
@@ -113,9 +114,6 @@ static void test_valid(void **state)
 
 /* ---- the database's facts --------------------------------------------------------- */
 
-#define FAST_SET                                                                                                 \
-    "\"MWG\": 64, \"NWG\": 64, \"KWG\": 16, \"MDIMC\": 16, \"NDIMC\": 16, \"MDIMA\": 16, \"NDIMB\": 16, \"KWI\": 2, " \
-    "\"VWM\": 2, \"VWN\": 4, \"STRM\": 1, \"STRN\": 1, \"SA\": 1, \"SB\": 1"
 #define MODEL                                                                                                  \
     "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5, "        \
     "\"busy_item_gflops\": 1}"
@@ -127,7 +125,7 @@ static const char *entry(const char *name, const char *members, const char *clas
     snprintf(text, sizeof text,
              "{\"format\": \"oclblas-database-1\",\n"
              " \"device\": {\"vendor\": \"modelvendor\", \"type\": \"ACCELERATOR\"%s%s%s},\n"
-             " \"parameters\": {\"gemm_fast\": {" FAST_SET "}}%s%s%s%s%s}\n",
+             " \"parameters\": {\"gemm_fast\": {" DBT_FAST_SET "}}%s%s%s%s%s}\n",
              name ? ", \"name\": \"" : "", name ? name : "", name ? "\"" : "", members[0] ? ",\n " : "", members,
              classes[0] ? ",\n \"classes\": [" : "", classes, classes[0] ? "]" : "");
     return text;
@@ -142,20 +140,6 @@ static oclblas__db_entry *parse_ok(const char *text)
         fail_msg("refused: %s\n%s", err, text);
     assert_int_equal(n, 1);
     return es;
-}
-
-static void parse_refused(const char *text, const char *because)
-{
-    oclblas__db_entry *es = NULL;
-    size_t n = 0;
-    char err[512] = "";
-    const oclblas_status st = oclblas__db_parse(text, strlen(text), "test.json", &es, &n, err, sizeof err);
-    free(es);
-    if (st == OCLBLAS_SUCCESS)
-        fail_msg("accepted:\n%s", text);
-    assert_int_equal(st, OCLBLAS_DATABASE_INVALID_ENTRY);
-    if (!strstr(err, because))
-        fail_msg("\"%s\" does not say \"%s\"", err, because);
 }
 
 static void test_format(void **state)
@@ -189,29 +173,29 @@ static void test_format(void **state)
 static void test_format_refused(void **state)
 {
     (void)state;
-    parse_refused(entry("x", "\"rates\": {\"gemm_fastest\": 1}", ""), "unknown kernel in \"rates\": gemm_fastest");
-    parse_refused(entry("x", "\"rates\": {\"gemm_direct\": 1}", ""),
-                  "a rate without a set of parameters beside it: gemm_direct");
-    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": 0}", ""), "above 0 and at most 1e9 for gemm_fast");
-    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": -5}", ""), "above 0 and at most 1e9 for gemm_fast");
-    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": 2e9}", ""), "above 0 and at most 1e9 for gemm_fast");
-    parse_refused(entry("x", "\"rates\": {\"gemm_fast\": \"fast\"}", ""), "above 0 and at most 1e9 for gemm_fast");
-    parse_refused(entry("x", "\"rates\": [1]", ""), "expected an object for \"rates\"");
-    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                             "\"busy_item_gflops\": 1}", ""),
-                  "\"model\" without item_gflops");
-    parse_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"clock_mhz\": 1980}", ""),
-                  "unknown member of \"model\": clock_mhz");
-    parse_refused(entry("x", "\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                             "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
-                  "above 0 and at most 1e9 for call_us");
-    parse_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_fastest\": 1}", ""), "unknown kernel in \"rates\": gemm_fastest");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_direct\": 1}", ""),
+                "a rate without a set of parameters beside it: gemm_direct");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": 0}", ""), "above 0 and at most 1e9 for gemm_fast");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": -5}", ""), "above 0 and at most 1e9 for gemm_fast");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": 2e9}", ""), "above 0 and at most 1e9 for gemm_fast");
+    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": \"fast\"}", ""), "above 0 and at most 1e9 for gemm_fast");
+    dbt_refused(entry("x", "\"rates\": [1]", ""), "expected an object for \"rates\"");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"busy_item_gflops\": 1}", ""),
+                "\"model\" without item_gflops");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"clock_mhz\": 1980}", ""),
+                "unknown member of \"model\": clock_mhz");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
+                "above 0 and at most 1e9 for call_us");
+    dbt_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
     /* A class's rate stands beside the class's own set. */
-    parse_refused(entry("x", "",
-                        "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
-                        " \"rates\": {\"gemm_tc\": 1000}}"),
-                  "a rate without a set of parameters beside it: gemm_tc");
+    dbt_refused(entry("x", "",
+                      "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                      " \"rates\": {\"gemm_tc\": 1000}}"),
+                "a rate without a set of parameters beside it: gemm_tc");
 }
 
 /* ---- resolution on a device ---------------------------------------------------------- */
@@ -220,26 +204,12 @@ static char dir[] = "/tmp/oclblas-test-model-XXXXXX";
 
 static void load(const char *name, const char *text)
 {
-    char path[256];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    assert_int_equal(oclblas_database_load(path), OCLBLAS_SUCCESS);
+    dbt_load(dir, name, text);
 }
 
 static oclblas__device_info fake(const char *name)
 {
-    oclblas__device_info d;
-    memset(&d, 0, sizeof d);
-    oclblas__strlcpy(d.name, name, sizeof d.name);
-    oclblas__strlcpy(d.vendor, "modelvendor", sizeof d.vendor);
-    oclblas__strlcpy(d.type, "ACCELERATOR", sizeof d.type);
-    d.compute_units = 24;
-    d.max_alloc = 1u << 30;
-    d.lim = (oclblas__limits){1024, {1024, 1024, 64}, 48 * 1024, 0};
-    return d;
+    return dbt_device(name, "modelvendor", 24);
 }
 
 static void test_resolution(void **state)
@@ -291,9 +261,7 @@ static void test_resolution(void **state)
     assert_true(oclblas__model_valid(&cx.model));
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
 
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    assert_int_equal(system(cmd), 0);
+    dbt_remove(dir);
 }
 
 int main(void)

@@ -905,16 +905,25 @@ static void test_tc_descriptor(void **state)
     assert_true(legal > 0);
 }
 
+/* The test device under the identity the database matches entries by:
+ * name, vendor, type and arch (NULL keeps the test device's arch). */
+static oclblas__device_info known_as(const char *name, const char *vendor, const char *type, const char *arch)
+{
+    oclblas__device_info d = dev;
+    oclblas__strlcpy(d.name, name, sizeof d.name);
+    oclblas__strlcpy(d.vendor, vendor, sizeof d.vendor);
+    oclblas__strlcpy(d.type, type, sizeof d.type);
+    if (arch)
+        oclblas__strlcpy(d.arch, arch, sizeof d.arch);
+    return d;
+}
+
 /* What the compiled-in database gives: an H100 runs gemm_tc from 2048^3 in
  * the accurate mode; a CPU has no gemm_tc at all and keeps gemm_fast. */
 static void test_tc_database(void **state)
 {
     (void)state;
-    oclblas__device_info h100 = dev;
-    oclblas__strlcpy(h100.name, "NVIDIA H100 80GB HBM3", sizeof h100.name);
-    oclblas__strlcpy(h100.vendor, "nvidia", sizeof h100.vendor);
-    oclblas__strlcpy(h100.type, "GPU", sizeof h100.type);
-    oclblas__strlcpy(h100.arch, "SM9.0", sizeof h100.arch);
+    oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
     oclblas__devctx out;
     assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
     assert_int_equal(out.status[OCLBLAS__K_GEMM_TC], OCLBLAS_SUCCESS);
@@ -928,10 +937,7 @@ static void test_tc_database(void **state)
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_FAST);
 
-    oclblas__device_info cpu = dev;
-    oclblas__strlcpy(cpu.name, "pthread-skylake-avx512", sizeof cpu.name);
-    oclblas__strlcpy(cpu.vendor, "pocl", sizeof cpu.vendor);
-    oclblas__strlcpy(cpu.type, "CPU", sizeof cpu.type);
+    oclblas__device_info cpu = known_as("pthread-skylake-avx512", "pocl", "CPU", NULL);
     cpu.lim.nv_compute_capability = 0;
     assert_int_equal(oclblas__devctx_resolve(&cpu, &out), OCLBLAS_SUCCESS);
     assert_int_equal(out.status[OCLBLAS__K_GEMM_TC], OCLBLAS_INVALID_PARAMS);
@@ -1475,11 +1481,7 @@ static void test_model_batch(void **state)
 static void test_model_database(void **state)
 {
     (void)state;
-    oclblas__device_info h200 = dev;
-    oclblas__strlcpy(h200.name, "NVIDIA H200", sizeof h200.name);
-    oclblas__strlcpy(h200.vendor, "nvidia", sizeof h200.vendor);
-    oclblas__strlcpy(h200.type, "GPU", sizeof h200.type);
-    oclblas__strlcpy(h200.arch, "SM9.0", sizeof h200.arch);
+    oclblas__device_info h200 = known_as("NVIDIA H200", "nvidia", "GPU", "SM9.0");
     h200.lim.local_mem = 99 * 1024;
     oclblas__devctx out;
     assert_int_equal(oclblas__devctx_resolve(&h200, &out), OCLBLAS_SUCCESS);

@@ -102,17 +102,18 @@ while [ $# -gt 0 ]; do
         "$here/shapes-model/calibrate.c" -I"$here/../../include" -L"/tmp/$name" -loclblas -lOpenCL -Wl,-rpath,"/tmp/$name" || exit 1
       # Fixed plans (the routine values force them): gemm_fast in place (1 kernel), with a
       # transpose (2), and a split (3); gemm_direct (1); gemv_t (1) and gemv_n with its reduction (2).
-      /tmp/calibrate > "$out/$name-diag.csv" 2>> "$log" <<'LIST'
-raw
-mode strict
-routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0
-label diag-fast
-gemm col NT 128 128 128 1
-gemm row NN 128 128 128 1
-gemm row NN 128 128 128 2
-gemm col NT 512 512 512 1
-gemm row NN 512 512 512 1
-gemm row NN 512 512 512 2
+      # gemm_fast's, at two sizes, labelled diag-fast$1:
+      fast_plans() {
+        echo "routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0"
+        echo "label diag-fast$1"
+        for s in 128 512; do
+          printf 'gemm col NT %s %s %s 1\ngemm row NN %s %s %s 1\ngemm row NN %s %s %s 2\n' $s $s $s $s $s $s $s $s $s
+        done
+      }
+      {
+        printf 'raw\nmode strict\n'
+        fast_plans ""
+        cat <<'LIST'
 routine GEMM_MIN_INDIRECT=1048576
 label diag-direct
 gemm row NN 16 16 16 0
@@ -123,14 +124,9 @@ gemv row N 3001 2999
 gemv row T 4096 4096
 gemv col N 4096 4096
 events last
-routine GEMM_MIN_INDIRECT=64,GEMM_TC_MIN=0
-label diag-fast-last-event
-gemm col NT 128 128 128 1
-gemm row NN 128 128 128 1
-gemm row NN 128 128 128 2
-gemm col NT 512 512 512 1
-gemm row NN 512 512 512 1
-gemm row NN 512 512 512 2
+LIST
+        fast_plans -last-event
+        cat <<'LIST'
 routine GEMM_MIN_INDIRECT=1048576
 label diag-direct-last-event
 gemm row NN 128 128 128 0
@@ -138,6 +134,7 @@ routine -
 label diag-gemv-last-event
 gemv row T 4096 4096
 LIST
+      } | /tmp/calibrate > "$out/$name-diag.csv" 2>> "$log"
       echo "diag exit $?" | tee -a "$log"
       ;;
     *) echo "unknown step $step" >&2; exit 2 ;;

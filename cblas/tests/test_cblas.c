@@ -11,6 +11,8 @@
  * must not change (the drop-in falls back to the host BLAS).
  */
 #include "oclblas_cblas.h"
+#include "cases.h"
+#include "cblas_err.h"
 #include "reference.h"
 
 #include <setjmp.h>
@@ -22,29 +24,13 @@
 
 #include <cmocka.h>
 
-/* ---- this program's error handlers -------------------------------------- */
-
-static struct {
-    int calls, info;
-    char rout[64], message[256];
-} cblas_err;
+/* ---- this program's error handlers (cblas_xerbla's in cblas_err.c) ------- */
 
 static struct {
     int calls, info;
     char name[64];
     size_t len;
 } fortran_err;
-
-void cblas_xerbla(int info, const char *rout, const char *form, ...)
-{
-    ++cblas_err.calls;
-    cblas_err.info = info;
-    snprintf(cblas_err.rout, sizeof cblas_err.rout, "%s", rout);
-    va_list ap;
-    va_start(ap, form);
-    vsnprintf(cblas_err.message, sizeof cblas_err.message, form, ap);
-    va_end(ap);
-}
 
 void xerbla_(const char *srname, const int *info, size_t len)
 {
@@ -57,13 +43,11 @@ void xerbla_(const char *srname, const int *info, size_t len)
 
 static void reset_errors(void)
 {
-    memset(&cblas_err, 0, sizeof cblas_err);
+    cblas_err_reset();
     memset(&fortran_err, 0, sizeof fortran_err);
 }
 
 static const CBLAS_TRANSPOSE transposes[3] = {CblasNoTrans, CblasTrans, CblasConjTrans};
-
-static int max1(int x) { return x > 1 ? x : 1; }
 
 /* ---- results ----------------------------------------------------------- */
 
@@ -73,27 +57,9 @@ static void gemm_case(int fortran, CBLAS_LAYOUT layout, int ta_i, int tb_i, int 
                       float beta, int pad, unsigned seed)
 {
     const int row = layout == CblasRowMajor, ta = ta_i != 0, tb = tb_i != 0;
-    const int a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
-    /* Stored lines and their length in the caller's layout. */
-    const int lda = max1(row ? a_cols : a_rows) + pad, ldb = max1(row ? b_cols : b_rows) + pad;
-    const int ldc = max1(row ? n : m) + pad;
-    const size_t a_count = (size_t)lda * (size_t)(row ? a_rows : a_cols) + 1;
-    const size_t b_count = (size_t)ldb * (size_t)(row ? b_rows : b_cols) + 1;
-    const size_t c_count = (size_t)ldc * (size_t)(row ? m : n) + 3;
-    float *a = malloc(a_count * sizeof(float)), *b = malloc(b_count * sizeof(float));
-    float *c = malloc(c_count * sizeof(float)), *c0 = malloc(c_count * sizeof(float));
-    assert_non_null(a);
-    assert_non_null(b);
-    assert_non_null(c);
-    assert_non_null(c0);
-    ref_fill(a, a_count, &seed);
-    ref_fill(b, b_count, &seed);
-    ref_fill(c, c_count, &seed);
-    if (beta == 0.0f) /* never read: NaN must not come through */
-        for (int i = 0; i < (row ? m : n); ++i)
-            for (int j = 0; j < (row ? n : m); ++j)
-                c[(size_t)i * ldc + j] = NAN;
-    memcpy(c0, c, c_count * sizeof(float));
+    case_operands o = case_gemm(row, ta, tb, (size_t)m, (size_t)n, (size_t)k, (size_t)pad, beta, &seed);
+    const int lda = (int)o.lda, ldb = (int)o.ldb, ldc = (int)o.ldc;
+    float *a = o.a, *b = o.b, *c = o.c;
     reset_errors();
     if (fortran) {
         static const char *const chars[3] = {"Nn", "Tt", "Cc"};
@@ -103,39 +69,21 @@ static void gemm_case(int fortran, CBLAS_LAYOUT layout, int ta_i, int tb_i, int 
         cblas_sgemm(layout, transposes[ta_i], transposes[tb_i], m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     }
     assert_int_equal(cblas_err.calls + fortran_err.calls, 0);
-    const double r = ref_check_gemm(row, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, (size_t)lda, b,
-                                    (size_t)ldb, beta, c0, c, (size_t)ldc, c_count);
+    const double r = ref_check_gemm(row, ta, tb, (size_t)m, (size_t)n, (size_t)k, alpha, a, o.lda, b, o.ldb, beta,
+                                    o.c0, c, o.ldc, o.c_count);
     if (r > 1.0)
         fail_msg("%s %s %d%d m %d n %d k %d alpha %g beta %g pad %d: error %.3g x bound",
                  fortran ? "sgemm_" : "cblas_sgemm", row ? "row" : "col", ta_i, tb_i, m, n, k, alpha, beta, pad, r);
-    free(a);
-    free(b);
-    free(c);
-    free(c0);
+    case_free(&o);
 }
 
 static void gemv_case(int fortran, CBLAS_LAYOUT layout, int t_i, int m, int n, float alpha, float beta, int pad,
                       int incx, int incy, unsigned seed)
 {
     const int row = layout == CblasRowMajor, t = t_i != 0;
-    const int lda = max1(row ? n : m) + pad;
-    const int len_x = t ? m : n, len_y = t ? n : m;
-    const size_t a_count = (size_t)lda * (size_t)(row ? m : n) + 1;
-    const size_t x_count = (size_t)(len_x - 1) * (size_t)abs(incx) + 1;
-    const size_t y_count = (size_t)(len_y - 1) * (size_t)abs(incy) + 1;
-    float *a = malloc(a_count * sizeof(float)), *x = malloc(x_count * sizeof(float));
-    float *y = malloc(y_count * sizeof(float)), *y0 = malloc(y_count * sizeof(float));
-    assert_non_null(a);
-    assert_non_null(x);
-    assert_non_null(y);
-    assert_non_null(y0);
-    ref_fill(a, a_count, &seed);
-    ref_fill(x, x_count, &seed);
-    ref_fill(y, y_count, &seed);
-    if (beta == 0.0f)
-        for (int i = 0; i < len_y; ++i)
-            y[(size_t)i * (size_t)abs(incy)] = NAN;
-    memcpy(y0, y, y_count * sizeof(float));
+    case_operands o = case_gemv(row, t, (size_t)m, (size_t)n, (size_t)pad, incx, incy, beta, &seed);
+    const int lda = (int)o.lda;
+    float *a = o.a, *x = o.b, *y = o.c;
     reset_errors();
     if (fortran) {
         static const char *const chars[3] = {"nN", "tT", "cC"};
@@ -145,15 +93,12 @@ static void gemv_case(int fortran, CBLAS_LAYOUT layout, int t_i, int m, int n, f
         cblas_sgemv(layout, transposes[t_i], m, n, alpha, a, lda, x, incx, beta, y, incy);
     }
     assert_int_equal(cblas_err.calls + fortran_err.calls, 0);
-    const double r = ref_check_gemv(row, t, (size_t)m, (size_t)n, alpha, a, (size_t)lda, x, incx, beta, y0, y, incy,
-                                    y_count);
+    const double r = ref_check_gemv(row, t, (size_t)m, (size_t)n, alpha, a, o.lda, x, incx, beta, o.c0, y, incy,
+                                    o.c_count);
     if (r > 1.0)
         fail_msg("%s %s %d m %d n %d incx %d incy %d alpha %g beta %g: error %.3g x bound",
                  fortran ? "sgemv_" : "cblas_sgemv", row ? "row" : "col", t_i, m, n, incx, incy, alpha, beta, r);
-    free(a);
-    free(x);
-    free(y);
-    free(y0);
+    case_free(&o);
 }
 
 /* Shapes that take each path on a CPU device with the default database

@@ -14,6 +14,7 @@
  * name, and C is left as it was.
  */
 #include "oclblas_cblas.h"
+#include "cblas_err.h"
 #include "reference.h"
 
 #include <dlfcn.h>
@@ -25,26 +26,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-/* ---- this program's error handler ----------------------------------------- */
-
-static struct {
-    int calls, info;
-    char rout[64], message[256];
-} cblas_err;
-
-void cblas_xerbla(int info, const char *rout, const char *form, ...)
-{
-    ++cblas_err.calls;
-    cblas_err.info = info;
-    snprintf(cblas_err.rout, sizeof cblas_err.rout, "%s", rout);
-    va_list ap;
-    va_start(ap, form);
-    vsnprintf(cblas_err.message, sizeof cblas_err.message, form, ap);
-    va_end(ap);
-}
-
-static void reset_errors(void) { memset(&cblas_err, 0, sizeof cblas_err); }
 
 /* ---- OpenBLAS, the loop of single calls ----------------------------------- */
 
@@ -188,7 +169,7 @@ static void strided_case(problem p, int count, int stride_a, int stride_b, int s
         openblas_sgemm(layout, transposes[p.ta], transposes[p.tb], p.m, p.n, p.k, p.alpha,
                        a + (size_t)i * (size_t)stride[0], p.lda, b + (size_t)i * (size_t)stride[1], p.ldb, p.beta,
                        obl + (size_t)i * (size_t)stride[2], p.ldc);
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch_strided(layout, transposes[p.ta], transposes[p.tb], p.m, p.n, p.k, p.alpha, a, p.lda,
                               stride[0], b, p.ldb, stride[1], p.beta, c, p.ldc, stride[2], count);
     assert_int_equal(cblas_err.calls, 0);
@@ -333,7 +314,7 @@ static void test_grouped(void **state)
                     openblas_sgemm(row ? CblasRowMajor : CblasColMajor, ta[g], tb[g], p->m, p->n, p->k, p->alpha,
                                    ai, p->lda, bi, p->ldb, p->beta, obl[i], p->ldc);
             }
-        reset_errors();
+        cblas_err_reset();
         cblas_sgemm_batch(row ? CblasRowMajor : CblasColMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
                           G, group_size);
         assert_int_equal(cblas_err.calls, 0);
@@ -409,7 +390,7 @@ static void test_strided_errors(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const strided_err *e = &cases[i];
         memcpy(c, c0, sizeof c);
-        reset_errors();
+        cblas_err_reset();
         cblas_sgemm_batch_strided((CBLAS_LAYOUT)e->layout, (CBLAS_TRANSPOSE)e->ta, (CBLAS_TRANSPOSE)e->tb, e->m, e->n,
                                   e->k, 1.0f, a, e->lda, e->sa, b, e->ldb, e->sb, 0.0f, c, e->ldc, e->sc, e->count);
         if (cblas_err.calls != (e->info ? 1 : 0) || (e->info && cblas_err.info != e->info))
@@ -419,11 +400,11 @@ static void test_strided_errors(void **state)
             assert_memory_equal(c, c0, sizeof c);
         }
     }
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch_strided(CblasRowMajor, (CBLAS_TRANSPOSE)BAD, CblasNoTrans, 2, 2, 2, 1.0f, a, 2, 4, b, 2, 4,
                               0.0f, c, 2, 4, 2);
     assert_string_equal(cblas_err.message, "Illegal TransA setting, 99\n");
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch_strided((CBLAS_LAYOUT)7, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, a, 2, 4, b, 2, 4, 0.0f, c,
                               2, 4, 2);
     assert_string_equal(cblas_err.message, "Illegal layout setting, 7\n");
@@ -462,7 +443,7 @@ static void test_grouped_errors(void **state)
         case 11: cs_c = c_same; want = 13; group = -1; break; /* two problems, one C */
         default: want = 0; group = -1; break;
         }
-        reset_errors();
+        cblas_err_reset();
         cblas_sgemm_batch((CBLAS_LAYOUT)layout, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, cs_c, ldc, groups, size);
         if (cblas_err.calls != (want ? 1 : 0) || (want && cblas_err.info != want))
             fail_msg("grouped case %d: %d reports, info %d, want %d", cs, cblas_err.calls, cblas_err.info, want);
@@ -486,16 +467,16 @@ static void test_grouped_errors(void **state)
     CBLAS_TRANSPOSE t[1] = {CblasNoTrans};
     int two[1] = {2}, one[1] = {1};
     float alpha[1] = {1}, beta[1] = {0};
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch(CblasColMajor, t, t, two, two, NULL, alpha, a, two, b, two, beta, c, two, 1, one);
     assert_int_equal(cblas_err.info, 6);
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch(CblasColMajor, t, t, two, two, two, alpha, a, two, b, two, beta, NULL, two, 1, one);
     assert_int_equal(cblas_err.info, 13);
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch(CblasColMajor, t, t, two, two, two, alpha, a, two, b, two, beta, c, two, 1, NULL);
     assert_int_equal(cblas_err.info, 16);
-    reset_errors();
+    cblas_err_reset();
     cblas_sgemm_batch(CblasColMajor, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,
                       NULL);
     assert_int_equal(cblas_err.calls, 0);

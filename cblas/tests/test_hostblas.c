@@ -11,6 +11,7 @@
  * host instead, and says why in its report.
  */
 #include "host/hostblas.h"
+#include "cases.h"
 #include "reference.h"
 
 #include <setjmp.h>
@@ -23,29 +24,14 @@
 
 static const oclblas_transpose transposes[3] = {OCLBLAS_NO_TRANS, OCLBLAS_TRANS, OCLBLAS_CONJ_TRANS};
 
-static size_t max1(size_t x) { return x > 1 ? x : 1; }
-
 /* One product through the host routine (api 0) or oclblas_sgemm (api 1). */
 static void gemm_case(int api, int row, int ta_i, int tb_i, size_t m, size_t n, size_t k, float alpha, float beta,
                       size_t pad, unsigned seed)
 {
     const int ta = ta_i != 0, tb = tb_i != 0;
-    const size_t a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
-    const size_t lda = max1(row ? a_cols : a_rows) + pad, ldb = max1(row ? b_cols : b_rows) + pad;
-    const size_t ldc = max1(row ? n : m) + pad;
-    const size_t a_count = lda * (row ? a_rows : a_cols) + 1, b_count = ldb * (row ? b_rows : b_cols) + 1;
-    const size_t c_count = ldc * (row ? m : n) + 2;
-    float *a = malloc(a_count * sizeof(float)), *b = malloc(b_count * sizeof(float));
-    float *c = malloc(c_count * sizeof(float)), *c0 = malloc(c_count * sizeof(float));
-    assert_true(a && b && c && c0);
-    ref_fill(a, a_count, &seed);
-    ref_fill(b, b_count, &seed);
-    ref_fill(c, c_count, &seed);
-    if (beta == 0.0f)
-        for (size_t i = 0; i < (row ? m : n); ++i)
-            for (size_t j = 0; j < (row ? n : m); ++j)
-                c[i * ldc + j] = NAN;
-    memcpy(c0, c, c_count * sizeof(float));
+    case_operands o = case_gemm(row, ta, tb, m, n, k, pad, beta, &seed);
+    const size_t lda = o.lda, ldb = o.ldb, ldc = o.ldc;
+    float *a = o.a, *b = o.b, *c = o.c;
     /* A and B are never read when alpha = 0 or k = 0: NULL must do. */
     const int unused = alpha == 0.0f || k == 0;
     const float *pa = unused ? NULL : a, *pb = unused ? NULL : b;
@@ -57,34 +43,20 @@ static void gemm_case(int api, int row, int ta_i, int tb_i, size_t m, size_t n, 
     else
         oclblas__host_sgemm(layout, transposes[ta_i], transposes[tb_i], m, n, k, alpha, pa, lda, pb, ldb, beta, c,
                             ldc);
-    const double r = ref_check_gemm(row, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c0, c, ldc, c_count);
+    const double r = ref_check_gemm(row, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, o.c0, c, ldc, o.c_count);
     if (r > 1.0)
         fail_msg("%s %s %d%d %zux%zux%zu alpha %g beta %g pad %zu: error %.3g x bound", api ? "oclblas_sgemm" : "host",
                  row ? "row" : "col", ta_i, tb_i, m, n, k, alpha, beta, pad, r);
-    free(a);
-    free(b);
-    free(c);
-    free(c0);
+    case_free(&o);
 }
 
 static void gemv_case(int api, int row, int t_i, size_t m, size_t n, float alpha, float beta, size_t pad,
                       ptrdiff_t incx, ptrdiff_t incy, unsigned seed)
 {
     const int t = t_i != 0;
-    const size_t lda = max1(row ? n : m) + pad, len_x = t ? m : n, len_y = t ? n : m;
-    const size_t a_count = lda * (row ? m : n) + 1;
-    const size_t x_count = (len_x - 1) * (size_t)(incx < 0 ? -incx : incx) + 1;
-    const size_t y_count = (len_y - 1) * (size_t)(incy < 0 ? -incy : incy) + 1;
-    float *a = malloc(a_count * sizeof(float)), *x = malloc(x_count * sizeof(float));
-    float *y = malloc(y_count * sizeof(float)), *y0 = malloc(y_count * sizeof(float));
-    assert_true(a && x && y && y0);
-    ref_fill(a, a_count, &seed);
-    ref_fill(x, x_count, &seed);
-    ref_fill(y, y_count, &seed);
-    if (beta == 0.0f)
-        for (size_t i = 0; i < len_y; ++i)
-            y[i * (size_t)(incy < 0 ? -incy : incy)] = NAN;
-    memcpy(y0, y, y_count * sizeof(float));
+    case_operands o = case_gemv(row, t, m, n, pad, incx, incy, beta, &seed);
+    const size_t lda = o.lda;
+    float *a = o.a, *x = o.b, *y = o.c;
     const float *pa = alpha == 0.0f ? NULL : a, *px = alpha == 0.0f ? NULL : x;
     const oclblas_layout layout = row ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR;
     if (api)
@@ -92,14 +64,11 @@ static void gemv_case(int api, int row, int t_i, size_t m, size_t n, float alpha
                          OCLBLAS_SUCCESS);
     else
         oclblas__host_sgemv(layout, transposes[t_i], m, n, alpha, pa, lda, px, incx, beta, y, incy);
-    const double r = ref_check_gemv(row, t, m, n, alpha, a, lda, x, incx, beta, y0, y, incy, y_count);
+    const double r = ref_check_gemv(row, t, m, n, alpha, a, lda, x, incx, beta, o.c0, y, incy, o.c_count);
     if (r > 1.0)
         fail_msg("%s %s %d %zux%zu incx %td incy %td alpha %g beta %g: error %.3g x bound",
                  api ? "oclblas_sgemv" : "host", row ? "row" : "col", t_i, m, n, incx, incy, alpha, beta, r);
-    free(a);
-    free(x);
-    free(y);
-    free(y0);
+    case_free(&o);
 }
 
 /* ---- the host routine --------------------------------------------------- */

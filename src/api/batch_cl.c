@@ -44,16 +44,38 @@
 
 /* ---- the runners ------------------------------------------------------- */
 
-/* The queue's context and the current device context of its device. */
-static oclblas_status queue_context(cl_command_queue queue, cl_context *ctx, const oclblas__devctx **cx)
+/* The plans of one batch, launched in turn: the caller's event goes to the
+ * only plan's launch, else to a marker after the last; the verbose log
+ * describes the first. */
+typedef struct {
+    size_t plans;
+    oclblas__plan first;
+} batch_plans;
+
+/* Enqueues plan, whose problems start at problem `first` of `count`. */
+static oclblas_status batch_launch(batch_plans *b, const oclblas__devctx *cx, const oclblas__plan *plan, size_t first,
+                                   size_t count, cl_context ctx, cl_command_queue queue, const cl_mem ops[3],
+                                   cl_event *event)
 {
-    cl_device_id dev_id;
-    const oclblas__device_info *dev;
-    oclblas_status st = oclblas__queue_info(queue, ctx, &dev_id);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__device_info_get(dev_id, &dev);
-    if (st == OCLBLAS_SUCCESS)
-        st = oclblas__devctx_get(dev, cx);
+    const int only = first == 0 && plan->problems >= count;
+    const oclblas_status st = oclblas__execute(cx, plan, ctx, queue, ops, only ? event : NULL, NULL);
+    if (b->plans++ == 0)
+        b->first = *plan;
+    return st;
+}
+
+/* After the last launch, st the batch's status so far: the caller's event
+ * and the log. */
+static oclblas_status batch_done(const batch_plans *b, oclblas_status st, const oclblas__call *call, size_t count,
+                                 cl_command_queue queue, cl_event *event)
+{
+    if (st == OCLBLAS_SUCCESS && b->plans > 1)
+        st = oclblas__marker(queue, event);
+    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
+        char text[400];
+        oclblas__plan_describe(call, &b->first, text, sizeof text);
+        oclblas__log("batch of %zu in %zu plan%s, the first: %s", count, b->plans, b->plans == 1 ? "" : "s", text);
+    }
     return st;
 }
 
@@ -90,8 +112,8 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
                                           cl_event *event)
 {
     cl_context ctx;
-    const oclblas__devctx *cx;
-    oclblas_status st = queue_context(queue, &ctx, &cx);
+    const oclblas__devctx *cx = NULL;
+    oclblas_status st = oclblas__queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS || count == 0 || g->m == 0 || g->n == 0)
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     const int uses_ab = g->k > 0 && g->alpha != 0.0f;
@@ -113,8 +135,9 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
                                g->alpha, g->beta,
                                {0, col ? g->lda : g->ldb, 0, 0}, {0, col ? g->ldb : g->lda, 0, 0},
                                {0, g->ldc, 0, 0}, mode};
-    oclblas__plan plan, first_plan;
-    size_t plans = 0;
+    oclblas__plan plan;
+    batch_plans launched;
+    launched.plans = 0;
     for (size_t first = 0; first < count && st == OCLBLAS_SUCCESS; first += plan.problems) {
         /* The rest of the batch, from problem `first` on: every problem's
          * operand is aligned as this one's where the plan reads it in place
@@ -129,20 +152,10 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
         st = oclblas__gemm_batch_plan(cx, &p, &rest, &plan);
         if (st != OCLBLAS_SUCCESS)
             break;
-        const int only = first == 0 && plan.problems >= count;
-        st = oclblas__execute(cx, &plan, ctx, queue, ops, only ? event : NULL, NULL);
-        if (plans++ == 0)
-            first_plan = plan;
+        st = batch_launch(&launched, cx, &plan, first, count, ctx, queue, ops, event);
     }
-    if (st == OCLBLAS_SUCCESS && plans > 1)
-        st = oclblas__marker(queue, event);
-    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-        const oclblas__call call = {"sgemm", layout, g->trans_a, g->trans_b, g->m, g->n, g->k};
-        char text[400];
-        oclblas__plan_describe(&call, &first_plan, text, sizeof text);
-        oclblas__log("batch of %zu in %zu plan%s, the first: %s", count, plans, plans == 1 ? "" : "s", text);
-    }
-    return st;
+    const oclblas__call call = {"sgemm", layout, g->trans_a, g->trans_b, g->m, g->n, g->k};
+    return batch_done(&launched, st, &call, count, queue, event);
 }
 
 /* Whether two problems have one shape and one set of scalars. */
@@ -209,8 +222,8 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
                                           cl_event *event)
 {
     cl_context ctx;
-    const oclblas__devctx *cx;
-    oclblas_status st = queue_context(queue, &ctx, &cx);
+    const oclblas__devctx *cx = NULL;
+    oclblas_status st = oclblas__queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS || count == 0 || m == 0 || n == 0)
         return st == OCLBLAS_SUCCESS ? oclblas__marker(queue, event) : st;
     const oclblas__record r0 = {OCLBLAS__SGEMV, layout, trans, OCLBLAS_NO_TRANS, m, n, 0, alpha, beta,
@@ -234,8 +247,9 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
     const oclblas__batch whole = {count, stride_a, stride_x, stride_y};
     oclblas__gemv_problem p = {t, c.m, c.n, alpha, beta, {0, c.a.ld, 0, 0}, {0, 0, c.b.inc, 0}, {0, 0, c.c.inc, 0},
                                OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C, c.mode};
-    oclblas__plan plan, first_plan;
-    size_t plans = 0;
+    oclblas__plan plan;
+    batch_plans launched;
+    launched.plans = 0;
     for (size_t first = 0; first < count && st == OCLBLAS_SUCCESS; first += plan.problems) {
         /* The rest of the batch from problem `first`, whose alignment
          * stands for every problem's (the plan reads aligned vectors only
@@ -250,20 +264,10 @@ oclblas_status oclblas__sgemv_strided_run(oclblas_layout layout, oclblas_transpo
         st = oclblas__gemv_batch_plan(cx, &p, &rest, &plan);
         if (st != OCLBLAS_SUCCESS)
             break;
-        const int only = first == 0 && plan.problems >= count;
-        st = oclblas__execute(cx, &plan, ctx, queue, ops, only ? event : NULL, NULL);
-        if (plans++ == 0)
-            first_plan = plan;
+        st = batch_launch(&launched, cx, &plan, first, count, ctx, queue, ops, event);
     }
-    if (st == OCLBLAS_SUCCESS && plans > 1)
-        st = oclblas__marker(queue, event);
-    if (st == OCLBLAS_SUCCESS && oclblas__verbose()) {
-        const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
-        char text[400];
-        oclblas__plan_describe(&call, &first_plan, text, sizeof text);
-        oclblas__log("batch of %zu in %zu plan%s, the first: %s", count, plans, plans == 1 ? "" : "s", text);
-    }
-    return st;
+    const oclblas__call call = {"sgemv", layout, trans, OCLBLAS_NO_TRANS, m, n, 0};
+    return batch_done(&launched, st, &call, count, queue, event);
 }
 
 /* ---- the entry points: checks, then a runner ------------------------------ */

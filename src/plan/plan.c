@@ -192,11 +192,6 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     return OCLBLAS_SUCCESS;
 }
 
-oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out)
-{
-    return gemv_plan(cx, p, NULL, out);
-}
-
 oclblas_status oclblas__gemv_batch_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
                                         const oclblas__batch *batch, oclblas__plan *out)
 {
@@ -458,6 +453,17 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     return OCLBLAS_SUCCESS;
 }
 
+/* The helpers' set and the routine's in force for the shape, which every
+ * indirect plan reads; the status of the first that is missing. */
+static oclblas_status helpers_and_routine(const oclblas__devctx *cx, const oclblas__shape *shape,
+                                          const oclblas__params **hp, const oclblas__params **rp)
+{
+    oclblas_status st = OCLBLAS_SUCCESS;
+    *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
+    *rp = *hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
+    return *rp ? OCLBLAS_SUCCESS : st;
+}
+
 /* The indirect plan by the routine values and the classes' rules:
  * gemm_tc where the mode allows it (tc_mode_set), m * n * k is at least
  * GEMM_TC_MIN cubed and the plan is not a batch's (gemm_tc has no batch
@@ -466,10 +472,9 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
 {
-    oclblas_status st;
-    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
-    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
-    if (!rp)
+    const oclblas__params *hp, *rp;
+    oclblas_status st = helpers_and_routine(cx, shape, &hp, &rp);
+    if (st != OCLBLAS_SUCCESS)
         return st;
     const double min = (double)rp->v[RT_GEMM_TC_MIN];
     oclblas__params tc_set;
@@ -669,10 +674,9 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
 static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
 {
-    oclblas_status st;
-    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
-    const oclblas__params *rp = hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
-    if (!rp)
+    const oclblas__params *hp, *rp;
+    oclblas_status st = helpers_and_routine(cx, shape, &hp, &rp);
+    if (st != OCLBLAS_SUCCESS)
         return st;
     choice best = {0};
     if (batch) { /* one problem per plan: the single problem's own choice */
@@ -795,11 +799,6 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return st;
     direct_plan(p, batch, dp, oclblas__devctx_class(cx, OCLBLAS__K_GEMM_DIRECT, &shape), out);
     return OCLBLAS_SUCCESS;
-}
-
-oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out)
-{
-    return gemm_plan(cx, p, NULL, out);
 }
 
 oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,

@@ -88,13 +88,17 @@ typedef struct {
     } gemv;
 } oclblas__plan;
 
-oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p, oclblas__plan *out);
 /* A strided batch of the problem p (its operands those of problem 0; C's
  * problems do not overlap, and the batch's operands lie inside the
  * kernels' int): the plan of its first plan.problems problems. */
 oclblas_status oclblas__gemm_batch_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                         const oclblas__batch *batch, oclblas__plan *out);
-oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p, oclblas__plan *out);
+/* The plan of one problem: the batch plan of no batch. */
+static inline oclblas_status oclblas__gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                                oclblas__plan *out)
+{
+    return oclblas__gemm_batch_plan(cx, p, NULL, out);
+}
 /* A strided batch of the SGEMV p (its operands those of problem 0; the
  * strides of A, x and y in stride_a, stride_b and stride_c; y's problems
  * do not overlap, and the batch lies inside the index limit): as many
@@ -102,6 +106,12 @@ oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv
  * step. */
 oclblas_status oclblas__gemv_batch_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
                                         const oclblas__batch *batch, oclblas__plan *out);
+/* The plan of one problem: the batch plan of no batch. */
+static inline oclblas_status oclblas__gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_problem *p,
+                                                oclblas__plan *out)
+{
+    return oclblas__gemv_batch_plan(cx, p, NULL, out);
+}
 
 /* A routine call as its caller wrote it, for the verbose log. */
 typedef struct {

@@ -23,9 +23,7 @@
 
 #include <string.h>
 
-/* The queue's context, and the current context of its device unless *cx
- * is given. */
-static oclblas_status queue_context(cl_command_queue queue, cl_context *ctx, const oclblas__devctx **cx)
+oclblas_status oclblas__queue_context(cl_command_queue queue, cl_context *ctx, const oclblas__devctx **cx)
 {
     cl_device_id dev_id;
     const oclblas__device_info *dev;
@@ -179,7 +177,7 @@ oclblas_status oclblas__run(const oclblas__devctx *cx, const oclblas__record *r,
 {
     cl_context ctx;
     const int own = cx == NULL;
-    const oclblas_status st = queue_context(queue, &ctx, &cx);
+    const oclblas_status st = oclblas__queue_context(queue, &ctx, &cx);
     if (st != OCLBLAS_SUCCESS)
         return st;
     return r->routine == OCLBLAS__SGEMM ? sgemm(cx, own, r, ctx, queue, event) : sgemv(cx, own, r, ctx, queue, event);

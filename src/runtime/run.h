@@ -1,6 +1,7 @@
 /*
  * A device-buffer call on checked arguments (run.c): its record, in the
- * caller's layout, planned with the device's context and executed.
+ * caller's layout, planned with the device's context and executed; the
+ * queue's context and device context, which the batched calls find alike.
  */
 #ifndef OCLBLAS_RUN_H
 #define OCLBLAS_RUN_H
@@ -13,5 +14,9 @@
  * device) in the record's math mode, and enqueued on queue. */
 oclblas_status oclblas__run(const oclblas__devctx *cx, const oclblas__record *r, cl_command_queue queue,
                             cl_event *event);
+
+/* The queue's context, and the current context of its device unless *cx
+ * is given (not NULL). */
+oclblas_status oclblas__queue_context(cl_command_queue queue, cl_context *ctx, const oclblas__devctx **cx);
 
 #endif

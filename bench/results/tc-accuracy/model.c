@@ -45,6 +45,15 @@ static float mma(float d, const float *x, const float *y, int n, int bf16)
     return rtz(s);
 }
 
+/* The three products of 3xTF32 added to t, smallest first: lo_a hi_b,
+ * hi_a lo_b, hi_a hi_b (each mma rounded as the tensor cores round it). */
+static float tf32x3(float t, const float *al, const float *ah, const float *bl, const float *bh)
+{
+    t = mma(t, al, bh, 8, 0);
+    t = mma(t, ah, bl, 8, 0);
+    return mma(t, ah, bh, 8, 0);
+}
+
 enum { STRICT, TC3, TC3_RNALO, TC3_TRUNCHI, TC4_LOLO, TC3_NOCHUNK, TC3_SEPARATE, TC3_BIGFIRST, TC5, TC6, BF16X6, BF16X6_SEP, NSCHEMES };
 static const char *const scheme_names[NSCHEMES] = {
     "strict (FFMA, k order)",
@@ -131,22 +140,14 @@ static float dot(int scheme, const float *a, const float *b, int k)
         float t = 0.0f;
         switch (scheme) {
         case TC3: case TC3_RNALO: case TC3_TRUNCHI:
-            t = mma(t, al, bh, 8, 0);
-            t = mma(t, ah, bl, 8, 0);
-            t = mma(t, ah, bh, 8, 0);
-            acc += t;
+            acc += tf32x3(t, al, ah, bl, bh);
             break;
         case TC4_LOLO:
             t = mma(t, al, bl, 8, 0);
-            t = mma(t, al, bh, 8, 0);
-            t = mma(t, ah, bl, 8, 0);
-            t = mma(t, ah, bh, 8, 0);
-            acc += t;
+            acc += tf32x3(t, al, ah, bl, bh);
             break;
         case TC3_NOCHUNK:
-            tc = mma(tc, al, bh, 8, 0);
-            tc = mma(tc, ah, bl, 8, 0);
-            tc = mma(tc, ah, bh, 8, 0);
+            tc = tf32x3(tc, al, ah, bl, bh);
             break;
         case TC3_SEPARATE:
             t = mma(t, al, bh, 8, 0);
@@ -165,10 +166,7 @@ static float dot(int scheme, const float *a, const float *b, int k)
             t = mma(t, ah, br, 8, 0);
             if (scheme == TC6)
                 t = mma(t, al, bl, 8, 0);
-            t = mma(t, al, bh, 8, 0);
-            t = mma(t, ah, bl, 8, 0);
-            t = mma(t, ah, bh, 8, 0);
-            acc += t;
+            acc += tf32x3(t, al, ah, bl, bh);
             break;
         }
     }
