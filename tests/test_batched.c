@@ -38,14 +38,6 @@ static size_t max1(size_t x) { return x > 1 ? x : 1; }
 /* Element (r, c) of a stored matrix in a layout. */
 static size_t at(int col, size_t r, size_t c, size_t ld) { return col ? r + c * ld : r * ld + c; }
 
-static float *alloc_filled(size_t n, unsigned *seed)
-{
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    assert_non_null(x);
-    tu_fill(x, n, seed);
-    return x;
-}
-
 static float *copy_of(const float *x, size_t n)
 {
     float *y = malloc((n ? n : 1) * sizeof *y);
@@ -134,7 +126,7 @@ static double strided_gemm(const tu_env *env, int host, const gemm_case *g, unsi
     const size_t sa = stride_of(g->sa, span_a), sb = stride_of(g->sb, span_b), sc = stride_of(g->sc, span_c);
     const size_t na = g->a_off + (g->count - 1) * sa + span_a + 3, nb = g->b_off + (g->count - 1) * sb + span_b + 3;
     const size_t nc = g->c_off + (g->count - 1) * sc + span_c + 3;
-    float *a = alloc_filled(na, &seed), *b = alloc_filled(nb, &seed), *c = alloc_filled(nc, &seed);
+    float *a = tu_filled(na, &seed), *b = tu_filled(nb, &seed), *c = tu_filled(nc, &seed);
     if (g->beta == 0.0f) /* beta = 0 never reads C */
         for (size_t p = 0; p < g->count; ++p)
             for (size_t i = 0; i < g->m; ++i)
@@ -330,8 +322,8 @@ static void interleaved_outputs(int host)
         const size_t ldc = col ? heads * m : heads * n, stride_c = col ? m : n, nc = (col ? n : m) * ldc;
         const size_t sa = tu_span(layout, m, k, lda) + 1, sb = tu_span(layout, k, n, ldb);
         unsigned seed = 5u + (unsigned)(host * 2 + col);
-        float *a = alloc_filled(heads * sa, &seed), *b = alloc_filled(heads * sb, &seed);
-        float *c = alloc_filled(nc, &seed), *c0 = copy_of(c, nc);
+        float *a = tu_filled(heads * sa, &seed), *b = tu_filled(heads * sb, &seed);
+        float *c = tu_filled(nc, &seed), *c0 = copy_of(c, nc);
         oclblas_status st;
         if (host) {
             st = oclblas_sgemm_strided_batched(layout, NT, NT, m, n, k, 1.0f, a, lda, sa, b, ldb, sb, 0.5f, c, ldc,
@@ -418,7 +410,7 @@ static double grouped(const tu_env *env, int host, oclblas_layout layout, int or
     }
     float *arr[3], *c0;
     for (int o = 0; o < 3; ++o)
-        arr[o] = alloc_filled(end[o] + 1, &seed);
+        arr[o] = tu_filled(end[o] + 1, &seed);
     c0 = copy_of(arr[2], end[2] + 1);
     oclblas_status st;
     if (host) {
@@ -513,7 +505,7 @@ static double strided_gemv(const tu_env *env, int host, oclblas_layout layout, o
     const size_t sa = stride_of(sa_kind, span_a), sx = stride_of(sx_kind, span_x), sy = span_y + 1;
     const size_t na = (count - 1) * sa + span_a + 2, nx = (count - 1) * sx + span_x + 2;
     const size_t ny = (count - 1) * sy + span_y + 2;
-    float *a = alloc_filled(na, &seed), *x = alloc_filled(nx, &seed), *y = alloc_filled(ny, &seed);
+    float *a = tu_filled(na, &seed), *x = tu_filled(nx, &seed), *y = tu_filled(ny, &seed);
     float *y0 = copy_of(y, ny);
     oclblas_status st;
     if (host) {

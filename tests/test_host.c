@@ -157,14 +157,6 @@ static void test_no_opencl(void **state)
 
 /* ---- batches without OpenCL ------------------------------------------------ */
 
-static float *filled(size_t n, unsigned *seed)
-{
-    float *x = malloc((n ? n : 1) * sizeof *x);
-    assert_non_null(x);
-    tu_fill(x, n, seed);
-    return x;
-}
-
 static float *abs_of(const float *x, size_t n)
 {
     float *y = malloc((n ? n : 1) * sizeof *y);
@@ -234,7 +226,7 @@ static void strided_against_loop(const strided_case *t, unsigned seed)
     const size_t sa = t->sa ? span_a + t->sa - 1 : 0, sb = t->sb ? span_b + t->sb - 1 : 0, sc = span_c + t->sc - 1;
     const size_t na = (t->count - 1) * sa + span_a, nb = (t->count - 1) * sb + span_b;
     const size_t nc = (t->count - 1) * sc + span_c + 2;
-    float *a = filled(na, &seed), *b = filled(nb, &seed), *want = filled(nc, &seed);
+    float *a = tu_filled(na, &seed), *b = tu_filled(nb, &seed), *want = tu_filled(nc, &seed);
     float *got = malloc(nc * sizeof *got), *mag = abs_of(want, nc), *aa = abs_of(a, na), *ab = abs_of(b, nb);
     unsigned char *mark = calloc(nc, 1);
     assert_true(got && mark);
@@ -304,7 +296,7 @@ static void test_no_opencl_grouped(void **state)
         }
     }
     unsigned seed = 600;
-    float *a = filled(len[0], &seed), *b = filled(len[1], &seed), *want = filled(len[2] + GAP, &seed);
+    float *a = tu_filled(len[0], &seed), *b = tu_filled(len[1], &seed), *want = tu_filled(len[2] + GAP, &seed);
     const size_t nc = len[2] + GAP;
     float *got = malloc(nc * sizeof *got), *mag = abs_of(want, nc), *aa = abs_of(a, len[0]), *ab = abs_of(b, len[1]);
     unsigned char *mark = calloc(nc, 1);
@@ -368,7 +360,7 @@ static void test_no_opencl_gemv(void **state)
         const size_t sa = cases[c].shared_a ? 0 : span_a + 2, sx = cases[c].shared_x ? 0 : span_x + 1, sy = span_y + 4;
         const size_t na = (count - 1) * sa + span_a, nx = (count - 1) * sx + span_x, ny = (count - 1) * sy + span_y + 1;
         unsigned seed = 700u + (unsigned)c;
-        float *a = filled(na, &seed), *x = filled(nx, &seed), *want = filled(ny, &seed);
+        float *a = tu_filled(na, &seed), *x = tu_filled(nx, &seed), *want = tu_filled(ny, &seed);
         float *got = malloc(ny * sizeof *got), *mag = abs_of(want, ny), *aa = abs_of(a, na), *ax = abs_of(x, nx);
         unsigned char *mark = calloc(ny, 1);
         assert_true(got && mark);

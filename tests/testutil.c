@@ -42,6 +42,14 @@ void tu_fill(float *x, size_t n, unsigned *seed)
     *seed = s;
 }
 
+float *tu_filled(size_t n, unsigned *seed)
+{
+    float *x = malloc((n ? n : 1) * sizeof *x);
+    assert_non_null(x);
+    tu_fill(x, n, seed);
+    return x;
+}
+
 int tu_misaligned_host_buffers;
 
 static void CL_CALLBACK free_host(cl_mem m, void *p)

@@ -28,6 +28,8 @@ int tu_routine_value(const tu_env *env, const char *name);
 
 /* Uniform in [-1, 1) from a small LCG, so a failure reproduces from its seed. */
 void tu_fill(float *x, size_t n, unsigned *seed);
+/* A new array of n such numbers (at least one element, so n = 0 is fine); the caller frees it. */
+float *tu_filled(size_t n, unsigned *seed);
 
 cl_mem tu_buffer(const tu_env *env, const float *host, size_t count);
 /* When set, tu_buffer wraps misaligned host memory (CL_MEM_USE_HOST_PTR). */

@@ -2,6 +2,7 @@
  * The tests' folders and runs of oclblas-tune as a process (test_spawn.h).
  */
 #include "test_spawn.h"
+#include "measure.h"
 #include "tune.h"
 
 #include <dirent.h>
@@ -223,4 +224,27 @@ pid_t spawn_wait_for_child(pid_t pid, double seconds)
         usleep(2000);
     }
     return 0;
+}
+
+static oclblas_status gemm_call(void *v, tune_problem *t, cl_command_queue q)
+{
+    (void)v;
+    const oclblas__tune_problem *p = &t->p;
+    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, t->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m,
+                            p->n, p->k, p->alpha, t->buf[0], 0, p->m, t->buf[1], 0, tune_problem_ld(t, OCLBLAS__BUF_B),
+                            p->beta, t->buf[2], 0, p->m, q, NULL);
+}
+
+void spawn_check_gemm(cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m, size_t n, size_t k)
+{
+    const oclblas__tune_problem p = {m, n, k, 0, 0, 1.25f, -0.5f};
+    tune_problem t;
+    assert_true(tune_problem_make(&t, OCLBLAS__FORM_GEMM, 0, tb == OCLBLAS_TRANS, &p, 5));
+    assert_int_equal(tune_problem_upload(&t, ctx, 0), OCLBLAS_SUCCESS);
+    int ok = 0;
+    char note[200];
+    assert_int_equal(tune_problem_check(&t, q, gemm_call, NULL, &ok, note, sizeof note), OCLBLAS_SUCCESS);
+    if (!ok)
+        fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
+    tune_problem_free(&t);
 }

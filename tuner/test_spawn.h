@@ -3,10 +3,13 @@
  * a folder of the test's own; starting oclblas-tune in a process group of
  * its own, as a shell starts a job, with its stdout and stderr in a log
  * file; waiting for it with a limit; reading what it wrote; and a victim
- * file, what a planted link points at, which must never change.
+ * file, what a planted link points at, which must never change; and the
+ * check that the library, with the entry a run wrote, computes SGEMM right.
  */
 #ifndef OCLBLAS_TUNE_TEST_SPAWN_H
 #define OCLBLAS_TUNE_TEST_SPAWN_H
+
+#include "oclblas.h"
 
 #include <stdarg.h>
 #include <sys/types.h>
@@ -63,5 +66,10 @@ pid_t spawn_wait_for_child(pid_t pid, double seconds);
             fail_msg("the log lacks \"%s\"", what);                                                                  \
         }                                                                                                            \
     } while (0)
+
+/* C = 1.25 A op(B) - 0.5 C, column-major, through oclblas_sgemm_cl on q
+ * against the tuner's own reference (seeded operands); fails the test with
+ * the reference's note when a result is wrong. */
+void spawn_check_gemm(cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m, size_t n, size_t k);
 
 #endif

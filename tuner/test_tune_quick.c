@@ -23,29 +23,6 @@
 
 static char dir[] = "/tmp/oclblas-tune-quick-XXXXXX";
 
-static oclblas_status gemm_call(void *v, tune_problem *t, cl_command_queue q)
-{
-    (void)v;
-    const oclblas__tune_problem *p = &t->p;
-    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, p->m, p->n, p->k, p->alpha,
-                            t->buf[0], 0, p->m, t->buf[1], 0, tune_problem_ld(t, OCLBLAS__BUF_B), p->beta, t->buf[2], 0,
-                            p->m, q, NULL);
-}
-
-static void check_gemm(cl_context ctx, cl_command_queue q, size_t m, size_t n, size_t k)
-{
-    const oclblas__tune_problem p = {m, n, k, 0, 0, 1.25f, -0.5f};
-    tune_problem t;
-    assert_true(tune_problem_make(&t, OCLBLAS__FORM_GEMM, 0, 0, &p, 7));
-    assert_int_equal(tune_problem_upload(&t, ctx, 0), OCLBLAS_SUCCESS);
-    int ok = 0;
-    char note[200];
-    assert_int_equal(tune_problem_check(&t, q, gemm_call, NULL, &ok, note, sizeof note), OCLBLAS_SUCCESS);
-    if (!ok)
-        fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
-    tune_problem_free(&t);
-}
-
 static void test_quick_entry_is_used(void **state)
 {
     (void)state;
@@ -94,8 +71,8 @@ static void test_quick_entry_is_used(void **state)
     /* SGEMM with the entry's gemm_fast: in place (multiples of its tile) and padded. */
     const size_t mwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_MWG], nwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_NWG],
                  kwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_KWG];
-    check_gemm(ctx, q, 4 * mwg, 4 * nwg, 16 * kwg);
-    check_gemm(ctx, q, 4 * mwg + 13, 4 * nwg - 5, 16 * kwg + 3);
+    spawn_check_gemm(ctx, q, OCLBLAS_NO_TRANS, 4 * mwg, 4 * nwg, 16 * kwg);
+    spawn_check_gemm(ctx, q, OCLBLAS_NO_TRANS, 4 * mwg + 13, 4 * nwg - 5, 16 * kwg + 3);
     free(e);
     assert_int_equal(spawn_folder_remove(dir), 0);
 }

@@ -51,28 +51,6 @@ static int teardown(void **state)
     return spawn_folder_remove(dir);
 }
 
-static oclblas_status gemm_call(void *v, tune_problem *t, cl_command_queue q)
-{
-    const oclblas__tune_problem *p = &t->p;
-    return oclblas_sgemm_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, t->trans_b ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, p->m,
-                            p->n, p->k, p->alpha, t->buf[0], 0, p->m, t->buf[1], 0, tune_problem_ld(t, OCLBLAS__BUF_B),
-                            p->beta, t->buf[2], 0, p->m, q, NULL);
-}
-
-static void check_gemm(cl_context ctx, cl_command_queue q, oclblas_transpose tb, size_t m, size_t n, size_t k)
-{
-    const oclblas__tune_problem p = {m, n, k, 0, 0, 1.25f, -0.5f};
-    tune_problem t;
-    assert_true(tune_problem_make(&t, OCLBLAS__FORM_GEMM, 0, tb == OCLBLAS_TRANS, &p, 5));
-    assert_int_equal(tune_problem_upload(&t, ctx, 0), OCLBLAS_SUCCESS);
-    int ok = 0;
-    char note[200];
-    assert_int_equal(tune_problem_check(&t, q, gemm_call, NULL, &ok, note, sizeof note), OCLBLAS_SUCCESS);
-    if (!ok)
-        fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
-    tune_problem_free(&t);
-}
-
 static void test_tuning_run(void **state)
 {
     (void)state;
@@ -137,9 +115,9 @@ static void test_tuning_run(void **state)
     const int gmi = e->values[OCLBLAS__K_ROUTINE][RT_GEMM_MIN_INDIRECT];
     const size_t mwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_MWG], nwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_NWG],
                  kwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_KWG];
-    check_gemm(ctx, q, OCLBLAS_NO_TRANS, 20, 17, 9);                          /* direct, or host-sized */
-    check_gemm(ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
-    check_gemm(ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
+    spawn_check_gemm(ctx, q, OCLBLAS_NO_TRANS, 20, 17, 9);                          /* direct, or host-sized */
+    spawn_check_gemm(ctx, q, OCLBLAS_NO_TRANS, (size_t)gmi + 21, (size_t)gmi + 3, (size_t)gmi + 30); /* padded */
+    spawn_check_gemm(ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
                kwg * ((size_t)gmi / kwg + 1)); /* in place */
     /* The library takes the classes' sets for their problems. */
     const oclblas__devctx *cx;
@@ -152,8 +130,8 @@ static void test_tuning_run(void **state)
     oclblas_status st;
     assert_memory_equal(oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, &thin, &st)->v,
                         e->classes[0].values[OCLBLAS__K_GEMM_FAST], sizeof(int) * GF_COUNT);
-    check_gemm(ctx, q, OCLBLAS_NO_TRANS, 160, 32, 128);
-    check_gemm(ctx, q, OCLBLAS_TRANS, 1000, 31, 77);
+    spawn_check_gemm(ctx, q, OCLBLAS_NO_TRANS, 160, 32, 128);
+    spawn_check_gemm(ctx, q, OCLBLAS_TRANS, 1000, 31, 77);
     free(e);
 
     /* The same command again: everything comes from the journal, the classes' searches too. */

@@ -141,6 +141,8 @@ static const oclblas__device_info *find_info(cl_device_id dev)
 
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out)
 {
+    if (!dev)
+        return OCLBLAS_INVALID_ARGUMENT;
     if ((*out = find_info(dev)) != NULL)
         return OCLBLAS_SUCCESS;
     info_node *node = malloc(sizeof *node);

@@ -35,7 +35,8 @@ oclblas_status oclblas__device_find(const char *spec, cl_device_id *dev, unsigne
  * refused once the default device is in use. */
 oclblas_status oclblas__default_choose(cl_device_id dev);
 
-/* Facts about a device, read once and kept for the life of the process. */
+/* Facts about a device, read once and kept for the life of the process;
+ * OCLBLAS_INVALID_ARGUMENT for a NULL device. */
 oclblas_status oclblas__device_info_get(cl_device_id dev, const oclblas__device_info **out);
 
 typedef struct {

@@ -705,9 +705,7 @@ oclblas_status oclblas_cache_get_stats(oclblas_cache_stats *s)
 
 oclblas_status oclblas_cache_fill(cl_device_id device)
 {
-    if (!device)
-        return OCLBLAS_INVALID_ARGUMENT;
-    const oclblas__device_info *dev;
+    const oclblas__device_info *dev; /* a NULL device is refused here */
     oclblas_status st = oclblas__device_info_get(device, &dev);
     if (st != OCLBLAS_SUCCESS)
         return st;
