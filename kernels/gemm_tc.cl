@@ -41,7 +41,8 @@
 // nearest from what the previous ones leave: 8 + 8 + 8 bits and their
 // signs hold all 24 of x's), and a * b is summed as a2 b0 + a1 b1 + a0 b2 +
 // a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 + a2 b1 +
-// a2 b2, are below 2^-25 |a b|) with mma.sync m16n8k16 on BF16, whose
+// a2 b2, are together at most about 2^-24 |a b|, one FP32 rounding of the
+// product) with mma.sync m16n8k16 on BF16, whose
 // instruction does twice the work of a TF32 m16n8k8 in the same time: as
 // many instructions as 3xTF32, but every product exact where two TF32 words
 // keep only 23 of x's 24 bits, which made 3xTF32 three times less accurate

@@ -256,8 +256,11 @@ static void back_to_back(const tu_env *env, const cl_command_queue *queues, int 
         TU_CHECK(oclblas_sgemm_cl(OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, m, n, k, 1.0f, da[i], 0, k,
                                   db[i], 0, n, 0.0f, dc[i], 0, n, queues[i % nq], with_events ? &ev[i] : NULL));
     }
+    /* The last queue first: its calls wait on markers in the others, which
+     * the library must have flushed, or a driver that does not flush by
+     * itself waits for ever. */
     if (!with_events)
-        for (int j = 0; j < nq; ++j)
+        for (int j = nq; j-- > 0;)
             clFinish(queues[j]);
     double worst = 0.0;
     for (int i = 0; i < N; ++i) {

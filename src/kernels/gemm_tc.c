@@ -56,12 +56,13 @@ static const oclblas__param_def params[TC_COUNT] = {
 /* The kernel's edge guard, not a choice: it recomputes with FFMA every
  * tile whose sums hold Inf, NaN or a magnitude near overflow and every
  * tile with a nonzero operand outside [2^GUARD_EMIN, 2^GUARD_EMAX].
- * The range test is needed: below about 2^-115 an operand's low part is
- * subnormal, and the tensor cores read only its top 19 bits, which drops
- * the bits below 2^-136 (a subnormal A times a B near 2^120 came out 10%
- * wrong without it: tests/test_gemm_tc.c, case "A subnormal", in the
- * emulation, which reads operands as the tensor cores do). Inside the range every term
- * of hi*hi + hi*lo + lo*hi is a normal float and no single product
+ * The range test is needed: near the bottom of the float range an
+ * operand's lower words of the split are subnormal, and the tensor cores
+ * do not read them exactly (a subnormal A times a B near 2^120 came out
+ * 10% wrong without it: tests/test_gemm_tc.c, case "A subnormal", in the
+ * emulation, which reads operands as the tensor cores do). Inside the
+ * range every word of the split (three BF16 words in the accurate mode,
+ * TF32 words otherwise) is a normal number and no single product
  * overflows, whatever the tensor cores do with subnormals. */
 #define GUARD_EMIN (-51)
 #define GUARD_EMAX 63

@@ -125,6 +125,11 @@ oclblas_status oclblas__scratch_take(cl_context ctx, cl_command_queue q, int in_
             else
                 clFinish(s->last_queue);
         }
+        /* A command may wait on another queue's event only once that queue
+         * is flushed (OpenCL 1.2, 5.13), and nothing says its caller did:
+         * the marker above is newer than anything the caller enqueued. */
+        if (s->last_use && s->last_queue && s->last_queue != q)
+            clFlush(s->last_queue);
         *wait = s->last_use;
     }
     return OCLBLAS_SUCCESS;
