@@ -7,11 +7,16 @@ measured) over every timing) and, on each row-major NN problem of the
 preset, how much slower the plan the model picks ran than the fastest one
 measured (mean and worst), among the sets of the shipped entry. Rates: each
 set's time at 4096^3 column-major NT (gemm_direct: 1024^3 row-major NN).
-    bench/results/shapes-model/fit.py CALIBRATE.CSV DATABASE-FOLDER-OF-THE-RUN
-(the run's database: git show ae488ff:database/nvidia/h200.json and h100.json)."""
+    bench/results/shapes-model/fit.py CALIBRATE.CSV DATABASE-FOLDER-OF-THE-RUN [h200|h100]
+(the run's database: git show ae488ff:database/nvidia/h200.json and h100.json;
+the device whose entry's sets are judged, h200 unless named). Last, for the
+chosen facts, the plan the model picks over every split of k from 1 to 64
+(as plan.c searches them) on the deep and narrow problems, beside the
+measured splits."""
 import collections, contextlib, csv, io, math, os, sys
 
 cal, dbdir = sys.argv[1], sys.argv[2]
+device = sys.argv[3] if len(sys.argv) > 3 else 'h200'
 here = os.path.dirname(os.path.abspath(__file__))
 # The sets calibrate-list.py timed, from the run's database.
 ns = {'__file__': os.path.join(dbdir, 'x', 'x', 'x', 'calibrate-list.py')}
@@ -99,14 +104,30 @@ def evaluate(P, labels, strict_only=False, show=False):
     return (math.sqrt(sum(e * e for e in err) / len(err)),
             math.exp(sum(math.log(r) for r in regret) / len(regret)), max(regret))
 
-# The sets of the entry as shipped after the run (h200.json of issue 22).
-entry = ['fast:h100-all', 'fast:h200-narrow-m', 'fast:h100-narrow-n', 'fast:h200-deep', 'fast:h200-small',
-         'fast:try-64x64t256', 'tc-all', 'direct-h100']
+# The sets of each entry as shipped (calibrate-list.py names a set shared
+# by both entries after the first that has it).
+entries = {
+    'h200': ['fast:h100-all', 'fast:h200-narrow-m', 'fast:h100-narrow-n', 'fast:h200-deep', 'fast:h200-small',
+             'fast:try-64x64t256', 'tc-all', 'direct-h100'],
+    'h100': ['fast:h100-all', 'fast:h100-narrow-m', 'fast:h100-narrow-n', 'fast:h100-small', 'fast:h100-small-tile',
+             'tc-all', 'direct-h100'],
+}
+entry = entries[device]
 for busy in (1.0e9, 1.4e9, 1e12):
-    for item in (2.0e9, 2.5e9, 3.0e9):
+    for item in (1.5e9, 1.8e9, 2.0e9, 2.5e9, 3.0e9):
         P = dict(call=16e-6, launch=8e-6, bw=3e12, item=item, busy_item=busy)
         print('item %.1f GFLOPS, busy item %.1f GFLOPS: rms %.3f; picks over fastest: mean %.3f, worst %.3f; '
               'strict mean %.3f, worst %.3f' % ((item / 1e9, busy / 1e9) + evaluate(P, entry) + evaluate(P, entry, True)[1:]))
-P = dict(call=16e-6, launch=8e-6, bw=3e12, item=2.5e9, busy_item=1e9)
-print('the entry\'s facts (call 16 us, launch 8 us, 3 TB/s, 2.5 and 1 GFLOPS):')
+import json
+f = json.load(open(os.path.join(dbdir, device + '.json')))['model']
+P = dict(call=f['call_us'] * 1e-6, launch=f['launch_us'] * 1e-6, bw=f['bandwidth_gbs'] * 1e9,
+         item=f['item_gflops'] * 1e9, busy_item=f['busy_item_gflops'] * 1e9)
+print('the %s entry\'s facts (%s):' % (device, ', '.join('%s %g' % kv for kv in f.items())))
 evaluate(P, entry, show=True)
+print('its picks over splits 1 to 64 (strict: gemm_fast and gemm_direct), row-major NN, and the measured splits:')
+for shape in ((1024, 1024, 16384), (256, 256, 65536), (4096, 128, 4096), (128, 4096, 4096), (512, 512, 512)):
+    t, label, s = min((plan_s(l, 'row', 'NN', *shape, s, P), l, s) for s in range(1, 65) for l in entry
+                      if not l.startswith('tc'))
+    got = ', '.join('s=%d %.1f' % (k, meas[(label, 'strict', 'row', 'NN') + shape + (k,)])
+                    for k in (1, 2, 4, 8) if (label, 'strict', 'row', 'NN') + shape + (k,) in meas)
+    print('  %-16s %s s=%d predicted %.1f us; measured %s' % ('x'.join(map(str, shape)), label, s, t, got))
