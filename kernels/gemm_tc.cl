@@ -1,69 +1,60 @@
 // gemm_tc: C = alpha * A * B + beta * C on NVIDIA tensor cores (mma.sync
-// m16n8k8 with TF32 operands and m16n8k16 with BF16, compute capability 8.0
-// and above), for the `accurate` (6xBF16) and `tf32` (1xTF32) math modes,
-// and 3xTF32, which no mode runs now. Operands come in
-// gemm_fast's padded layout: element (m, k) of A at ag[a_off + k * a_ld + m]
-// and (k, n) of B at bg[b_off + k * b_ld + n], read as float4 (offsets and
-// leading dimensions in float4s, rows 16-byte aligned), m and n padded to
-// multiples of BM and BN, K to a multiple of BK, zeros beyond the real
-// sizes; C is column-major, read and written in place, guarded at its edges.
+// m16n8k16 with BF16 operands and m16n8k8 with TF32, compute capability 8.0
+// and above), for the `accurate` (6xBF16) and `tf32` (1xTF32) math modes.
+// Operands come in gemm_fast's padded layout: element (m, k) of A at
+// ag[a_off + k * a_ld + m] and (k, n) of B at bg[b_off + k * b_ld + n],
+// read as float4 (offsets and leading dimensions in float4s, rows 16-byte
+// aligned), m and n padded to multiples of BM and BN, K to a multiple of
+// BK, zeros beyond the real sizes; C is column-major, read and written in
+// place, guarded at its edges.
 // The split of k is gemm_fast's: work-group z multiplies k in
 // [z k_slice, (z + 1) k_slice) into its own C, c_slice elements further on.
 //
 // Each work-group computes a BM x BN tile with THREADS = 32 * WARPS_M *
-// WARPS_N work-items; each warp a WM x WN block of it as MT x NT m16n8k8
+// WARPS_N work-items; each warp a WM x WN block of it as MT x NT m16n8
 // tiles. K-tiles of BK pass through two local slots: while tile t is
 // multiplied from its slot, tile t + 1 waits in registers, and goes into
 // the other slot at the next k-tile's single barrier.
 //
 // The parts, in the order of this file: the operands' numerics (the split
-// into TF32 words, the range test); mma.sync, on the tensor cores or
+// into BF16 words, the range test); mma.sync, on the tensor cores or
 // emulated; where a lane's fragment elements lie; the stage loader (global
 // memory to registers to local memory); the warp's k-step (fragments from
-// local memory, then one or three products); the epilogue (the FFMA
-// fallback and the store of C); and the kernel, whose main loop strings
-// them together.
+// local memory, then one TF32 product or six BF16 products); the epilogue
+// (the FFMA fallback and the store of C); and the kernel, whose main loop
+// strings them together.
 //
-// 3xTF32 (PRODUCTS = 3): each element x is split, as a warp loads it, into
-// hi = tf32(x) (round to nearest, ties away, as cvt.rna.tf32.f32 does) and
-// lo = x - hi (exact), and a * b is summed as lo_a hi_b + hi_a lo_b +
-// hi_a hi_b. lo goes in unrounded: the tensor cores read its top 19 bits,
-// which loses at most its last bit (2^-24 of x), and a NaN or Inf in x
-// leaves lo NaN, so the split never hides it. The tensor cores add with
-// truncation, which over a long k is several times less accurate than
-// FFMA, so the partial sums reach FP32 often: CHUNK = 1 sums each m16n8
-// tile's three products of a k8 step in a fresh temporary that is added to
-// the accumulator in FP32; PROMOTE = P > 0 sums each run of P k-tiles in a
-// second accumulator that is added to the first in FP32.
-//
-// 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split
-// into three BF16 words, x = x0 + x1 + x2 exactly (each rounded to
-// nearest from what the previous ones leave: 8 + 8 + 8 bits and their
-// signs hold all 24 of x's), and a * b is summed as a2 b0 + a1 b1 + a0 b2 +
-// a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 + a2 b1 +
-// a2 b2, are together at most about 2^-24 |a b|, one FP32 rounding of the
-// product) with mma.sync m16n8k16 on BF16, whose
-// instruction does twice the work of a TF32 m16n8k8 in the same time: as
-// many instructions as 3xTF32, but every product exact where two TF32 words
-// keep only 23 of x's 24 bits, which made 3xTF32 three times less accurate
-// than FFMA where products cancel. Each tile's six products of a k16 step
-// go to a fresh temporary added to the accumulator in FP32 (CHUNK = 1). A
-// k16 step is two k8 steps' fragments: BF16 k' = 2 tq + h + 8 r of the PTX
-// ISA's layout is k = tq + 4 h + 8 r here (A and B agree, which is all the
-// MMA needs), so the TF32 fragment loads serve unchanged.
+// 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split, as
+// a warp loads it, into three BF16 words, x = x0 + x1 + x2 exactly (each
+// rounded to nearest from what the previous ones leave: 8 + 8 + 8 bits and
+// their signs hold all 24 of x's), and a * b is summed as a2 b0 + a1 b1 +
+// a0 b2 + a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 +
+// a2 b1 + a2 b2, are together at most about 2^-24 |a b|, one FP32 rounding
+// of the product) with mma.sync m16n8k16 on BF16, whose instruction does
+// twice the work of a TF32 m16n8k8 in the same time, every product of words
+// exact. The tensor cores add with truncation, which over a long k is
+// several times less accurate than FFMA, so each tile's six products of a
+// k16 step go to a fresh temporary added to the accumulator in FP32: the
+// truncation then acts on a k16 sum, whose sign is random, not on the
+// growing accumulator. A k16 step is two k8 steps' fragments: BF16
+// k' = 2 tq + h + 8 r of the PTX ISA's layout is k = tq + 4 h + 8 r here
+// (A and B agree, which is all the MMA needs), so the TF32 fragment loads
+// serve unchanged.
 //
 // 1xTF32 (PRODUCTS = 1) multiplies the raw floats once: the tensor cores
-// read their top 19 bits (TF32 by truncation). KPAIR = 1 stores k rows in
-// interleaved pairs so that fragments load straight into mma's register
-// order (described at the fragment loads).
+// read their top 19 bits (TF32 by truncation). PROMOTE = P > 0 sums each
+// run of P k-tiles in a second accumulator that is added to the first in
+// FP32. KPAIR = 1 stores k rows in interleaved pairs so that fragments load
+// straight into mma's register order (described at the fragment loads).
 //
-// Edges of the float range: splitting turns Inf into NaN (lo = Inf - Inf),
-// truncation turns some NaNs into Inf, the tensor cores may round an
-// overflow to FLT_MAX, and below about 2^-115 an operand's lo part loses
-// bits. So a work-group whose operands hold a nonzero |x| outside
-// [2^GUARD_EMIN, 2^GUARD_EMAX], or whose final sums hold a non-finite value
-// or one of magnitude >= 2^126, recomputes its tile with FFMA on the raw
-// operands, and Inf, NaN and overflow come out as FP32 arithmetic gives them.
+// Edges of the float range: splitting turns Inf into NaN (x - x0 = Inf -
+// Inf), truncation turns some NaNs into Inf, the tensor cores may round an
+// overflow to FLT_MAX, and near the bottom of the range an operand's lower
+// words are subnormal. So a work-group whose operands hold a nonzero |x|
+// outside [2^GUARD_EMIN, 2^GUARD_EMAX], or whose final sums hold a
+// non-finite value or one of magnitude >= 2^126, recomputes its tile with
+// FFMA on the raw operands, and Inf, NaN and overflow come out as FP32
+// arithmetic gives them.
 //
 // Emulation: with OCLBLAS_TC_EMULATE = 1 the kernel uses no inline PTX and
 // runs on any OpenCL device (PoCL): mma.sync becomes an exchange of the
@@ -75,19 +66,22 @@
 //
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_tc.c, which also holds the rules that make a
-// set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1, 3 or 6, PROMOTE,
-// CHUNK, KPAIR; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
+// set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6,
+// PROMOTE, KPAIR; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, GUARD_EMIN
 // and GUARD_EMAX the range of the tensor-core path.
-#if PRODUCTS == 6 && (KSTEPS % 2 || !CHUNK)
-#error "gemm_tc: PRODUCTS = 6 needs BK a multiple of 16 and CHUNK = 1"
-#endif
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
-    !defined(PROMOTE) || !defined(CHUNK) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) ||          \
-    !defined(THREADS) || !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) ||    \
-    !defined(A_CHUNKS) || !defined(B_CHUNKS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX)
+    !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
+    !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
+    !defined(B_CHUNKS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX)
 #error "gemm_tc: a parameter or derived size is missing (the host passes them all as -D)"
+#endif
+#if PRODUCTS != 1 && PRODUCTS != 6
+#error "gemm_tc: PRODUCTS must be 1 or 6"
+#endif
+#if PRODUCTS == 6 && (KSTEPS % 2 || PROMOTE)
+#error "gemm_tc: PRODUCTS = 6 needs BK a multiple of 16 and PROMOTE = 0"
 #endif
 #ifndef OCLBLAS_TC_EMULATE
 #define OCLBLAS_TC_EMULATE 0 // a build mode for tests, not a parameter: the library never sets it
@@ -108,18 +102,6 @@
 
 // ---- the operands' numerics ----------------------------------------------
 
-// A fragment word x as hi = x rounded to TF32 (10 fraction bits) to
-// nearest, ties away from zero, in two integer operations (the integer form
-// of cvt.rna.tf32.f32, except that a NaN may become -0: lo is NaN then and
-// carries it), and lo = x - hi, exact.
-inline void split_tf32(const uint w, uint *hi, uint *lo)
-{
-    const float x = as_float(w);
-    const float h = as_float((w + 0x1000u) & 0xFFFFE000u);
-    *hi = as_uint(h);
-    *lo = as_uint(x - h);
-}
-
 // x = w0 + w1 + w2 exactly, each word a BF16 in the top half of a float
 // (rounded to nearest, ties away, in integer operations), for finite x in
 // the range test's bounds. A NaN or Inf leaves some word NaN or Inf, which
@@ -138,7 +120,7 @@ inline void split_bf16(const uint w, uint *w0, uint *w1, uint *w2)
 inline uint pack_bf16(const uint lo, const uint hi) { return (lo >> 16) | (hi & 0xFFFF0000u); }
 
 // True for x outside {0} U [2^GUARD_EMIN, 2^GUARD_EMAX] (Inf and NaN
-// included): there the three products lose bits or overflow.
+// included): there the split's products lose bits or overflow.
 #define RANGE_LO ((uint)(GUARD_EMIN + 127) << 23)
 #define RANGE_HI ((uint)(GUARD_EMAX + 127) << 23)
 inline int out_of_range(const float x)
@@ -404,62 +386,18 @@ inline void load_fragments(const local float *ta, const local float *tb, const i
 #endif
 }
 
+#if PRODUCTS == 1
 // The warp's product of one k-step's fragments, into sum: the accumulators,
 // or with PROMOTE the run of k-tiles not yet added to them.
 inline void multiply(const uint *fa, const uint *fb, float *sum, const warp_place *wp)
 {
-#if PRODUCTS == 3
-    uint bhi[2 * NT], blo[2 * NT];
-#pragma unroll
-    for (int w = 0; w < 2 * NT; ++w)
-        split_tf32(fb[w], &bhi[w], &blo[w]);
-#if CHUNK
-    // The three products of each m16n8 tile in a fresh temporary (small
-    // ones first), added to sum in FP32: the tensor cores' truncation then
-    // acts on a k8 sum, whose sign is random, not on the growing
-    // accumulator. A is split one tile row at a time (fewer live registers).
-#pragma unroll
-    for (int i = 0; i < MT; ++i) {
-        uint ahi[4], alo[4];
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-            split_tf32(fa[4 * i + r], &ahi[r], &alo[r]);
-#pragma unroll
-        for (int j = 0; j < NT; ++j) {
-            float t4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            mma(t4, alo, bhi + 2 * j, wp);
-            mma(t4, ahi, blo + 2 * j, wp);
-            mma(t4, ahi, bhi + 2 * j, wp);
-#pragma unroll
-            for (int r = 0; r < 4; ++r)
-                sum[ACC(i, j) + r] += t4[r];
-        }
-    }
-#else
-    // The small products first (lo_a hi_b, hi_a lo_b, then hi_a hi_b), each
-    // a sweep over the warp's independent tiles.
-    uint ahi[4 * MT], alo[4 * MT];
-#pragma unroll
-    for (int w = 0; w < 4 * MT; ++w)
-        split_tf32(fa[w], &ahi[w], &alo[w]);
-#pragma unroll
-    for (int p = 0; p < 3; ++p)
-#pragma unroll
-        for (int i = 0; i < MT; ++i)
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-                mma(sum + ACC(i, j), (p == 0 ? alo : ahi) + 4 * i, (p == 1 ? blo : bhi) + 2 * j, wp);
-#endif
-#else
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
         for (int j = 0; j < NT; ++j)
             mma(sum + ACC(i, j), fa + 4 * i, fb + 2 * j, wp);
-#endif
 }
-
-#if PRODUCTS == 6
+#else
 // The warp's product of one k16 step, the fragments of its two k8 steps
 // (fa[h], fb[h] as load_fragments gives them), into the accumulators.
 // B is split once for all tile columns; A one tile row at a time. Its

@@ -18,11 +18,11 @@
  *   test_gemm_tc_emu  on any device (PoCL in CI) with the kernel's emulation
  *                     of mma.sync (-DOCLBLAS_TC_EMULATE=1, which
  *                     oclblas__gemm_tc_emulate turns on), with small sets
- *                     that together take every path of the kernel (CHUNK
- *                     and promotion, one and several k-steps per k-tile,
- *                     the paired layout of the tf32 sets), several warps
- *                     and tiles per warp in each direction, and that PoCL
- *                     compiles in seconds each;
+ *                     that together take every path of the kernel (six
+ *                     products, one with and without promotion, one and
+ *                     several k-steps per k-tile, the paired layout of the
+ *                     tf32 sets), several warps and tiles per warp in each
+ *                     direction, and that PoCL compiles in seconds each;
  *                     the same gate on a smaller product. The emulation models
  *                     the tensor cores (operands truncated to TF32, one
  *                     truncated sum per mma), so it checks the kernel's logic;
@@ -54,17 +54,18 @@ static tu_env env;
 /* The shipped sets' forms, small (the accurate mode runs each with six
  * BF16 products, a k16 step per mma): two k16 steps per k-tile, 2 x 2
  * warps of 1 x 2 tiles; one k16 step per k-tile, 1 x 2 warps of 2 x 2
- * tiles; the default entry's form (promotion every 32 of k, which the tf32
- * mode keeps), 1 x 2 warps of 2 x 1 tiles. With PoCL compiling them, the first's tf32 form and the tf32 set
- * below, the whole test takes about 40 s of CPU time on a cold cache:
- * emulated mma.sync holds two barriers, and the cost grows with the tiles
- * and k-steps a warp unrolls. */
+ * tiles; the default entry's form (one product with promotion every 32 of
+ * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles. With PoCL
+ * compiling them, the first's tf32 form and the tf32 set below, the whole
+ * test takes about 40 s of CPU time on a cold cache: emulated mma.sync
+ * holds two barriers, and the cost grows with the tiles and k-steps a warp
+ * unrolls. */
 static const char *const sets[] = {
     "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
-    "BM=32,BN=32,BK=16,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "BM=32,BN=32,BK=16,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
-    "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,PROMOTE=2,LOOP=1,FRAGV=1,"
+    "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=1,PROMOTE=2,LOOP=1,FRAGV=1,"
     "CHUNK=0,KPAIR=0",
 };
 #define NUM_SETS 3

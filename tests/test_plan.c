@@ -71,8 +71,8 @@ static int setup(void **state)
     set(OCLBLAS__K_HELPERS, "PAD_DIMX=32,PAD_DIMY=8,PAD_WPTX=2,PAD_WPTY=1,TRA_DIM=16,TRA_WPT=2,TRA_PAD=1");
     set(OCLBLAS__K_GEMV_N, "WGS=128,WPT=2,VW=4,UNR=4,STRM=1");
     set(OCLBLAS__K_GEMV_T, "WGS=128,TPC=16,VW=4,UNR=2");
-    /* The tensor-core kernel of the H100's entry, never chosen unless a test sets GEMM_TC_MIN. */
-    set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=3,"
+    /* The default entry's tensor-core set, never chosen unless a test sets GEMM_TC_MIN. */
+    set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=1,"
                             "PROMOTE=2,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0,"
                             "GEMM_MAX_SLICE_K=0");
@@ -649,10 +649,8 @@ static void test_tc_choice(void **state)
     plan = plan_of(&p);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
     assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
-    /* The rest of the set is the database's either way. */
-    oclblas__params q = main_step(&plan)->params;
-    q.v[TC_PRODUCTS] = 3;
-    assert_memory_equal(&q, &cx.params[OCLBLAS__K_GEMM_TC], sizeof q);
+    /* The tf32 form of this set (one product) is the database's set. */
+    assert_memory_equal(&main_step(&plan)->params, &cx.params[OCLBLAS__K_GEMM_TC], sizeof(oclblas__params));
     /* Below GEMM_TC_MIN cubed: gemm_fast. */
     p.k = 999;
     assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
@@ -664,7 +662,8 @@ static void test_tc_choice(void **state)
     p = gemm(0, 0, 5000, 1, 5000);
     p.mode = OCLBLAS_MATH_TF32;
     assert_int_equal(plan_of(&p).kind, OCLBLAS__PLAN_GEMV);
-    /* A set with CHUNK runs tf32 without it. */
+    /* A set with CHUNK (six products) runs tf32 without it. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_PRODUCTS] = 6;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_WN] = 64;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_PROMOTE] = 0;
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_CHUNK] = 1;
@@ -801,7 +800,7 @@ static void test_tc_descriptor(void **state)
     const char *why = NULL;
     char text[1024];
     oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
-    assert_non_null(strstr(text, "-DPRODUCTS=3 "));
+    assert_non_null(strstr(text, "-DPRODUCTS=1 "));
     assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
                                  "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
     assert_null(strstr(text, "EMULATE"));
@@ -821,19 +820,17 @@ static void test_tc_descriptor(void **state)
         {"LOOP=0", "outside its legal range"},
         {"FRAGV=4", "outside its legal range"},
         {"CHUNK=2", "outside its legal range"},
-        {"PRODUCTS=2", "PRODUCTS must be 1, 3 or 6"},
+        {"PRODUCTS=2", "PRODUCTS must be 1 or 6"},
+        {"PRODUCTS=3", "PRODUCTS must be 1 or 6"},
         {"PRODUCTS=6,BK=8", "PRODUCTS = 6 needs BK a multiple of 16"},
         {"PRODUCTS=6,CHUNK=0,PROMOTE=0,BK=16", "PRODUCTS = 6 needs CHUNK = 1"},
-        /* 3xTF32 must reach FP32 at least every 64 of k. */
-        {"PRODUCTS=3,CHUNK=0,PROMOTE=4,BK=32", "PROMOTE * BK"},
-        {"PRODUCTS=3,CHUNK=0,PROMOTE=0,BK=16", "PROMOTE * BK"},
-        {"CHUNK=1,PRODUCTS=3,PROMOTE=2", "CHUNK > 0 needs"},
+        {"PRODUCTS=6,CHUNK=1,PROMOTE=2", "PRODUCTS = 6 needs CHUNK = 1 and PROMOTE = 0"},
         {"CHUNK=1,PRODUCTS=1,PROMOTE=0", "CHUNK > 0 needs"},
-        {"KPAIR=1,PRODUCTS=3", "KPAIR = 1 needs"},
+        {"KPAIR=1,PRODUCTS=6", "KPAIR = 1 needs"},
         {"KPAIR=1,BM=128,BN=96,BK=32,WM=64,WN=24", "KPAIR = 1 needs WN / 8 even"},
         {"PADA=6,PADB=8", "multiples of 4"},
-        /* 64 x 64 warp tiles with promotion: about 300 registers. */
-        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=3,PROMOTE=2,CHUNK=0", "registers"},
+        /* 64 x 64 warp tiles with promotion: about 330 registers. */
+        {"BM=128,BN=128,WM=64,WN=64,PRODUCTS=1,PROMOTE=2,CHUNK=0", "registers"},
         /* 128 x 64 x 8 with 8 warps of 32 x 32: 128 float4s of A for 256 work-items. */
         {"BM=128,BN=64,BK=8,WM=32,WN=32", "multiples of 4 * 32"},
     };
@@ -846,9 +843,10 @@ static void test_tc_descriptor(void **state)
         if (!strstr(why, bad[i].why))
             fail_msg("%s: %s", bad[i].set, why);
     }
-    /* The same 64 x 64 warp tiles with CHUNK instead of promotion fit. */
+    /* The same 64 x 64 warp tiles with six products and CHUNK instead of promotion fit. */
     p = cx.params[tc];
     p.v[TC_WN] = 64;
+    p.v[TC_PRODUCTS] = 6;
     p.v[TC_PROMOTE] = 0;
     p.v[TC_CHUNK] = 1;
     assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));

@@ -1,9 +1,10 @@
 /*
  * gemm_tc's descriptor (kernels/gemm_tc.cl, SGEMM on NVIDIA tensor cores
- * through mma.sync with TF32 or BF16 operands): its parameters (block tile BM BN
- * BK, warp tile WM WN, local padding PADA PADB, products PRODUCTS, how
- * partial sums reach FP32 PROMOTE and CHUNK, k-paired local layout KPAIR,
- * and five that have one value: STAGES CP_ASYNC SPLIT LOOP FRAGV)
+ * through mma.sync with BF16 or TF32 operands): its parameters (block tile
+ * BM BN BK, warp tile WM WN, local padding PADA PADB, products PRODUCTS,
+ * promotion of one product's partial sums to FP32 PROMOTE, k-paired local
+ * layout KPAIR, CHUNK, which follows PRODUCTS, and five that have one
+ * value: STAGES CP_ASYNC SPLIT LOOP FRAGV)
  * with their ranges and the tuner's candidates, the rules that make a set
  * legal, the sizes derived from a set, the devices that can run it
  * (NVIDIA, compute capability 8.0 and above), its launch geometry and
@@ -40,13 +41,16 @@ static const oclblas__param_def params[TC_COUNT] = {
     /* 8 (mod 32) makes the fragment loads conflict-free; 0 is 4-way conflicted. */
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
     [TC_PADB] = {"PADB", 0, 64, 1, {8}},
-    /* 6: BF16 words (the accurate mode's); 3: TF32 words; 1: one TF32 product */
+    /* 6: products of three BF16 words (the accurate mode's); 1: one TF32 product */
     [TC_PRODUCTS] = {"PRODUCTS", 1, 6, 1, {6}},
-    /* k-tiles per promotion of a separate sum to FP32 (0: none) */
+    /* One product: k-tiles per promotion of a separate sum to FP32 (0:
+     * none). Six products reach FP32 every k16 step: 0. */
     [TC_PROMOTE] = {"PROMOTE", 0, 8, 2, {0, 2}},
     [TC_LOOP] = {"LOOP", 1, 1, 1, {1}},
     [TC_FRAGV] = {"FRAGV", 1, 1, 1, {1}},
-    /* 1: each tile's three products of a k8 step summed apart and added in FP32 */
+    /* Not a choice: 1 with six products (each tile's six products of a
+     * k16 step summed apart and added in FP32), 0 with one. It keeps both
+     * values so that entries still parse; the kernel does not read it. */
     [TC_CHUNK] = {"CHUNK", 0, 1, 2, {0, 1}},
     /* 1: k rows stored in pairs, fragments loaded in mma's register order
      * (one product only: tf32 sets) */
@@ -61,9 +65,10 @@ static const oclblas__param_def params[TC_COUNT] = {
  * do not read them exactly (a subnormal A times a B near 2^120 came out
  * 10% wrong without it: tests/test_gemm_tc.c, case "A subnormal", in the
  * emulation, which reads operands as the tensor cores do). Inside the
- * range every word of the split (three BF16 words in the accurate mode,
- * TF32 words otherwise) is a normal number and no single product
- * overflows, whatever the tensor cores do with subnormals. */
+ * range every word the tensor cores read (three BF16 words of the split in
+ * the accurate mode, the operand itself in the tf32 mode) is a normal
+ * number and no single product overflows, whatever the tensor cores do
+ * with subnormals. */
 #define GUARD_EMIN (-51)
 #define GUARD_EMAX 63
 /* Bytes of local memory the emulation adds: 6 words per work-item. */
@@ -79,16 +84,16 @@ static int warps(const int *v) { return (v[TC_BM] / v[TC_WM]) * (v[TC_BN] / v[TC
 static const char *const no_warp = "BM must be a multiple of WM and BN of WN";
 static int threads(const int *v) { return 32 * warps(v); }
 /* Accumulators (twice when promotion keeps a second set), one k-step's
- * fragments (hi and lo with three products), CHUNK's temporaries, about 40
- * for addresses and loop state: the kernel author's estimate, borne out by
- * ptxas in the development runs (the tensor-core notes). Rough, since ptxas
- * reuses fragment registers. */
+ * fragments, the six products' temporaries, about 40 for addresses and
+ * loop state: the kernel author's estimate, borne out by ptxas in the
+ * development runs (the tensor-core notes). Rough, since ptxas reuses
+ * fragment registers. */
 static int registers_per_item(const int *v)
 {
-    const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, three = v[TC_PRODUCTS] == 3;
+    const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, six = v[TC_PRODUCTS] == 6;
     /* six: B's three words of a k16 step, A's raw words of two k8 steps and three words of a tile row */
-    const int frag = v[TC_PRODUCTS] == 6 ? nt * 6 + mt * 8 + 12 : (mt * 4 + nt * 2) * (three ? 2 : 1);
-    return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + (v[TC_CHUNK] ? 8 : 0) + 40;
+    const int frag = six ? nt * 6 + mt * 8 + 12 : mt * 4 + nt * 2;
+    return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + (six ? 8 : 0) + 40;
 }
 
 static const char *warp_m(const int *v, const oclblas__limits *l)
@@ -114,7 +119,7 @@ static const char *padding(const int *v, const oclblas__limits *l)
 }
 static const char *products(const int *v, const oclblas__limits *l)
 {
-    return v[TC_PRODUCTS] != 1 && v[TC_PRODUCTS] != 3 && v[TC_PRODUCTS] != 6 ? "PRODUCTS must be 1, 3 or 6" : NULL;
+    return v[TC_PRODUCTS] != 1 && v[TC_PRODUCTS] != 6 ? "PRODUCTS must be 1 or 6" : NULL;
 }
 /* One BF16 mma.sync spans k16: two k8 steps of a k-tile. */
 static const char *bf16_k_tile(const int *v, const oclblas__limits *l)
@@ -131,22 +136,13 @@ static const char *chunks(const int *v, const oclblas__limits *l)
                ? "BM * BK and BN * BK must be multiples of 4 * 32 * (BM / WM) * (BN / WN)"
                : NULL;
 }
-/* The tensor cores truncate their sums (measured): accumulated there over
- * a long k, 3xTF32 has thirty times FP32's error. So partial sums reach
- * FP32 at least every 64 of k (PROMOTE) or every k-step of the mma
- * (CHUNK; the only form of 6xBF16). */
-static const char *accuracy(const int *v, const oclblas__limits *l)
+/* Six products sum each k16 step apart (the tensor cores truncate their
+ * sums), which CHUNK = 1 names; promotion is one product's. */
+static const char *sums(const int *v, const oclblas__limits *l)
 {
-    if (v[TC_PRODUCTS] == 6 && !v[TC_CHUNK])
-        return "PRODUCTS = 6 needs CHUNK = 1 (accuracy)";
-    return v[TC_PRODUCTS] == 3 && !v[TC_CHUNK] && (!v[TC_PROMOTE] || v[TC_PROMOTE] * v[TC_BK] > 64)
-               ? "PRODUCTS = 3 needs CHUNK = 1 or PROMOTE * BK in 1..64 (accuracy)"
-               : NULL;
-}
-static const char *chunk(const int *v, const oclblas__limits *l)
-{
-    return v[TC_CHUNK] && (v[TC_PRODUCTS] == 1 || v[TC_PROMOTE]) ? "CHUNK > 0 needs PRODUCTS = 3 or 6 and PROMOTE = 0"
-                                                                 : NULL;
+    if (v[TC_PRODUCTS] == 6)
+        return !v[TC_CHUNK] || v[TC_PROMOTE] ? "PRODUCTS = 6 needs CHUNK = 1 and PROMOTE = 0" : NULL;
+    return v[TC_CHUNK] ? "CHUNK > 0 needs PRODUCTS = 6" : NULL;
 }
 /* The paired layout holds raw words: one product only. */
 static const char *kpair(const int *v, const oclblas__limits *l)
@@ -204,11 +200,10 @@ static const oclblas__rule rules[] = {
     {P(TC_PRODUCTS), 0, products},
     {P(TC_PRODUCTS) | P(TC_BK), 0, bf16_k_tile},
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
-    {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE) | P(TC_BK), 0, accuracy},
-    {P(TC_CHUNK) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, chunk},
+    {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE), 0, sums},
     {P(TC_KPAIR) | P(TC_PRODUCTS), 0, kpair},
     {P(TC_KPAIR) | P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, kpair_tiles},
-    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_PROMOTE) | P(TC_CHUNK), 0, registers},
+    {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, registers},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 1, dev_wgs},
     {P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1, dev_local},
 };
@@ -252,8 +247,7 @@ oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math
         q.v[TC_CHUNK] = 0;
     } else {
         /* Three BF16 words per operand: never less accurate than FFMA on
-         * the accuracy gate, where 3xTF32 was three times worse on
-         * cancelling products (bench/results/tc-accuracy). */
+         * the accuracy gate (bench/results/tc-accuracy). */
         q.v[TC_PRODUCTS] = 6;
         q.v[TC_CHUNK] = 1;
         q.v[TC_PROMOTE] = 0;
@@ -287,7 +281,7 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 
 static const char *label(const oclblas__params *p)
 {
-    return p->v[TC_PRODUCTS] == 6 ? "6xBF16" : p->v[TC_PRODUCTS] == 3 ? "3xTF32" : "1xTF32";
+    return p->v[TC_PRODUCTS] == 6 ? "6xBF16" : "1xTF32";
 }
 
 static const oclblas__tiled tiled = {

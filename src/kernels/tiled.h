@@ -45,7 +45,7 @@ struct oclblas__tiled {
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);
-    /* A word the log adds to the kernel's name for a set ("3xTF32"); NULL: none. */
+    /* A word the log adds to the kernel's name for a set ("6xBF16"); NULL: none. */
     const char *(*label)(const oclblas__params *p);
 };
 

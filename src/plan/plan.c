@@ -276,15 +276,15 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
  * the tensor cores (not strict, GEMM_TC_MIN not 0) and the device has a
  * set for gemm_tc that runs in that mode; the entry may hold a set for each
  * mode, a class on the products the mode asks for. A set is tuned for the
- * accurate mode; one without promotion (a tf32 set) cannot run it. Its
- * rate, where the entry measured one, in *rate. */
+ * accurate mode; one with no legal six-product form (a tf32 set: BK 8 or
+ * KPAIR) cannot run it. Its rate, where the entry measured one, in *rate. */
 static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
                        const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate)
 {
     if (p->mode == OCLBLAS_MATH_STRICT || rp->v[RT_GEMM_TC_MIN] <= 0)
         return 0;
     oclblas__shape tc_shape = *shape;
-    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 3;
+    tc_shape.products = p->mode == OCLBLAS_MATH_TF32 ? 1 : 6;
     oclblas_status st;
     const oclblas__params *tp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_TC, &tc_shape, &st);
     if (!tp)

@@ -11,9 +11,9 @@
 /* The size of the problem a parameter set is picked for: the column-major
  * problem the kernels compute (a row-major call's m and n swapped); a gemv
  * is rows x cols x 1. products: for the tensor-core kernel's sets, the
- * TF32 products per multiply-add that the call's math mode asks for (3
- * accurate, 1 tf32; 0 otherwise), so that an entry can hold a set tuned for
- * each. */
+ * tensor-core products per multiply-add that the call's math mode asks for
+ * (6 accurate, 1 tf32; 0 otherwise), so that an entry can hold a set tuned
+ * for each. */
 typedef struct {
     size_t m, n, k;
     int products;
