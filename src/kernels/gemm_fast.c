@@ -5,7 +5,8 @@
  * B SA SB) with their ranges and the tuner's candidates, the rules that
  * make a set legal, the sizes derived from a set (passed as -D beside it:
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
- * its tile, as the plan asks of a tiled kernel (kernels/tiled.h).
+ * its tile, as the plan asks of a tiled kernel (kernels/tiled.h): which
+ * operands it can read in place stored with k contiguous as well.
  */
 #include "kernels/gemm_fast.h"
 
@@ -30,6 +31,39 @@ static const oclblas__param_def params[GF_COUNT] = {
 
 static int is_vector_width(int v) { return v == 1 || v == 2 || v == 4 || v == 8; }
 static int wgs(const int *v) { return v[GF_MDIMC] * v[GF_NDIMC]; }
+
+/* How a tile of `rows` rows (MWG of A, NWG of B) by KWG is read from an
+ * operand stored with k contiguous, in vectors of vw along k, and the row
+ * of k it fills in local memory. kv: vectors of k a row (0: KWG is not
+ * whole vectors, no such reading). Neighbouring work-items read `group`
+ * vectors of one row (up to 32 bytes, a whole memory sector of a GPU),
+ * then the same of the next rows, and store their values one by one into
+ * local memory down the column of their row; the local row of k
+ * (local_row vectors: rows / vw and a pad) is padded so that those stores
+ * of a warp fall into distinct banks (32 banks of 4 bytes). The normal
+ * loader stores whole rows and reads one row at a time, which the pad
+ * leaves as they are. */
+typedef struct {
+    int kv, group, local_row;
+} k_rows;
+
+static k_rows k_rows_of(int rows, int kwg, int vw)
+{
+    k_rows r = {kwg % vw ? 0 : kwg / vw, 1, rows / vw};
+    if (!r.kv)
+        return r;
+    while (r.group * 2 * vw <= 8 && r.kv % (r.group * 2) == 0)
+        r.group *= 2;
+    /* A row's neighbouring vectors vw local rows apart: their banks must be 32 / group apart. */
+    for (int pad = 0; r.group > 1 && pad < 32; pad += vw)
+        if (vw * (rows + pad) % 32 == 32 / r.group) {
+            r.local_row = (rows + pad) / vw;
+            break;
+        }
+    return r;
+}
+static k_rows a_rows(const int *v) { return k_rows_of(v[GF_MWG], v[GF_KWG], v[GF_VWM]); }
+static k_rows b_rows(const int *v) { return k_rows_of(v[GF_NWG], v[GF_KWG], v[GF_VWN]); }
 
 static const char *vwm(const int *v, const oclblas__limits *l)
 {
@@ -96,7 +130,8 @@ static const char *dev_dims(const int *v, const oclblas__limits *l)
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
     const unsigned long long bytes =
-        2ull * sizeof(float) * (unsigned long long)v[GF_KWG] * (v[GF_SA] * v[GF_MWG] + v[GF_SB] * v[GF_NWG]);
+        2ull * sizeof(float) * (unsigned long long)v[GF_KWG] *
+        (v[GF_SA] * a_rows(v).local_row * v[GF_VWM] + v[GF_SB] * b_rows(v).local_row * v[GF_VWN]);
     return bytes > l->local_mem ? "more local memory than the device has" : NULL;
 }
 
@@ -116,7 +151,7 @@ static const oclblas__rule rules[] = {
     {P(GF_SB) | P(GF_KWG) | P(GF_MDIMC) | P(GF_NDIMC) | P(GF_NDIMB), 0, sb_k},
     {P(GF_MDIMC) | P(GF_NDIMC), 1, dev_wgs},
     {P(GF_MDIMC) | P(GF_NDIMC), 1, dev_dims},
-    {P(GF_KWG) | P(GF_SA) | P(GF_MWG) | P(GF_SB) | P(GF_NWG), 1, dev_local},
+    {P(GF_KWG) | P(GF_SA) | P(GF_MWG) | P(GF_VWM) | P(GF_SB) | P(GF_NWG) | P(GF_VWN), 1, dev_local},
 };
 #undef P
 
@@ -137,12 +172,21 @@ static int derive(const int *v, oclblas__derived *out)
         out[n++] = (oclblas__derived){"KDIMA", kdima};
         out[n++] = (oclblas__derived){"MVA", mvg / v[GF_MDIMA]};
         out[n++] = (oclblas__derived){"KWA", kdima ? v[GF_KWG] / kdima : 0};
+        /* ... and, of an A stored with k contiguous, ALR AKV AKG (k_rows) */
+        const k_rows r = a_rows(v);
+        out[n++] = (oclblas__derived){"ALR", r.local_row};
+        out[n++] = (oclblas__derived){"AKV", r.kv};
+        out[n++] = (oclblas__derived){"AKG", r.group};
     }
     if (v[GF_SB]) {
         const int kdimb = w / v[GF_NDIMB];
         out[n++] = (oclblas__derived){"KDIMB", kdimb};
         out[n++] = (oclblas__derived){"NVB", nvg / v[GF_NDIMB]};
         out[n++] = (oclblas__derived){"KWB", kdimb ? v[GF_KWG] / kdimb : 0};
+        const k_rows r = b_rows(v);
+        out[n++] = (oclblas__derived){"BLR", r.local_row};
+        out[n++] = (oclblas__derived){"BKV", r.kv};
+        out[n++] = (oclblas__derived){"BKG", r.group};
     }
     return n;
 }
@@ -170,6 +214,8 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     oclblas__gemm_tile_args(&g, vwm, vwn, s);
     oclblas__step_int(s, batched ? (int)(batch->stride_a / vwm) : 0);
     oclblas__step_int(s, batched ? (int)(batch->stride_b / vwn) : 0);
+    oclblas__step_int(s, a->a_k_contiguous);
+    oclblas__step_int(s, a->b_k_contiguous);
 }
 
 void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
@@ -202,7 +248,16 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
                            (size_t)v[GF_VWN]};
 }
 
-static const oclblas__tiled tiled = {.tile = tile, .step = oclblas__gemm_fast_step};
+/* An operand staged through local memory may be stored with k contiguous,
+ * where KWG is whole vectors of its width. */
+static int reads_k_contiguous(const oclblas__params *p, int operand)
+{
+    const int *v = p->v;
+    return operand == 0 ? v[GF_SA] && a_rows(v).kv > 0 : v[GF_SB] && b_rows(v).kv > 0;
+}
+
+static const oclblas__tiled tiled = {
+    .tile = tile, .step = oclblas__gemm_fast_step, .reads_k_contiguous = reads_k_contiguous};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",
