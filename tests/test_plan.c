@@ -5,7 +5,8 @@
  * which go to a gemv kernel and with which transposition and increments,
  * when gemm_direct serves, when gemm_fast reads an operand in place
  * (tile-aligned sizes, leading dimensions in whole vectors, aligned
- * addresses) and when a helper pads or transposes it, where k is split and
+ * addresses; stored either way, along k where its set has local memory for
+ * it, never by gemm_tc) and when a helper pads or transposes it, where k is split and
  * into how many slices (uneven last slice, the caps), when a gemv splits its
  * reduction; in the accurate and tf32 math modes, when gemm_tc takes
  * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,

@@ -4,8 +4,9 @@
  * padded leading dimensions and element offsets; the same sweep through the
  * database's parameters, four hand-picked gemm_fast sets that between them
  * take every code path of the kernel (local memory on and off, strided on
- * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets; long k
- * split into slices.
+ * and off, vector widths 1, 2, 4 and 8), operands stored with k contiguous
+ * read in place along k, and two gemm_direct sets; long k split into
+ * slices.
  */
 #include "testutil.h"
 #include "util/verify.h"
