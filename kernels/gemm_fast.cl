@@ -26,21 +26,20 @@
 // VWN vector widths; STRM STRN strided access; SA SB local memory for A, B;
 // WGS work-items; MWI NWI elements per work-item, MVI NVI in vectors; MVG
 // NVG the tile in vectors; with SA the loader of A is MDIMA x KDIMA
-// work-items of MVA x KWA vectors each, A's local row of k is ALR vectors
-// (MVG and a pad), and an A stored with k contiguous has AKV vectors of k a
-// row of its tile, of which neighbouring work-items read AKG; with SB the
-// same for B: NDIMB x KDIMB of NVB x KWB, BLR, BKV, BKG.
+// work-items of MVA x KWA vectors each, and an A stored with k contiguous
+// has AKV vectors of k a row of its tile; with SB the loader of B is NDIMB
+// x KDIMB of NVB x KWB, and BKV the same as AKV.
 #if !defined(MWG) || !defined(NWG) || !defined(KWG) || !defined(MDIMC) || !defined(NDIMC) || !defined(MDIMA) || \
     !defined(NDIMB) || !defined(KWI) || !defined(VWM) || !defined(VWN) || !defined(STRM) || !defined(STRN) ||     \
     !defined(SA) || !defined(SB) || !defined(WGS) || !defined(MWI) || !defined(NWI) || !defined(MVI) ||          \
     !defined(NVI) || !defined(MVG) || !defined(NVG)
 #error "gemm_fast: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA) || !defined(ALR) || !defined(AKV) || !defined(AKG))
-#error "gemm_fast: SA needs KDIMA, MVA, KWA, ALR, AKV and AKG"
+#if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA) || !defined(AKV))
+#error "gemm_fast: SA needs KDIMA, MVA, KWA and AKV"
 #endif
-#if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB) || !defined(BLR) || !defined(BKV) || !defined(BKG))
-#error "gemm_fast: SB needs KDIMB, NVB, KWB, BLR, BKV and BKG"
+#if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB) || !defined(BKV))
+#error "gemm_fast: SB needs KDIMB, NVB, KWB and BKV"
 #endif
 
 #if VWM == 1
@@ -95,20 +94,6 @@ typedef float8 realN;
 #define N_VEC(tid, i) ((i) * NDIMC + (tid))
 #endif
 
-// The loaders of an operand stored with k contiguous: the tile is `rows`
-// rows of kv vectors of k; the work-group reads it as one sequence of
-// vectors, each work-item its every WGS-th from tid, l its i-th. The
-// sequence runs along `group` vectors of a row, then down the rows, then to
-// the row's next group: neighbouring work-items read whole runs of memory
-// and store into neighbouring local columns (gemm_fast.c, k_rows).
-#if SA || SB
-inline int row_of(const int q, const int rows, const int group) { return (q / group) % rows; }
-inline int k_vector_of(const int q, const int rows, const int group)
-{
-    return q / (group * rows) * group + q % group;
-}
-#endif
-
 __attribute__((reqd_work_group_size(MDIMC, NDIMC, 1)))
 kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, const int c_slice,
                       const float alpha, const float beta,
@@ -151,9 +136,15 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #endif
     // Each loader fetches the same number of vectors in either layout: its
     // vectors' places in the tile (the first tile's) and the step from one
-    // tile to the next are set here once.
+    // tile to the next are set here once. Stored with k contiguous, the
+    // tile is MWG (NWG) rows of AKV (BKV) vectors of k, which the work-group
+    // reads as one sequence, row after row down a column of vectors, then
+    // the next column: work-item tid its vectors q = tid, tid + WGS, ...
+    // Neighbouring work-items read neighbouring rows (VWM floats of each:
+    // the rest of the memory sector in the next column, moments later) and
+    // store into neighbouring local banks.
 #if SA
-    local realM alm[2][KWG * ALR];
+    local realM alm[2][KWG * MVG];
     realM areg[KWA][MVA];
     int a_src[KWA][MVA];
     const int la_m = tid % MDIMA;
@@ -163,13 +154,12 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < MVA; ++i) {
             const int q = (j * MVA + i) * WGS + tid;
-            a_src[j][i] = a_k_contiguous ? row_of(q, MWG, AKG) * a_ld + k_vector_of(q, MWG, AKG)
-                                         : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
+            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
         }
     const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
 #if SB
-    local realN blm[2][KWG * BLR];
+    local realN blm[2][KWG * NVG];
     realN breg[KWB][NVB];
     int b_src[KWB][NVB];
     const int lb_n = tid % NDIMB;
@@ -179,8 +169,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < NVB; ++i) {
             const int q = (j * NVB + i) * WGS + tid;
-            b_src[j][i] = b_k_contiguous ? row_of(q, NWG, BKG) * b_ld + k_vector_of(q, NWG, BKG)
-                                         : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
+            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
         }
     const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
 #endif
@@ -203,19 +192,19 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
                     for (int i = 0; i < MVA; ++i) {
                         const int q = (j * MVA + i) * WGS + tid;
-                        local float *dst = al + k_vector_of(q, MWG, AKG) * VWM * ALR * VWM + row_of(q, MWG, AKG);
+                        local float *dst = al + q / MWG * VWM * MWG + q % MWG;
                         float v[VWM];
                         UNPACK_M(v, 0, areg[j][i]);
 #pragma unroll
                         for (int e = 0; e < VWM; ++e)
-                            dst[e * ALR * VWM] = v[e];
+                            dst[e * MWG] = v[e];
                     }
             } else {
 #pragma unroll
                 for (int j = 0; j < KWA; ++j)
 #pragma unroll
                     for (int i = 0; i < MVA; ++i)
-                        alm[buf][(la_k + j * KDIMA) * ALR + la_m + i * MDIMA] = areg[j][i];
+                        alm[buf][(la_k + j * KDIMA) * MVG + la_m + i * MDIMA] = areg[j][i];
             }
 #endif
 #if SB
@@ -226,19 +215,19 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
                     for (int i = 0; i < NVB; ++i) {
                         const int q = (j * NVB + i) * WGS + tid;
-                        local float *dst = bl + k_vector_of(q, NWG, BKG) * VWN * BLR * VWN + row_of(q, NWG, BKG);
+                        local float *dst = bl + q / NWG * VWN * NWG + q % NWG;
                         float v[VWN];
                         UNPACK_N(v, 0, breg[j][i]);
 #pragma unroll
                         for (int e = 0; e < VWN; ++e)
-                            dst[e * BLR * VWN] = v[e];
+                            dst[e * NWG] = v[e];
                     }
             } else {
 #pragma unroll
                 for (int j = 0; j < KWB; ++j)
 #pragma unroll
                     for (int i = 0; i < NVB; ++i)
-                        blm[buf][(lb_k + j * KDIMB) * BLR + lb_n + i * NDIMB] = breg[j][i];
+                        blm[buf][(lb_k + j * KDIMB) * NVG + lb_n + i * NDIMB] = breg[j][i];
             }
 #endif
         }
@@ -271,7 +260,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
                 for (int i = 0; i < MVI; ++i) {
 #if SA
-                    const realM v = alm[buf][k * ALR + M_VEC(tid_m, i)];
+                    const realM v = alm[buf][k * MVG + M_VEC(tid_m, i)];
 #else
                     const realM v = a_tile[(tc * KWG + k) * a_ld + M_VEC(tid_m, i)];
 #endif
@@ -280,7 +269,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
                 for (int j = 0; j < NVI; ++j) {
 #if SB
-                    const realN v = blm[buf][k * BLR + N_VEC(tid_n, j)];
+                    const realN v = blm[buf][k * NVG + N_VEC(tid_n, j)];
 #else
                     const realN v = b_tile[(tc * KWG + k) * b_ld + N_VEC(tid_n, j)];
 #endif

@@ -130,8 +130,8 @@ static void test_fast_local_b(void **state)
 
 /* Operands stored with k contiguous (a transposed A, an untransposed B in
  * the plan's column-major terms) read in place along k by sets with local
- * memory for them: vector widths 1 to 8 (one vector of k a row up to
- * whole 32-byte runs, padded local rows), every layout and transpose pair,
+ * memory for them: vector widths 1 to 8 (1 to 32 vectors of k a row of a
+ * tile), every layout and transpose pair,
  * sizes that are tile multiples (in place: leading dimensions and offsets
  * in whole vectors, or more than the minimum) and sizes or offsets that
  * are not (through the helpers), alpha and beta with beta 0 over NaN, and

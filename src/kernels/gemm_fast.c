@@ -32,38 +32,9 @@ static const oclblas__param_def params[GF_COUNT] = {
 static int is_vector_width(int v) { return v == 1 || v == 2 || v == 4 || v == 8; }
 static int wgs(const int *v) { return v[GF_MDIMC] * v[GF_NDIMC]; }
 
-/* How a tile of `rows` rows (MWG of A, NWG of B) by KWG is read from an
- * operand stored with k contiguous, in vectors of vw along k, and the row
- * of k it fills in local memory. kv: vectors of k a row (0: KWG is not
- * whole vectors, no such reading). Neighbouring work-items read `group`
- * vectors of one row (up to 32 bytes, a whole memory sector of a GPU),
- * then the same of the next rows, and store their values one by one into
- * local memory down the column of their row; the local row of k
- * (local_row vectors: rows / vw and a pad) is padded so that those stores
- * of a warp fall into distinct banks (32 banks of 4 bytes). The normal
- * loader stores whole rows and reads one row at a time, which the pad
- * leaves as they are. */
-typedef struct {
-    int kv, group, local_row;
-} k_rows;
-
-static k_rows k_rows_of(int rows, int kwg, int vw)
-{
-    k_rows r = {kwg % vw ? 0 : kwg / vw, 1, rows / vw};
-    if (!r.kv)
-        return r;
-    while (r.group * 2 * vw <= 8 && r.kv % (r.group * 2) == 0)
-        r.group *= 2;
-    /* A row's neighbouring vectors vw local rows apart: their banks must be 32 / group apart. */
-    for (int pad = 0; r.group > 1 && pad < 32; pad += vw)
-        if (vw * (rows + pad) % 32 == 32 / r.group) {
-            r.local_row = (rows + pad) / vw;
-            break;
-        }
-    return r;
-}
-static k_rows a_rows(const int *v) { return k_rows_of(v[GF_MWG], v[GF_KWG], v[GF_VWM]); }
-static k_rows b_rows(const int *v) { return k_rows_of(v[GF_NWG], v[GF_KWG], v[GF_VWN]); }
+/* Vectors of k a row of a tile stored with k contiguous, read in vectors
+ * of vw (0: KWG is not whole vectors, no such reading). */
+static int k_vectors(int kwg, int vw) { return kwg % vw ? 0 : kwg / vw; }
 
 static const char *vwm(const int *v, const oclblas__limits *l)
 {
@@ -130,8 +101,7 @@ static const char *dev_dims(const int *v, const oclblas__limits *l)
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
     const unsigned long long bytes =
-        2ull * sizeof(float) * (unsigned long long)v[GF_KWG] *
-        (v[GF_SA] * a_rows(v).local_row * v[GF_VWM] + v[GF_SB] * b_rows(v).local_row * v[GF_VWN]);
+        2ull * sizeof(float) * (unsigned long long)v[GF_KWG] * (v[GF_SA] * v[GF_MWG] + v[GF_SB] * v[GF_NWG]);
     return bytes > l->local_mem ? "more local memory than the device has" : NULL;
 }
 
@@ -151,7 +121,7 @@ static const oclblas__rule rules[] = {
     {P(GF_SB) | P(GF_KWG) | P(GF_MDIMC) | P(GF_NDIMC) | P(GF_NDIMB), 0, sb_k},
     {P(GF_MDIMC) | P(GF_NDIMC), 1, dev_wgs},
     {P(GF_MDIMC) | P(GF_NDIMC), 1, dev_dims},
-    {P(GF_KWG) | P(GF_SA) | P(GF_MWG) | P(GF_VWM) | P(GF_SB) | P(GF_NWG) | P(GF_VWN), 1, dev_local},
+    {P(GF_KWG) | P(GF_SA) | P(GF_MWG) | P(GF_SB) | P(GF_NWG), 1, dev_local},
 };
 #undef P
 
@@ -172,21 +142,15 @@ static int derive(const int *v, oclblas__derived *out)
         out[n++] = (oclblas__derived){"KDIMA", kdima};
         out[n++] = (oclblas__derived){"MVA", mvg / v[GF_MDIMA]};
         out[n++] = (oclblas__derived){"KWA", kdima ? v[GF_KWG] / kdima : 0};
-        /* ... and, of an A stored with k contiguous, ALR AKV AKG (k_rows) */
-        const k_rows r = a_rows(v);
-        out[n++] = (oclblas__derived){"ALR", r.local_row};
-        out[n++] = (oclblas__derived){"AKV", r.kv};
-        out[n++] = (oclblas__derived){"AKG", r.group};
+        /* ... and of an A stored with k contiguous, vectors of k a row of its tile */
+        out[n++] = (oclblas__derived){"AKV", k_vectors(v[GF_KWG], v[GF_VWM])};
     }
     if (v[GF_SB]) {
         const int kdimb = w / v[GF_NDIMB];
         out[n++] = (oclblas__derived){"KDIMB", kdimb};
         out[n++] = (oclblas__derived){"NVB", nvg / v[GF_NDIMB]};
         out[n++] = (oclblas__derived){"KWB", kdimb ? v[GF_KWG] / kdimb : 0};
-        const k_rows r = b_rows(v);
-        out[n++] = (oclblas__derived){"BLR", r.local_row};
-        out[n++] = (oclblas__derived){"BKV", r.kv};
-        out[n++] = (oclblas__derived){"BKG", r.group};
+        out[n++] = (oclblas__derived){"BKV", k_vectors(v[GF_KWG], v[GF_VWN])};
     }
     return n;
 }
@@ -253,7 +217,7 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 static int reads_k_contiguous(const oclblas__params *p, int operand)
 {
     const int *v = p->v;
-    return operand == 0 ? v[GF_SA] && a_rows(v).kv > 0 : v[GF_SB] && b_rows(v).kv > 0;
+    return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
 }
 
 static const oclblas__tiled tiled = {

@@ -15,7 +15,7 @@
 
 #define OCLBLAS__MAX_PARAMS 16
 #define OCLBLAS__MAX_CANDIDATES 12
-#define OCLBLAS__MAX_DERIVED 24
+#define OCLBLAS__MAX_DERIVED 16
 
 /* ---- the kernel list (kernels.def) ------------------------------------- */
 
