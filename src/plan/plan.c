@@ -365,8 +365,9 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
-     * n contiguous, and a set whose tile says so also an A (B) stored with
-     * k contiguous: the caller's A transposed (B not transposed). Where the
+     * n contiguous, and a set that says so (reads_k_contiguous) also an A
+     * (B) stored with k contiguous: the caller's A transposed (B not
+     * transposed), transposed on its way into local memory. Where the
      * caller's operand is such, tile-aligned, it is read in place (in
      * whole vectors: leading dimension, offset and alignment; if its
      * indices fit the kernel's int; in a batch, if every problem's operand
@@ -401,8 +402,8 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
 /* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
  * set (of the class cls, NULL for the set for every shape) on operands
  * that the helpers pad (and transpose) into scratch buffers, unless the
- * kernel reads the caller's own layout in place (fast_layout), with k in at most slices
- * slices (0: as the routine values say); of a strided batch where batch is
+ * kernel reads the caller's own layout in place (fast_layout), with k in
+ * at most slices slices (0: as the routine values say); of a strided batch where batch is
  * not NULL (gemm_fast only), or, where not even two problems' copies fit
  * the scratch, the single problem's plan. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
