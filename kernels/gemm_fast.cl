@@ -2,37 +2,44 @@
 // kernel that large SGEMMs run on. Column-major throughout: element (m, k)
 // of A sits at ag[a_off + k * a_ld + m], element (k, n) of B at
 // bg[b_off + k * b_ld + n] (B is stored with n contiguous), C(m, n) at
-// cg[c_off + n * c_ld + m]. A's m and B's n extents must be padded to
-// multiples of MWG and NWG and K to a multiple of KWG (zeros beyond the
-// real K); offsets and leading dimensions of A and B are in vectors of VWM
-// and VWN. C is read and written in place, guarded at its edges, so it needs
-// no helper pass. Each work-group computes an MWG x NWG tile; each work-item
-// an MWI x NWI block of it held in registers. Tiles of A and B go through
-// local memory (SA, SB) in two buffers: the next tile is fetched from global
-// memory into registers while the current one is multiplied, so there is one
-// barrier per KWG step and the global loads' latency hides behind the math.
-// The launch's third dimension is either a split of k or a batch of
-// products of one shape (see the kernel's first lines).
+// cg[c_off + n * c_ld + m]. With SA, A may instead be stored with k
+// contiguous, (m, k) at ag[a_off + m * a_ld + k] (a_k_contiguous; the
+// caller's transposed A read in place), and with SB so may B, (k, n) at
+// bg[b_off + n * b_ld + k] (b_k_contiguous): the loader reads such a tile
+// along k and transposes it on its way into local memory. A's m and B's n
+// extents must be padded to multiples of MWG and NWG and K to a multiple
+// of KWG (zeros beyond the real K); offsets and leading dimensions of A and
+// B are in vectors of VWM and VWN, which an operand stored with k
+// contiguous is read in along k (KWG whole vectors). C is read and written
+// in place, guarded at its edges, so it needs no helper pass. Each
+// work-group computes an MWG x NWG tile; each work-item an MWI x NWI block
+// of it held in registers. Tiles of A and B go through local memory (SA,
+// SB) in two buffers: the next tile is fetched from global memory into
+// registers while the current one is multiplied, so there is one barrier
+// per KWG step and the global loads' latency hides behind the math. The
+// launch's third dimension is either a split of k or a batch of products
+// of one shape (see the kernel's first lines).
 
 // The host passes every parameter and every size derived from them as -D
-// options (src/kernel_gemm_fast.c): MWG NWG KWG tile of a work-group;
+// options (src/kernels/gemm_fast.c): MWG NWG KWG tile of a work-group;
 // MDIMC NDIMC its shape; MDIMA NDIMB the loaders' shapes; KWI unroll; VWM
 // VWN vector widths; STRM STRN strided access; SA SB local memory for A, B;
 // WGS work-items; MWI NWI elements per work-item, MVI NVI in vectors; MVG
 // NVG the tile in vectors; with SA the loader of A is MDIMA x KDIMA
-// work-items of MVA x KWA vectors each, with SB that of B NDIMB x KDIMB of
-// NVB x KWB.
+// work-items of MVA x KWA vectors each, and an A stored with k contiguous
+// has AKV vectors of k a row of its tile; with SB the loader of B is NDIMB
+// x KDIMB of NVB x KWB, and BKV the same as AKV.
 #if !defined(MWG) || !defined(NWG) || !defined(KWG) || !defined(MDIMC) || !defined(NDIMC) || !defined(MDIMA) || \
     !defined(NDIMB) || !defined(KWI) || !defined(VWM) || !defined(VWN) || !defined(STRM) || !defined(STRN) ||     \
     !defined(SA) || !defined(SB) || !defined(WGS) || !defined(MWI) || !defined(NWI) || !defined(MVI) ||          \
     !defined(NVI) || !defined(MVG) || !defined(NVG)
 #error "gemm_fast: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
-#if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA))
-#error "gemm_fast: SA needs KDIMA, MVA and KWA"
+#if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA) || !defined(AKV))
+#error "gemm_fast: SA needs KDIMA, MVA, KWA and AKV"
 #endif
-#if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB))
-#error "gemm_fast: SB needs KDIMB, NVB and KWB"
+#if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB) || !defined(BKV))
+#error "gemm_fast: SB needs KDIMB, NVB, KWB and BKV"
 #endif
 
 #if VWM == 1
@@ -93,7 +100,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                       const global realM *restrict ag, const int a_off, const int a_ld,
                       const global realN *restrict bg, const int b_off, const int b_ld,
                       global float *cg, const int c_off, const int c_ld,
-                      const int a_batch, const int b_batch)
+                      const int a_batch, const int b_batch, const int a_k_contiguous, const int b_k_contiguous)
 {
     const int tid_m = get_local_id(0);
     const int tid_n = get_local_id(1);
@@ -109,8 +116,12 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     const int z = get_group_id(2);
     const int k_begin = z * k_slice;
     cg += z * c_slice;
-    const global realM *a_tile = ag + a_off + z * a_batch + m_tile / VWM + k_begin * a_ld;
-    const global realN *b_tile = bg + b_off + z * b_batch + n_tile / VWN + k_begin * b_ld;
+    // The tile's first element; the host sets a_k_contiguous only with SA,
+    // b_k_contiguous only with SB.
+    const global realM *a_tile = ag + a_off + z * a_batch +
+                                 (a_k_contiguous ? m_tile * a_ld + k_begin / VWM : m_tile / VWM + k_begin * a_ld);
+    const global realN *b_tile = bg + b_off + z * b_batch +
+                                 (b_k_contiguous ? n_tile * b_ld + k_begin / VWN : n_tile / VWN + k_begin * b_ld);
     const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;
 
     float acc[MWI][NWI];
@@ -123,17 +134,44 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #if SA || SB
     const int tid = tid_n * MDIMC + tid_m;
 #endif
+    // Each loader fetches the same number of vectors in either layout: its
+    // vectors' places in the tile (the first tile's) and the step from one
+    // tile to the next are set here once. Stored with k contiguous, the
+    // tile is MWG (NWG) rows of AKV (BKV) vectors of k, which the work-group
+    // reads as one sequence, row after row down a column of vectors, then
+    // the next column: work-item tid its vectors q = tid, tid + WGS, ...
+    // Neighbouring work-items read neighbouring rows (VWM floats of each:
+    // the rest of the memory sector in the next column, moments later) and
+    // store into neighbouring local banks.
 #if SA
     local realM alm[2][KWG * MVG];
     realM areg[KWA][MVA];
+    int a_src[KWA][MVA];
     const int la_m = tid % MDIMA;
     const int la_k = tid / MDIMA;
+#pragma unroll
+    for (int j = 0; j < KWA; ++j)
+#pragma unroll
+        for (int i = 0; i < MVA; ++i) {
+            const int q = (j * MVA + i) * WGS + tid;
+            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
+        }
+    const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
 #if SB
     local realN blm[2][KWG * NVG];
     realN breg[KWB][NVB];
+    int b_src[KWB][NVB];
     const int lb_n = tid % NDIMB;
     const int lb_k = tid / NDIMB;
+#pragma unroll
+    for (int j = 0; j < KWB; ++j)
+#pragma unroll
+        for (int i = 0; i < NVB; ++i) {
+            const int q = (j * NVB + i) * WGS + tid;
+            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
+        }
+    const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
 #endif
 
     // Step t stores tile t-1 (fetched during step t-1) into local buffer
@@ -145,19 +183,52 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #if SA || SB
         const int buf = tc & 1;
         if (t > 0) {
+            // A vector of k of one row goes down a column of the local tile, one value at a time.
 #if SA
+            if (a_k_contiguous) {
+                local float *al = (local float *)alm[buf];
 #pragma unroll
-            for (int j = 0; j < KWA; ++j)
+                for (int j = 0; j < KWA; ++j)
 #pragma unroll
-                for (int i = 0; i < MVA; ++i)
-                    alm[buf][(la_k + j * KDIMA) * MVG + la_m + i * MDIMA] = areg[j][i];
+                    for (int i = 0; i < MVA; ++i) {
+                        const int q = (j * MVA + i) * WGS + tid;
+                        local float *dst = al + q / MWG * VWM * MWG + q % MWG;
+                        float v[VWM];
+                        UNPACK_M(v, 0, areg[j][i]);
+#pragma unroll
+                        for (int e = 0; e < VWM; ++e)
+                            dst[e * MWG] = v[e];
+                    }
+            } else {
+#pragma unroll
+                for (int j = 0; j < KWA; ++j)
+#pragma unroll
+                    for (int i = 0; i < MVA; ++i)
+                        alm[buf][(la_k + j * KDIMA) * MVG + la_m + i * MDIMA] = areg[j][i];
+            }
 #endif
 #if SB
+            if (b_k_contiguous) {
+                local float *bl = (local float *)blm[buf];
 #pragma unroll
-            for (int j = 0; j < KWB; ++j)
+                for (int j = 0; j < KWB; ++j)
 #pragma unroll
-                for (int i = 0; i < NVB; ++i)
-                    blm[buf][(lb_k + j * KDIMB) * NVG + lb_n + i * NDIMB] = breg[j][i];
+                    for (int i = 0; i < NVB; ++i) {
+                        const int q = (j * NVB + i) * WGS + tid;
+                        local float *dst = bl + q / NWG * VWN * NWG + q % NWG;
+                        float v[VWN];
+                        UNPACK_N(v, 0, breg[j][i]);
+#pragma unroll
+                        for (int e = 0; e < VWN; ++e)
+                            dst[e * NWG] = v[e];
+                    }
+            } else {
+#pragma unroll
+                for (int j = 0; j < KWB; ++j)
+#pragma unroll
+                    for (int i = 0; i < NVB; ++i)
+                        blm[buf][(lb_k + j * KDIMB) * NVG + lb_n + i * NDIMB] = breg[j][i];
+            }
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -167,14 +238,14 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
             for (int j = 0; j < KWA; ++j)
 #pragma unroll
                 for (int i = 0; i < MVA; ++i)
-                    areg[j][i] = a_tile[(t * KWG + la_k + j * KDIMA) * a_ld + la_m + i * MDIMA];
+                    areg[j][i] = a_tile[t * a_step + a_src[j][i]];
 #endif
 #if SB
 #pragma unroll
             for (int j = 0; j < KWB; ++j)
 #pragma unroll
                 for (int i = 0; i < NVB; ++i)
-                    breg[j][i] = b_tile[(t * KWG + lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB];
+                    breg[j][i] = b_tile[t * b_step + b_src[j][i]];
 #endif
         }
 #endif

@@ -9,7 +9,7 @@
  * ragged problems that run that kernel are computed through the
  * device-buffer API (offsets, padded leading dimensions, both layouts,
  * transposes, negative increments, strided batches, k in slices, split
- * reductions) and
+ * reductions; and one tile of gemm_fast's set read in place along k) and
  * checked against a float64 reference, the memory around each result
  * included. A set the simulated device cannot run (past its work-group
  * size or local memory) is named and skipped; a kernel the device is not
@@ -108,21 +108,30 @@ static size_t at(int col, size_t i, size_t j, size_t ld) { return col ? j * ld +
 
 /* SGEMM on device buffers against the float64 reference, one problem or a
  * strided batch of them (problems a few elements apart, so that the gaps
- * show a write past one); what names the case in a failure. */
-static void gemm_case(const char *what, oclblas_layout layout, oclblas_transpose ta, oclblas_transpose tb, size_t m,
-                      size_t n, size_t k, float alpha, float beta, size_t batch)
+ * show a write past one); what names the case in a failure. With whole,
+ * A's and B's leading dimensions, offsets and strides are whole vectors of
+ * 8 (and so, with sizes that are too, each operand's first element), so
+ * that tile-aligned sizes are read in place. */
+static void gemm_case_as(const char *what, oclblas_layout layout, oclblas_transpose ta, oclblas_transpose tb,
+                         size_t m, size_t n, size_t k, float alpha, float beta, size_t batch, int whole)
 {
     if (skip_case(what))
         return;
     const int col = layout == OCLBLAS_COL_MAJOR, at_ = ta != OCLBLAS_NO_TRANS, bt = tb != OCLBLAS_NO_TRANS;
     const size_t ar = at_ ? k : m, ac = at_ ? m : k, br = bt ? n : k, bc = bt ? k : n;
     /* Leading dimensions past the stored rows (or columns), offsets, and strides past each problem. */
-    const size_t lda = (col ? ar : ac) + 3, ldb = (col ? br : bc) + 1, ldc = (col ? m : n) + 2;
-    const size_t ao = 5, bo = 1, co = 7;
-    const size_t sa = (col ? ac : ar) * lda + 2, sb = (col ? bc : br) * ldb + 3, sc = (col ? n : m) * ldc + 1;
+    const size_t lda = (col ? ar : ac) + (whole ? 8 : 3), ldb = (col ? br : bc) + (whole ? 8 : 1);
+    const size_t ldc = (col ? m : n) + 2;
+    const size_t ao = whole ? 8 : 5, bo = whole ? 16 : 1, co = 7;
+    const size_t sa = (col ? ac : ar) * lda + (whole ? 8 : 2), sb = (col ? bc : br) * ldb + (whole ? 8 : 3);
+    const size_t sc = (col ? n : m) * ldc + 1;
     const size_t na = ao + (batch - 1) * sa + extent(col ? ac : ar, col ? ar : ac, lda);
     const size_t nb = bo + (batch - 1) * sb + extent(col ? bc : br, col ? br : bc, ldb);
     const size_t nc = co + (batch - 1) * sc + extent(col ? n : m, col ? m : n, ldc);
+    if (na > OPERAND_FLOATS || nb > OPERAND_FLOATS || nc > OPERAND_FLOATS) { /* a large set's tiles */
+        printf("  %s: skipped, larger than the buffers\n", what);
+        return;
+    }
     float *a = malloc(na * sizeof *a), *b = malloc(nb * sizeof *b), *c = malloc(nc * sizeof *c), *got = malloc(nc * sizeof *got);
     uint32_t seed = (uint32_t)(m * 131 + n * 17 + k);
     oclblas__fill_uniform(a, na, &seed);
@@ -177,6 +186,12 @@ static void gemm_case(const char *what, oclblas_layout layout, oclblas_transpose
     free(b);
     free(c);
     free(got);
+}
+
+static void gemm_case(const char *what, oclblas_layout layout, oclblas_transpose ta, oclblas_transpose tb, size_t m,
+                      size_t n, size_t k, float alpha, float beta, size_t batch)
+{
+    gemm_case_as(what, layout, ta, tb, m, n, k, alpha, beta, batch, 0);
 }
 
 static void gemv_case(const char *what, oclblas_layout layout, oclblas_transpose trans, size_t m, size_t n,
@@ -235,7 +250,8 @@ static void gemv_case(const char *what, oclblas_layout layout, oclblas_transpose
  * ragged sizes that the helpers pad, with and without turning an operand,
  * both layouts; a strided batch (the launches' third dimension); k in
  * slices (GEMM_MAX_SLICE_K=1: a slice per k tile) summed by sum_slices;
- * and C = beta C. */
+ * C = beta C; and tile-aligned operands stored with k contiguous, read in
+ * place along k, alone, batched and in slices. */
 static void run_indirect(void)
 {
     oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0");
@@ -246,8 +262,30 @@ static void run_indirect(void)
               3.0f, 1);
     gemm_case("sgemm batch of 3, 11x9x13 TN", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 11, 9, 13, 1.0f, 0.5f,
               3);
+    /* One tile of C over two tiles of k of the set in force, A transposed
+     * and B not: both read in place along k where the set has local memory
+     * for them (else transposed by the helpers). */
+    char text[1024];
+    int mwg = 0, nwg = 0, kwg = 0;
+    if (oclblas_get_params(device, "gemm_fast", text, sizeof text) == OCLBLAS_SUCCESS) {
+        const char *v;
+        mwg = (v = strstr(text, "MWG=")) ? atoi(v + 4) : 0;
+        nwg = (v = strstr(text, "NWG=")) ? atoi(v + 4) : 0;
+        kwg = (v = strstr(text, "KWG=")) ? atoi(v + 4) : 0;
+    }
+    /* k a multiple of 8 too: the operands' first elements whole vectors. */
+    const size_t tm = (size_t)mwg, tn = (size_t)nwg, tk = (size_t)(kwg % 4 ? 8 * kwg : 2 * kwg);
+    if (tm && tn && tk) {
+        gemm_case_as("sgemm along k, one tile TN", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, tm, tn, tk,
+                     1.5f, 0.5f, 1, 1);
+        gemm_case_as("sgemm along k, batch of 2 tiles NT row-major, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
+                     OCLBLAS_TRANS, tn, tm, tk, -1.0f, 0.0f, 2, 1);
+    }
     oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0,GEMM_MAX_SLICE_K=1");
     gemm_case("sgemm 9x17x40 TT, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_TRANS, 9, 17, 40, 1.0f, 1.0f, 1);
+    if (tm && tn && tk)
+        gemm_case_as("sgemm along k, one tile TN, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, tm,
+                     tn, tk, 1.0f, 1.0f, 1, 1);
     oclblas_override_params(device, "routine", NULL);
 }
 

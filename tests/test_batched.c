@@ -6,7 +6,7 @@
  * (one A or B for every problem), tight and padded, padded leading
  * dimensions, offsets, odd sizes, batch 1 and batches of 1000 and of more
  * problems than one launch takes; through gemm_direct and through
- * gemm_fast (operands padded, transposed or read in place); outputs
+ * gemm_fast (operands padded, transposed or read in place, along k too); outputs
  * interleaved in the rows of a larger C; the grouped form with mixed
  * shapes, problems packed one after the other and scattered; strided SGEMV
  * both ways with positive and negative increments. Every element of C (y)
@@ -247,6 +247,46 @@ static void test_strided_cl_fast(void **state)
     with_routine("GEMM_MIN_INDIRECT=0",
                  "MWG=16,NWG=16,KWG=16,MDIMC=4,NDIMC=8,MDIMA=4,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=0,STRN=1,SA=1,SB=0",
                  "strided through gemm_fast", 0);
+}
+
+/* Batches whose operands are stored with k contiguous, read in place
+ * along k by a set with local memory for A and B (tile 32 x 32 x 16,
+ * vectors of 4 and 2): every layout and transpose pair on tile multiples,
+ * strides 0, tight, padded (odd: through the helpers) and whole, leading
+ * dimensions past the minimum in whole vectors or not, offsets likewise,
+ * beta 0 over NaN. */
+static void test_strided_cl_along_k(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0");
+    tu_override(&env, "gemm_fast",
+                "MWG=32,NWG=32,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=1");
+    static const size_t shapes[][3] = {{32, 32, 32}, {64, 32, 16}, {32, 96, 48}};
+    static const size_t counts[] = {5, 1, 3, 8};
+    int cases = 0;
+    double worst = 0.0;
+    for (int l = 0; l < 2; ++l)
+        for (int ia = 0; ia < 2; ++ia)
+            for (int ib = 0; ib < 2; ++ib)
+                for (size_t t = 0; t < sizeof shapes / sizeof shapes[0]; ++t)
+                    for (int kind = 0; kind < 4; ++kind, ++cases) {
+                        const int v = cases % 5, odd = cases % 7 == 6;
+                        const gemm_case g = {l ? ROW : COL, transposes[ia], transposes[ib],
+                                             shapes[t][0], shapes[t][1], shapes[t][2], alphas[v], betas[v],
+                                             odd ? 3 : cases % 2 ? 8 : 0, kind, (kind + 1 + l) % 4, 1 + kind % 3,
+                                             counts[cases % 4], odd ? 1 : 8, cases % 3 ? 16 : 0, 4};
+                        const double r = strided_gemm(&env, 0, &g, 4242u + (unsigned)cases);
+                        if (r > 1.0)
+                            fail_msg("along k: %s %c%c %zux%zux%zu x %zu strides %d %d %d pad %zu: error %.3g x bound",
+                                     l ? "row" : "col", "NT"[ia], "NT"[ib], g.m, g.n, g.k, g.count, g.sa, g.sb, g.sc,
+                                     g.pad, r);
+                        worst = r > worst ? r : worst;
+                    }
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    print_message("strided along k: %d cases, worst error %.3g of the bound\n", cases, worst);
 }
 
 /* Every batch through gemm_direct. */
@@ -877,6 +917,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strided_cl),
         cmocka_unit_test(test_strided_cl_fast),
+        cmocka_unit_test(test_strided_cl_along_k),
         cmocka_unit_test(test_strided_cl_direct),
         cmocka_unit_test(test_host_strided),
         cmocka_unit_test(test_host_strided_blas),

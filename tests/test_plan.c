@@ -5,7 +5,8 @@
  * which go to a gemv kernel and with which transposition and increments,
  * when gemm_direct serves, when gemm_fast reads an operand in place
  * (tile-aligned sizes, leading dimensions in whole vectors, aligned
- * addresses) and when a helper pads or transposes it, where k is split and
+ * addresses; stored either way, along k where its set has local memory for
+ * it, never by gemm_tc) and when a helper pads or transposes it, where k is split and
  * into how many slices (uneven last slice, the caps), when a gemv splits its
  * reduction; in the accurate and tf32 math modes, when gemm_tc takes
  * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
@@ -283,12 +284,21 @@ static void test_in_place(void **state)
     plan = plan_of(&p);
     assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
     assert_int_equal(plan.fast.kp, 128);
-    /* A transposed: pad_transpose; B not transposed: turned too (n must be contiguous). */
+    /* A transposed and B not, tile multiples: both read in place along k
+     * (the set has local memory for both). */
     p = gemm(1, 0, 256, 512, 128);
     plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_false(plan.fast.a_transposed || plan.fast.b_transposed);
+    assert_int_equal(plan.num_steps, 1);
+    /* Not tile multiples (m and n): pad_transpose, both; gemm_fast's program is taken first. */
+    p = gemm(1, 0, 250, 500, 128);
+    plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
+    assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 3);
-    assert_int_equal(plan.main, 2); /* gemm_fast's program is taken first */
+    assert_int_equal(plan.main, 2);
     assert_string_equal(plan.step[0].entry, "pad_transpose");
     assert_string_equal(plan.step[1].entry, "pad_transpose");
     assert_int_equal(plan.step[2].after, 3u);
@@ -300,6 +310,93 @@ static void test_in_place(void **state)
     p.a.ld = (size_t)INT_MAX / 128 + 1; /* even, but past INT_MAX / kp */
     plan = plan_of(&p);
     assert_false(plan.fast.a_in_place);
+}
+
+/* An operand stored with k contiguous (A transposed, B not, column-major)
+ * is read in place along k by a set with local memory for it, tile-aligned
+ * and in whole vectors as any in-place operand; never by gemm_tc, nor by a
+ * set without local memory for it or whose KWG is not whole vectors. */
+static void test_in_place_along_k(void **state)
+{
+    (void)state;
+    /* TN, tile multiples, lda past the minimum, A's offset a whole vector: one launch. */
+    oclblas__gemm_problem p = gemm(1, 0, 256, 512, 128);
+    p.a.ld = 130;
+    p.a.offset = 4;
+    p.a.align = 8;
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_true(plan.fast.a_in_place && plan.fast.a_k_contiguous);
+    assert_true(plan.fast.b_in_place && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1] + plan.scratch[2], 0);
+    const oclblas__step *s = &plan.step[0];
+    assert_int_equal(s->num_args, 20);
+    assert_int_equal(arg_b(s, 7), OCLBLAS__BUF_A);
+    assert_int_equal(arg_i(s, 8), 2);       /* offset 4 in vectors of VWM = 2 */
+    assert_int_equal(arg_i(s, 9), 65);      /* lda 130: the vectors of k of a row of A */
+    assert_int_equal(arg_i(s, 12), 128 / 4); /* ldb in vectors of VWN = 4 */
+    assert_int_equal(arg_i(s, 18), 1);      /* A stored with k contiguous */
+    assert_int_equal(arg_i(s, 19), 1);      /* B too */
+    /* NT keeps the layouts read before: flags 0. */
+    p = gemm(0, 1, 256, 512, 128);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
+    assert_int_equal(arg_i(&plan.step[0], 18) + arg_i(&plan.step[0], 19), 0);
+
+    /* Each condition alone sends A through pad_transpose, B still in place along k. */
+    const struct {
+        size_t m, k, lda, off;
+        unsigned align;
+    } not_a[] = {{250, 128, 128, 0, 32},                    /* m not a tile multiple */
+                 {256, 120, 120, 0, 32},                    /* k neither (nor B then) */
+                 {256, 128, 129, 0, 32},                    /* lda not whole vectors of k */
+                 {256, 128, 128, 1, 4},                     /* offset not a whole vector */
+                 {256, 128, 128, 0, 4},                     /* the buffer's start not aligned */
+                 {256, 128, (size_t)INT_MAX / 256 + 1, 0, 32}}; /* m * lda past the kernel's int */
+    for (size_t i = 0; i < sizeof not_a / sizeof not_a[0]; ++i) {
+        p = gemm(1, 0, not_a[i].m, 512, not_a[i].k);
+        p.a.ld = not_a[i].lda + (not_a[i].lda % 2 && i == 5); /* the last one even */
+        p.a.offset = not_a[i].off;
+        p.a.align = not_a[i].align;
+        plan = plan_of(&p);
+        assert_false(plan.fast.a_in_place || plan.fast.a_k_contiguous);
+        assert_true(plan.fast.a_transposed);
+        assert_string_equal(plan.step[0].entry, "pad_transpose");
+        assert_int_equal(plan.fast.b_in_place, not_a[i].k == 128);
+        assert_int_equal(arg_i(&plan.step[plan.main], 18), 0);
+    }
+    /* The same lda is fine where k runs down it (NN: k * lda within the int). */
+    p = gemm(0, 0, 256, 512, 128);
+    p.a.ld = (size_t)INT_MAX / 256 + 1 + ((size_t)INT_MAX / 256 + 1) % 2;
+    assert_true(plan_of(&p).fast.a_in_place);
+
+    /* A set without local memory for A reads only an A with m contiguous in place. */
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    p = gemm(1, 0, 256, 512, 128);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_transposed && plan.fast.b_k_contiguous);
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SB] = 0;
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_transposed);
+    /* KWG = 4 is not whole vectors of VWM = 8: A transposed; B (VWN = 2) along k. */
+    set(OCLBLAS__K_GEMM_FAST, "MWG=128,NWG=32,KWG=4,MDIMC=8,NDIMC=8,MDIMA=16,NDIMB=16,KWI=4,VWM=8,VWN=2,"
+                              "STRM=0,STRN=0,SA=1,SB=1");
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_transposed && plan.fast.b_k_contiguous);
+
+    /* gemm_tc has no such load: its operands stored with k contiguous are transposed by the helpers. */
+    routine(RT_GEMM_TC_MIN, 1);
+    p = gemm(1, 0, 256, 384, 64);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
+    assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 3);
+    routine(RT_GEMM_TC_MIN, 0);
 }
 
 /* ---- the split of k -------------------------------------------------------- */
@@ -537,7 +634,7 @@ static void test_batch_fast(void **state)
     /* The single launch passes zero strides. */
     p = gemm(0, 0, 128, 128, 128);
     oclblas__plan one = plan_of(&p);
-    assert_int_equal(one.step[one.main].num_args, 18);
+    assert_int_equal(one.step[one.main].num_args, 20);
     assert_int_equal(arg_i(&one.step[one.main], 16) + arg_i(&one.step[one.main], 17), 0);
 
     /* An odd stride reads A through pad_copy; stride 0: one copy for every problem. */
@@ -551,6 +648,7 @@ static void test_batch_fast(void **state)
     assert_false(plan.fast.b_in_place);
     assert_int_equal(plan.scratch[1], 8 * 64 * 64 * sizeof(float));
     p = gemm(1, 1, 64, 64, 64);
+    p.a.ld = 65; /* not whole vectors: A transposed into scratch */
     plan = batch_plan_of(&p, 8, 0, 64 * 64, 5000);
     assert_int_equal(plan.scratch[0], 64 * 64 * sizeof(float));
     assert_int_equal(plan.step[0].geo.dims, 2); /* A padded once */
@@ -571,16 +669,48 @@ static void test_batch_fast(void **state)
     /* The scratch cap: an eighth of a 64 MiB allocation holds 64 problems' copies of A and B (128 x 128 each). */
     dev.max_alloc = 64u << 20;
     p = gemm(1, 0, 128, 128, 128);
-    plan = batch_plan_of(&p, 1000, 128 * 128, 128 * 128, 128 * 128);
+    p.a.ld = p.b.ld = 129; /* not whole vectors: both into scratch */
+    plan = batch_plan_of(&p, 1000, 129 * 128, 129 * 128, 128 * 128);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
     assert_int_equal(plan.problems, 64);
     assert_int_equal(plan.scratch[0] + plan.scratch[1], 8u << 20);
     assert_int_equal(plan.step[plan.main].geo.global[2], 64);
-    /* Not even two: every problem by its own plan (k split where it helps). */
-    dev.max_alloc = 1u << 20;
+    /* Read in place (along k, both): no copies, the whole batch in one launch. */
+    p.a.ld = p.b.ld = 128;
     plan = batch_plan_of(&p, 1000, 128 * 128, 128 * 128, 128 * 128);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.problems, 1000);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1], 0);
+    /* Not even two: every problem by its own plan (k split where it helps). */
+    p.a.ld = p.b.ld = 129;
+    dev.max_alloc = 1u << 20;
+    plan = batch_plan_of(&p, 1000, 129 * 128, 129 * 128, 128 * 128);
     assert_int_equal(plan.problems, 1);
     assert_int_equal(plan.step[plan.main].geo.dims, 3);
+}
+
+/* The batch's strides in whole vectors keep an operand along k in place,
+ * stride 0 included; an odd one sends it through pad_transpose. */
+static void test_batch_along_k(void **state)
+{
+    (void)state;
+    oclblas__gemm_problem p = gemm(1, 0, 64, 64, 64);
+    p.a.ld = p.b.ld = 68;
+    const size_t sb = 64 * 68 + 4;
+    oclblas__plan plan = batch_plan_of(&p, 8, 0, sb, 5000);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.problems, 8);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 1);
+    const oclblas__step *g = &plan.step[0];
+    assert_int_equal(arg_i(g, 16), 0);      /* one A for every problem */
+    assert_int_equal(arg_i(g, 17), sb / 4); /* B's stride in vectors of VWN = 4 */
+    assert_int_equal(arg_i(g, 18) + arg_i(g, 19), 2);
+    plan = batch_plan_of(&p, 8, 64 * 68 + 1, sb, 5000);
+    assert_true(plan.fast.a_transposed && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.scratch[0], 8 * 64 * 64 * sizeof(float));
+    assert_int_equal(plan.num_steps, 2);
 }
 
 /* A problem whose own plan runs a kernel without a batch dimension, large
@@ -1311,11 +1441,18 @@ static void test_model_choice(void **state)
     with_model();
     /* A small product: one launch of gemm_direct on the caller's buffers
      * beats padding (launches of 8 us) for gemm_fast. */
-    oclblas__gemm_problem p = gemm(0, 0, 128, 128, 128);
+    oclblas__gemm_problem p = gemm(0, 0, 120, 120, 120);
     oclblas__plan plan = plan_of(&p);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
     assert_true(plan.model.ways > 1);
     assert_true(model_us(&plan) > 16);
+    /* Tile-aligned, in either layout, gemm_fast needs no pass: one launch at its higher rate. */
+    for (int t = 0; t < 4; ++t) {
+        p = gemm(t & 1, t >> 1, 128, 128, 128);
+        plan = plan_of(&p);
+        assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+        assert_int_equal(plan.num_steps, 1);
+    }
     /* A large square in the strict mode: gemm_fast, k whole. */
     p = gemm(0, 0, 4096, 4096, 4096);
     plan = plan_of(&p);
@@ -1347,6 +1484,25 @@ static void test_model_choice(void **state)
     plan = plan_of(&p);
     assert_true(plan.fast.slices >= 8 && plan.fast.k_slice <= 512);
     routine(RT_GEMM_MAX_SLICE_K, 0);
+}
+
+/* The model prices the passes it no longer needs: a tile-aligned operand
+ * stored with k contiguous costs one launch where a misaligned one costs
+ * three (two transpositions). */
+static void test_model_along_k(void **state)
+{
+    (void)state;
+    with_model();
+    oclblas__gemm_problem p = gemm(1, 0, 4096, 4096, 1024);
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.num_steps, 1);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    const double along_k = plan.model.time_s;
+    p.a.ld = p.b.ld = 1025;
+    plan = plan_of(&p);
+    assert_int_equal(plan.num_steps, 3);
+    /* Two launches (8 us each) and two passes, each reading and writing 16 MiB, at 3 TB/s. */
+    assert_true(plan.model.time_s > along_k + 0.99 * (2 * 8e-6 + 4.0 * 4096 * 1024 * sizeof(float) / 3e12));
 }
 
 /* Every set of the entry is a candidate, whatever its class's rule; the
@@ -1519,6 +1675,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
+        cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_batch_along_k, setup),
+        cmocka_unit_test_setup(test_model_along_k, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),

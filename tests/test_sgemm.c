@@ -4,8 +4,9 @@
  * padded leading dimensions and element offsets; the same sweep through the
  * database's parameters, four hand-picked gemm_fast sets that between them
  * take every code path of the kernel (local memory on and off, strided on
- * and off, vector widths 1, 2, 4 and 8), and two gemm_direct sets; long k
- * split into slices.
+ * and off, vector widths 1, 2, 4 and 8), operands stored with k contiguous
+ * read in place along k, and two gemm_direct sets; long k split into
+ * slices.
  */
 #include "testutil.h"
 #include "util/verify.h"
@@ -125,6 +126,64 @@ static void test_fast_local_b(void **state)
     (void)state;
     with_params("gemm_fast SA=0 SB=1 STRM=1 STRN=0 VW=4/8", "GEMM_MIN_INDIRECT=0",
                 "MWG=32,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=4,VWN=8,STRM=1,STRN=0,SA=0,SB=1", NULL);
+}
+
+/* Operands stored with k contiguous (a transposed A, an untransposed B in
+ * the plan's column-major terms) read in place along k by sets with local
+ * memory for them: vector widths 1 to 8 (1 to 32 vectors of k a row of a
+ * tile), every layout and transpose pair,
+ * sizes that are tile multiples (in place: leading dimensions and offsets
+ * in whole vectors, or more than the minimum) and sizes or offsets that
+ * are not (through the helpers), alpha and beta with beta 0 over NaN, and
+ * k split into slices. OCLBLAS_VERBOSE=1 names the operands read "in place
+ * along k". */
+static void test_fast_k_contiguous(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    static const char *const sets[] = {
+        "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1",
+        "MWG=64,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=4,VWM=8,VWN=1,STRM=0,STRN=0,SA=1,SB=1",
+        "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
+        "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
+    };
+    /* Tile multiples of every set (in place where ld and offsets allow), then not. */
+    static const size_t shapes[][3] = {{128, 64, 64}, {64, 128, 96}, {100, 70, 40}};
+    /* The extra leading dimension and the offsets (A, B, C): whole vectors of 8 or not. */
+    static const size_t layout_of[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}, {0, 5, 3, 1}};
+    int cases = 0, failures = 0;
+    double worst = 0.0;
+    for (size_t set = 0; set < sizeof sets / sizeof sets[0]; ++set) {
+        tu_override(&env, "routine", set == 0 ? "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64" : "GEMM_MIN_INDIRECT=0");
+        tu_override(&env, "gemm_fast", sets[set]);
+        for (int l = 0; l < 2; ++l)
+            for (int ia = 0; ia < 3; ++ia)
+                for (int ib = 0; ib < 3; ++ib)
+                    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
+                        const size_t *o = layout_of[(cases + sh) % 4];
+                        const int v = cases % 5;
+                        /* The first set splits a long k (GEMM_SPLIT_K 64: few tiles of C). */
+                        const size_t k = set == 0 && sh == 0 ? 2048 : shapes[sh][2];
+                        const double r = tu_gemm_case(&env, 0, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR,
+                                                      transposes[ia], transposes[ib], shapes[sh][0], shapes[sh][1], k,
+                                                      alphas[v], betas[v], o[0], o[1], o[2], o[3],
+                                                      4321u + (unsigned)cases);
+                        if (r > 1.0) {
+                            print_message("FAILED set %zu %s %c%c %zux%zux%zu alpha=%g beta=%g pad=%zu offsets "
+                                          "%zu %zu %zu: error %.3g x bound\n",
+                                          set, l ? "row" : "col", "NTC"[ia], "NTC"[ib], shapes[sh][0], shapes[sh][1],
+                                          k, (double)alphas[v], (double)betas[v], o[0], o[1], o[2], o[3], r);
+                            ++failures;
+                        }
+                        worst = r > worst ? r : worst;
+                        ++cases;
+                    }
+    }
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    print_message("operands stored with k contiguous: %d cases, worst error %.3g of the bound\n", cases, worst);
+    assert_int_equal(failures, 0);
 }
 
 /* GEMM_MIN_INDIRECT huge: everything goes through gemm_direct. */
@@ -371,12 +430,16 @@ static void test_repeated_calls(void **state)
     oclblas_set_math_mode(before);
 }
 
-int main(void)
+/* An argument picks the tests to run (a cmocka pattern: "test_fast_*"). */
+int main(int argc, char **argv)
 {
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_database_params), cmocka_unit_test(test_fast_global_scalar),
         cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
-        cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_direct_padded),
+        cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_fast_k_contiguous),
+        cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
         cmocka_unit_test(test_misaligned_host_memory), cmocka_unit_test(test_split_k),
         cmocka_unit_test(test_queue_order), cmocka_unit_test(test_repeated_calls),

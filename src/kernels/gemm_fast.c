@@ -5,7 +5,8 @@
  * B SA SB) with their ranges and the tuner's candidates, the rules that
  * make a set legal, the sizes derived from a set (passed as -D beside it:
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
- * its tile, as the plan asks of a tiled kernel (kernels/tiled.h).
+ * its tile, as the plan asks of a tiled kernel (kernels/tiled.h): which
+ * operands it can read in place stored with k contiguous as well.
  */
 #include "kernels/gemm_fast.h"
 
@@ -30,6 +31,10 @@ static const oclblas__param_def params[GF_COUNT] = {
 
 static int is_vector_width(int v) { return v == 1 || v == 2 || v == 4 || v == 8; }
 static int wgs(const int *v) { return v[GF_MDIMC] * v[GF_NDIMC]; }
+
+/* Vectors of k a row of a tile stored with k contiguous, read in vectors
+ * of vw (0: KWG is not whole vectors, no such reading). */
+static int k_vectors(int kwg, int vw) { return kwg % vw ? 0 : kwg / vw; }
 
 static const char *vwm(const int *v, const oclblas__limits *l)
 {
@@ -137,12 +142,15 @@ static int derive(const int *v, oclblas__derived *out)
         out[n++] = (oclblas__derived){"KDIMA", kdima};
         out[n++] = (oclblas__derived){"MVA", mvg / v[GF_MDIMA]};
         out[n++] = (oclblas__derived){"KWA", kdima ? v[GF_KWG] / kdima : 0};
+        /* ... and of an A stored with k contiguous, vectors of k a row of its tile */
+        out[n++] = (oclblas__derived){"AKV", k_vectors(v[GF_KWG], v[GF_VWM])};
     }
     if (v[GF_SB]) {
         const int kdimb = w / v[GF_NDIMB];
         out[n++] = (oclblas__derived){"KDIMB", kdimb};
         out[n++] = (oclblas__derived){"NVB", nvg / v[GF_NDIMB]};
         out[n++] = (oclblas__derived){"KWB", kdimb ? v[GF_KWG] / kdimb : 0};
+        out[n++] = (oclblas__derived){"BKV", k_vectors(v[GF_KWG], v[GF_VWN])};
     }
     return n;
 }
@@ -170,6 +178,8 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     oclblas__gemm_tile_args(&g, vwm, vwn, s);
     oclblas__step_int(s, batched ? (int)(batch->stride_a / vwm) : 0);
     oclblas__step_int(s, batched ? (int)(batch->stride_b / vwn) : 0);
+    oclblas__step_int(s, a->a_k_contiguous);
+    oclblas__step_int(s, a->b_k_contiguous);
 }
 
 void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
@@ -202,7 +212,16 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
                            (size_t)v[GF_VWN]};
 }
 
-static const oclblas__tiled tiled = {.tile = tile, .step = oclblas__gemm_fast_step};
+/* An operand staged through local memory may be stored with k contiguous,
+ * where KWG is whole vectors of its width. */
+static int reads_k_contiguous(const oclblas__params *p, int operand)
+{
+    const int *v = p->v;
+    return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
+}
+
+static const oclblas__tiled tiled = {
+    .tile = tile, .step = oclblas__gemm_fast_step, .reads_k_contiguous = reads_k_contiguous};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",

@@ -1,11 +1,12 @@
 /*
  * What the plan asks of a kernel that computes C tile by tile on padded
  * operands (gemm_fast, gemm_tc), through its descriptor's `tiled` member:
- * the tile a set computes and the vector widths it reads A and B in, the
- * set that runs in a math mode, its step on the arguments such kernels
- * share, and a word for the log. The plan pads the operands, splits k and
- * sums the slices in the same way for every such kernel (plan/plan.c), so
- * a new one needs only its descriptor.
+ * the tile a set computes, the vector widths it reads A and B in and the
+ * layouts it reads them in place in, the set that runs in a math mode,
+ * its step on the arguments such kernels share, and a word for the log.
+ * The plan pads the operands, splits k and sums the slices in the same way
+ * for every such kernel (plan/plan.c), so a new one needs only its
+ * descriptor.
  */
 #ifndef OCLBLAS_TILED_H
 #define OCLBLAS_TILED_H
@@ -15,10 +16,11 @@
 /* The arguments tiled kernels share: C (m x n) = alpha A B + beta C over k, in slices of k_slice: slice z is
  * written into its own copy of C, c_slice elements after the previous one
  * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
- * contiguous; both are padded to the tile (m, n and k to multiples of the
- * tile, zeros beyond the real sizes). Offsets and leading
- * dimensions are in elements; those of A must be multiples of the
- * kernel's vwa, of B of its vwb. C is read and written in place, guarded at its edges. */
+ * contiguous (unless the flags below say k contiguous); both are padded to
+ * the tile (m, n and k to multiples of the tile, zeros beyond the real
+ * sizes). Offsets and leading dimensions are in elements; those of A must
+ * be multiples of the kernel's vwa, of B of its vwb. C is read and written
+ * in place, guarded at its edges. */
 typedef struct {
     size_t m, n, k, k_slice, c_slice;
     float alpha, beta;
@@ -28,6 +30,10 @@ typedef struct {
      * problem); A's and B's strides multiples of vwa and vwb. Only
      * gemm_fast takes one: the plan gives gemm_tc none. */
     oclblas__batch batch;
+    /* A stored with k contiguous, (m, k) at a[a_off + m * a_ld + k], and B,
+     * (k, n) at b[b_off + n * b_ld + k]: only where the set reads it so
+     * (reads_k_contiguous below). */
+    int a_k_contiguous, b_k_contiguous;
 } oclblas__tile_args;
 
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;
@@ -42,6 +48,12 @@ typedef struct {
 struct oclblas__tiled {
     void (*tile)(const oclblas__params *p, oclblas__tile *out);
     void (*step)(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
+    /* Every set reads A stored with m contiguous and B with n contiguous in
+     * place. Whether the set also reads in place an A (operand 0) or a B
+     * (1) stored with k contiguous, transposing it on its way into local
+     * memory; NULL: never (gemm_tc), such an operand goes through the
+     * helpers' transposing pass. */
+    int (*reads_k_contiguous)(const oclblas__params *p, int operand);
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);

@@ -9,7 +9,11 @@
  *                          (below GEMM_MIN_INDIRECT cubed)
  *   otherwise              gemm_fast, on operands that the helpers pad (and
  *                          transpose) into scratch buffers, unless the
- *                          caller's own layout already fits the kernel;
+ *                          caller's own layout already fits the kernel:
+ *                          tile-aligned and in whole vectors, stored
+ *                          either way (a set with local memory for an
+ *                          operand reads it along k too, transposing as
+ *                          it loads; gemm_tc does not);
  *                          with k split into slices (summed by sum_slices)
  *                          where the tiles of C alone cannot fill the device;
  *                          in the accurate and tf32 math modes gemm_tc in
@@ -324,6 +328,25 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
     f->b_copies = stride[1] && !in_place[1] ? f->problems : 1;
 }
 
+/* A set's tile, and whether it reads A and B in place stored with k
+ * contiguous (kernels/tiled.h). */
+typedef struct {
+    oclblas__tile t;
+    int a_k_contiguous, b_k_contiguous;
+} set_tile;
+
+static set_tile tile_of(int kernel, const oclblas__params *set)
+{
+    const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
+    set_tile st = {{0}, 0, 0};
+    tiled->tile(set, &st.t);
+    if (tiled->reads_k_contiguous) {
+        st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
+        st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
+    }
+    return st;
+}
+
 /* What the indirect plan with a tiled kernel of this tile decides before
  * its steps: the padded problem, which operand is read in place (else
  * padded, or transposed on the way), the split of k into at most slices
@@ -331,9 +354,10 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
  * NULL) the problems of its launch and the copies they take (k never
  * split). */
 static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                  const oclblas__params *rp, const oclblas__tile *tile, size_t slices,
+                                  const oclblas__params *rp, const set_tile *st, size_t slices,
                                   const oclblas__batch *batch, oclblas__fast_layout *f)
 {
+    const oclblas__tile *tile = &st->t;
     const size_t vwm = tile->vwa, vwn = tile->vwb, kwg = tile->k;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
@@ -341,14 +365,20 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
     if (mp > INT_MAX / kp || np > INT_MAX / kp)
         return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
-     * n contiguous; where the caller's operand already is that,
-     * tile-aligned, it is read in place (if its indices fit the kernel's
-     * int; in a batch, if every problem's operand starts on a whole vector). */
+     * n contiguous, and a set that says so (reads_k_contiguous) also an A
+     * (B) stored with k contiguous: the caller's A transposed (B not
+     * transposed), transposed on its way into local memory. Where the
+     * caller's operand is such, tile-aligned, it is read in place (in
+     * whole vectors: leading dimension, offset and alignment; if its
+     * indices fit the kernel's int; in a batch, if every problem's operand
+     * starts on a whole vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = !at && m == mp && k == kp && lda % vwm == 0 && lda <= INT_MAX / kp &&
-                    p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
-    f->b_in_place = bt && n == np && k == kp && ldb % vwn == 0 && ldb <= INT_MAX / kp &&
-                    p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
+    f->a_in_place = (!at || st->a_k_contiguous) && m == mp && k == kp && lda % vwm == 0 &&
+                    lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0;
+    f->b_in_place = (bt || st->b_k_contiguous) && n == np && k == kp && ldb % vwn == 0 &&
+                    ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0;
+    f->a_k_contiguous = f->a_in_place && at;
+    f->b_k_contiguous = f->b_in_place && !bt;
     f->a_transposed = !f->a_in_place && at;
     f->b_transposed = !f->b_in_place && !bt;
     f->mp = mp;
@@ -372,8 +402,8 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
 /* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
  * set (of the class cls, NULL for the set for every shape) on operands
  * that the helpers pad (and transpose) into scratch buffers, unless the
- * caller's own layout already fits the kernel, with k in at most slices
- * slices (0: as the routine values say); of a strided batch where batch is
+ * kernel reads the caller's own layout in place (fast_layout), with k in
+ * at most slices slices (0: as the routine values say); of a strided batch where batch is
  * not NULL (gemm_fast only), or, where not even two problems' copies fit
  * the scratch, the single problem's plan. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
@@ -383,8 +413,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
 {
     memset(out, 0, sizeof *out);
     const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
-    oclblas__tile tile;
-    tiled->tile(main_set, &tile);
+    const set_tile tile = tile_of(main_kernel, main_set);
     const oclblas_status st = fast_layout(cx, p, rp, &tile, slices, batch, &out->fast);
     if (st != OCLBLAS_SUCCESS)
         return st;
@@ -432,7 +461,8 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
                             split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
                             a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                             b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
-                            split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0}};
+                            split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0},
+                            out->fast.a_k_contiguous, out->fast.b_k_contiguous};
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
@@ -616,16 +646,16 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
                                      const oclblas__params *set, const char *cls, double rate, choice *best)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    oclblas__tile tile;
-    tiled->tile(set, &tile);
+    const set_tile st_tile = tile_of(kernel, set);
+    const oclblas__tile tile = st_tile.t;
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
     const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
-                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}};
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0};
     tiled->step(set, &any, &probe);
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
-    oclblas_status st = fast_layout(cx, p, rp, &tile, 1, batch, &f);
+    oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
     if (st != OCLBLAS_SUCCESS || batch) {
         if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
             consider(best, kernel, set, cls, 1, 1, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
@@ -651,7 +681,7 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
         const size_t s = i == 0 ? need : split_tries[i - 1];
         if (s < need || s > (upper > 1 ? upper : 1) || (last && bound >= best->per_problem_s))
             continue;
-        if ((st = fast_layout(cx, p, rp, &tile, s, NULL, &f)) != OCLBLAS_SUCCESS)
+        if ((st = fast_layout(cx, p, rp, &st_tile, s, NULL, &f)) != OCLBLAS_SUCCESS)
             return st;
         if (f.slices == last)
             continue;
@@ -827,9 +857,9 @@ static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
         *used += (size_t)w;
 }
 
-static const char *operand_way(int in_place, int transposed)
+static const char *operand_way(int in_place, int k_contiguous, int transposed)
 {
-    return in_place ? "in place" : transposed ? "transposed" : "padded";
+    return k_contiguous ? "in place along k" : in_place ? "in place" : transposed ? "transposed" : "padded";
 }
 
 void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan, char *buf, size_t len)
@@ -868,13 +898,15 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int b_ip = row ? plan->fast.a_in_place : plan->fast.b_in_place;
         const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
+        const int a_kc = row ? plan->fast.b_k_contiguous : plan->fast.a_k_contiguous;
+        const int b_kc = row ? plan->fast.a_k_contiguous : plan->fast.b_k_contiguous;
         const oclblas__step *main = &plan->step[plan->main];
         const oclblas__tiled *tiled = oclblas__kernels[main->kernel]->tiled;
         const char *label = tiled && tiled->label ? tiled->label(&main->params) : NULL;
         put(buf, len, &used, "%s%s%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
-            operand_way(a_ip, a_tr), operand_way(b_ip, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
+            operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         break;
     }
     }

@@ -54,6 +54,7 @@ typedef enum {
 typedef struct {
     size_t mp, np, kp;              /* the padded problem */
     int a_in_place, b_in_place;     /* read from the caller's buffer */
+    int a_k_contiguous, b_k_contiguous; /* ... and stored with k contiguous (kernels/tiled.h) */
     int a_transposed, b_transposed; /* padded through pad_transpose */
     size_t slices, k_slice;         /* the split of k (1 slice: none) */
     /* Of a batch's launch: its problems (0: not even two problems' copies
