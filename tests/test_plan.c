@@ -1525,6 +1525,49 @@ static void test_model_batch(void **state)
             }
 }
 
+/* What the compiled-in database gives the H100 and H200 for SGEMV on short
+ * rows and at 4096 (column-major, as the kernels see them). */
+static void test_gemv_database(void **state)
+{
+    (void)state;
+    const char *names[] = {"NVIDIA H100 80GB HBM3", "NVIDIA H200"};
+    for (int d = 0; d < 2; ++d) {
+        oclblas__device_info gpu = known_as(names[d], "nvidia", "GPU", "SM9.0");
+        oclblas__devctx out;
+        assert_int_equal(oclblas__devctx_resolve(&gpu, &out), OCLBLAS_SUCCESS);
+        oclblas__plan plan;
+        /* Row-major N 65536 x 256: 256-long columns, teams of 16 (one step of 4 vectors of 4),
+         * 16 columns a work-group of 256, no split. */
+        oclblas__gemv_problem g = gemv(1, 256, 65536);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, "gemv-short");
+        assert_int_equal(arg_i(&plan.step[0], 19), 16);
+        assert_int_equal(plan.gemv.groups, 65536 / 16);
+        assert_int_equal(plan.gemv.splits, 1);
+        /* Row-major T 65536 x 256: 256 outputs; teams of 8 (32 work-items of 2 rows along them), 4
+         * work-groups along the rows, the columns split in multiples of 8 * 8, and the reduction's
+         * teams add them. */
+        g = gemv(0, 256, 65536);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(arg_i(&plan.step[0], 19), 8);
+        assert_int_equal(plan.gemv.groups, 4);
+        assert_true(plan.gemv.splits > 1);
+        assert_int_equal(plan.gemv.chunk % 64, 0);
+        assert_int_equal(plan.num_steps, 2);
+        assert_true(arg_i(&plan.step[1], 9) >= 8);
+        /* Row-major T 4096^2: teams of 8 make 64 work-groups before any split. */
+        g = gemv(0, 4096, 4096);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(arg_i(&plan.step[0], 19), 8);
+        assert_int_equal(plan.gemv.groups, 64);
+        /* Row-major N 8192^2: long columns keep the entry's TPC. */
+        g = gemv(1, 8192, 8192);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, "");
+        assert_int_equal(arg_i(&plan.step[0], 19), out.params[OCLBLAS__K_GEMV_T].v[GT_TPC]);
+    }
+}
+
 /* What the compiled-in database gives an H200: the model's choices on a
  * few of the shapes preset's problems (column-major, as the kernels see them). */
 static void test_model_database(void **state)
@@ -1582,7 +1625,7 @@ int main(void)
         cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup),
         cmocka_unit_test_setup(test_classes_gemv_and_log, setup), cmocka_unit_test_setup(test_model_choice, setup),
         cmocka_unit_test_setup(test_model_sets, setup),        cmocka_unit_test_setup(test_model_never_worse, setup),
-        cmocka_unit_test_setup(test_model_database, setup),
+        cmocka_unit_test_setup(test_model_database, setup),    cmocka_unit_test_setup(test_gemv_database, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
