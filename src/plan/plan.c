@@ -25,7 +25,7 @@
  * output runs along A's contiguous direction (y = A x), gemv_t when each
  * output is a dot product along it (y = A^T x); in each a team of
  * work-items shares an output's sum (gemv_t: sized to the column's length;
- * gemv_n: sharing the columns where the rows are few), and each gets
+ * gemv_n: sharing the columns where the rows alone are too few), and each gets
  * enough work-groups to fill the device, splitting its reduction over
  * several work-groups (whose partial sums gemv_reduce adds) when its
  * natural parallelism is too small. The steps come from the descriptors' step
