@@ -1,27 +1,33 @@
 // gemv_n: y = alpha * A * x + beta * y for a column-major A (m x n), the
 // case where the output runs along the contiguous direction of A. Each
-// work-item owns WPT vectors of VW rows and walks the columns, UNR of them
-// per step so that several loads are in flight, accumulating each vector
-// of rows as a vector (one multiply-add per VW rows and column). Its
-// vectors either interleave with those of the other work-items of its
-// group (STRM = 1: neighbouring work-items read neighbouring memory, as a
-// GPU's memory wants) or lie next to each other (STRM = 0: a work-item
-// reads WPT * VW consecutive floats of each column, whole cache lines, as a
-// CPU's memory wants). STRM = 2 turns the loops around for CPUs: a
-// work-item owns a panel of columns and all the rows, and walks down whole
-// columns, UNR side by side, keeping its sums in memory (see below). When
-// the rows alone cannot fill the device (short and wide A), or always with
-// STRM = 2, the columns are split over the second dimension of the range:
-// each split writes its partial sums and the helpers' gemv_reduce adds them
-// up. The launch's third dimension is a batch of products of one shape (1
-// for a single product): work-group z computes problem z, whose A, x and y
-// are a_stride, x_stride and y_stride elements after problem z - 1's, and
-// whose partial sums follow those of problem z - 1.
+// work-item owns WPT vectors of VW rows and walks columns, UNR of them per
+// step so that several loads are in flight, accumulating each vector of
+// rows as a vector (one multiply-add per VW rows and column). Its vectors
+// either interleave with those of the other work-items of its group (STRM =
+// 1: neighbouring work-items read neighbouring memory, as a GPU's memory
+// wants) or lie next to each other (STRM = 0: a work-item reads WPT * VW
+// consecutive floats of each column, whole cache lines, as a CPU's memory
+// wants). A team of `team` work-items (the host's choice, a power of two
+// dividing WGS) shares each vector of rows, each taking a share of the
+// columns, and adds its sums up in local memory: a group's work-items serve
+// few rows without idling, and the columns are divided inside a work-group
+// before they need a split across work-groups. STRM = 2 turns the loops
+// around for CPUs: a work-item owns a panel of columns and all the rows,
+// and walks down whole columns, UNR side by side, keeping its sums in
+// memory (see below). When the rows alone cannot fill the device (short and
+// wide A), or always with STRM = 2, the columns are split over the second
+// dimension of the range: each split writes its partial sums and the
+// helpers' gemv_reduce adds them up. The launch's third dimension is a
+// batch of products of one shape (1 for a single product): work-group z
+// computes problem z, whose A, x and y are a_stride, x_stride and y_stride
+// elements after problem z - 1's, and whose partial sums follow those of
+// problem z - 1.
 
-// The host passes the parameters and the rows a work-group covers as -D
-// options (src/kernel_gemv_n.c): WGS work-group size, WPT vectors of rows
-// per work-item, VW rows per vector, UNR columns per step of the loop, STRM
-// interleaved (1) or consecutive (0) vectors, ROWS_PER_GROUP = WGS * VW * WPT.
+// The host passes the parameters and the rows a work-group covers with a
+// team of 1 as -D options (src/kernels/gemv_n.c): WGS work-group size, WPT
+// vectors of rows per work-item, VW rows per vector, UNR columns per step of
+// the loop, STRM interleaved (1), consecutive (0) vectors or panels (2),
+// ROWS_PER_GROUP = WGS * VW * WPT.
 #if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(STRM) || !defined(ROWS_PER_GROUP)
 #error "gemv_n: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
@@ -73,7 +79,7 @@ inline realV tail(const global float *restrict col, const int r, const int M)
     const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \
         const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
         global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
-        const int vec, const int a_stride, const int x_stride, const int y_stride
+        const int vec, const int a_stride, const int x_stride, const int y_stride, const int team
 
 // Problem z of a batch: its operands and partial sums (the arguments are
 // problem 0's).
@@ -87,16 +93,18 @@ inline realV tail(const global float *restrict col, const int r, const int M)
     } while (0)
 
 #if STRM == 1
-#define ROW(w) (row0 + (w) * (WGS * VW))
+#define ROW(w) (row0 + (w) * (row_items * VW))
 #else
 #define ROW(w) (row0 + (w) * VW)
 #endif
 
 #if STRM != 2
 // Columns j .. j + UNR - 1 into the sums of this work-item's vectors of
-// rows (ROW(w), from row0). aligned is a constant at each call, so that
-// each call is its own code with one kind of load.
-inline void column_step(realV *acc, const int j, const int row0, const int M, const global float *restrict ag,
+// rows (ROW(w), from row0; row_items work-items side by side along the
+// rows). aligned is a constant at each call, so that each call is its own
+// code with one kind of load.
+inline void column_step(realV *acc, const int j, const int row0, const int row_items, const int M,
+                        const global float *restrict ag,
                         const int a_off, const int a_ld, const global float *restrict xg, const int x_off,
                         const int incx, const int aligned)
 {
@@ -125,25 +133,29 @@ inline void column_step(realV *acc, const int j, const int row0, const int M, co
 
 // vec: 1 when A's offset and leading dimension are multiples of VW and its
 // start aligned to a vector, else 2. partial is used when the columns are
-// split (get_num_groups(1) > 1): partial[split * M + row].
+// split (get_num_groups(1) > 1): partial[split * M + row]. team: the
+// work-items that share each vector of rows, each taking a consecutive share
+// of the split's columns; work-item lid is member lid / row_items of its team.
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_n(GEMV_N_ARGS)
 {
+    local float red[WGS * VW]; // the teams' sums, one vector of rows at a time
     TO_PROBLEM(M);
     const int lid = get_local_id(0);
+    const int row_items = WGS / team;
+    const int member = lid / row_items, rl = lid % row_items;
     const int split = get_group_id(1);
-    const int j0 = split * cols_per_split;
-    const int j1 = min(N, j0 + cols_per_split);
+    const int s0 = split * cols_per_split;
+    const int s1 = min(N, s0 + cols_per_split);
+    const int share = (s1 - s0 + team - 1) / team;
+    const int j0 = min(s1, s0 + member * share);
+    const int j1 = min(s1, j0 + share);
 #if STRM == 1
-    const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * VW;
+    const int row0 = get_group_id(0) * (ROWS_PER_GROUP / team) + rl * VW;
 #else
-    const int row0 = get_group_id(0) * ROWS_PER_GROUP + lid * (WPT * VW);
+    const int row0 = get_group_id(0) * (ROWS_PER_GROUP / team) + rl * (WPT * VW);
 #endif
 
-    // A work-item whose rows all lie below A (a group wider than the rows
-    // left) has nothing to do: no barrier waits for it.
-    if (row0 >= M)
-        return;
     realV acc[WPT];
 #pragma unroll
     for (int w = 0; w < WPT; ++w)
@@ -152,26 +164,48 @@ kernel void gemv_n(GEMV_N_ARGS)
     // UNR columns a step, for every vector of rows, by how A is loaded;
     // then the columns left one at a time.
     int j = j0;
-    if (vec == 1) {
-        for (; j + UNR <= j1; j += UNR)
-            column_step(acc, j, row0, M, ag, a_off, a_ld, xg, x_off, incx, 1);
-    } else {
-        for (; j + UNR <= j1; j += UNR)
-            column_step(acc, j, row0, M, ag, a_off, a_ld, xg, x_off, incx, 0);
-    }
-    for (; j < j1; ++j) {
-        const float xj = xg[x_off + j * incx];
+    if (row0 < M) {
+        if (vec == 1) {
+            for (; j + UNR <= j1; j += UNR)
+                column_step(acc, j, row0, row_items, M, ag, a_off, a_ld, xg, x_off, incx, 1);
+        } else {
+            for (; j + UNR <= j1; j += UNR)
+                column_step(acc, j, row0, row_items, M, ag, a_off, a_ld, xg, x_off, incx, 0);
+        }
+        for (; j < j1; ++j) {
+            const float xj = xg[x_off + j * incx];
 #pragma unroll
-        for (int w = 0; w < WPT; ++w) {
-            const int r = ROW(w);
-            if (r < M)
-                acc[w] = fma(r + VW <= M ? LOAD_ANY(j, r) : TAIL(j, r), (realV)xj, acc[w]);
+            for (int w = 0; w < WPT; ++w) {
+                const int r = ROW(w);
+                if (r < M)
+                    acc[w] = fma(r + VW <= M ? LOAD_ANY(j, r) : TAIL(j, r), (realV)xj, acc[w]);
+            }
         }
     }
 
+    // The team's sums into its first member's, a vector of rows at a time
+    // (team is the same for the whole launch: every work-item reaches the
+    // same barriers).
+    if (team > 1) {
+#pragma unroll
+        for (int w = 0; w < WPT; ++w) {
+            VSTORE(acc[w], red + lid * VW);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int s = team / 2; s > 0; s >>= 1) {
+                if (member < s)
+                    VSTORE(VLOAD(red + lid * VW) + VLOAD(red + (lid + s * row_items) * VW), red + lid * VW);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            acc[w] = VLOAD(red + lid * VW);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+    }
+
+    // The team's first member writes. (No return after the barriers: PoCL
+    // 3.1 let the other members on past one.)
     const bool split_run = get_num_groups(1) > 1;
 #pragma unroll
-    for (int w = 0; w < WPT; ++w) {
+    for (int w = 0; w < WPT && member == 0; ++w) {
         const int r = ROW(w);
         float out[VW];
         VSTORE(acc[w], out);

@@ -1,22 +1,25 @@
 // gemv_t: y = alpha * A^T * x + beta * y for a column-major A (m x n), the
 // case where each output is a dot product along the contiguous direction of
-// A. TPC work-items share a column: they read it in vectors of VW, UNR
-// vectors per step into UNR separate sums (so that the multiply-adds do not
-// wait on each other), and then reduce their partial sums, through a
-// local-memory tree or, on NVIDIA (OCLBLAS_NVIDIA, set by the host), warp
-// shuffles in inline PTX since NVIDIA's OpenCL exposes no sub-group
-// functions; with TPC = 1 (a CPU's choice: one work-item streams a whole
-// column) there is nothing to reduce. A work-group covers WGS / TPC
-// columns. When the columns alone cannot fill the device (tall and narrow
-// A), the rows are split over the second dimension of the range and the
-// helpers' gemv_reduce adds the partial sums. The third dimension is a
-// batch of products of one shape, as in gemv_n.
+// A. A team of work-items shares a column: they read it in vectors of VW,
+// UNR vectors per step into UNR separate sums (so that the multiply-adds and
+// the loads do not wait on each other), and then reduce their partial sums,
+// through warp shuffles in inline PTX on NVIDIA (OCLBLAS_NVIDIA, set by the
+// host; NVIDIA's OpenCL exposes no sub-group functions) for a team of at
+// most 32, else a local-memory tree; a team of 1 (a CPU's choice: one
+// work-item streams a whole column) has nothing to reduce. The team is TPC
+// work-items for long columns and fewer for short ones (the host's `team`,
+// the smallest power of two whose one step of UNR vectors covers the
+// column): no work-item idles on a column shorter than TPC's step, and a
+// work-group of WGS work-items covers WGS / team columns. When the columns
+// alone cannot fill the device (tall and narrow A), the rows are split over
+// the second dimension of the range and the helpers' gemv_reduce adds the
+// partial sums. The third dimension is a batch of products of one shape, as
+// in gemv_n.
 
-// The host passes the parameters and the columns a work-group covers as
-// -D options (src/kernel_gemv_t.c): WGS work-group size, TPC work-items per
-// column (a power of two), VW rows per vector load, UNR vectors per
-// work-item per step, CPG = WGS / TPC.
-#if !defined(WGS) || !defined(TPC) || !defined(VW) || !defined(UNR) || !defined(CPG)
+// The host passes the parameters as -D options (src/kernels/gemv_t.c): WGS
+// work-group size, TPC the most work-items per column (a power of two), VW
+// rows per vector load, UNR vectors per work-item per step.
+#if !defined(WGS) || !defined(TPC) || !defined(VW) || !defined(UNR)
 #error "gemv_t: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
@@ -50,7 +53,8 @@ typedef float16 realV;
 #define LOAD_ANY(p) VLOAD(p)
 #define LOAD(aligned, p) ((aligned) ? LOAD_ALIGNED(p) : LOAD_ANY(p))
 
-#if defined(OCLBLAS_NVIDIA) && TPC > 1 && TPC <= 32 && (WGS % 32) == 0
+// Shuffles reduce a team within its warp: the work-group must be whole warps.
+#if defined(OCLBLAS_NVIDIA) && TPC > 1 && (WGS % 32) == 0
 #define USE_SHUFFLE 1
 inline float shfl_xor(float v, int lanes)
 {
@@ -63,29 +67,39 @@ inline float shfl_xor(float v, int lanes)
 #endif
 
 // The dot product of A's column and x over this work-item's share of the
-// rows [i0, i1), from i on, TPC * VW apart: whole steps of UNR vectors into
-// UNR sums, single vectors, then the elements of the last partial vector.
-// aligned is a constant at each call, so that each call is its own loop
-// with one kind of load.
-inline float dot_share(const global float *acol, const global float *xcol, int i, const int i1, const int aligned)
+// rows [i0, i1), from i on, step = team * VW apart: whole steps of UNR
+// vectors into UNR sums, then the whole vectors left (fewer than UNR), all
+// loaded at once, then the elements of the last partial vector. aligned is
+// a constant at each call, so that each call is its own loop with one kind
+// of load.
+inline float dot_share(const global float *acol, const global float *xcol, int i, const int i1, const int step,
+                       const int aligned)
 {
     realV sum[UNR];
 #pragma unroll
     for (int u = 0; u < UNR; ++u)
         sum[u] = (realV)0.0f;
-    for (; i + (UNR - 1) * TPC * VW + VW <= i1; i += UNR * TPC * VW) {
+    for (; i + (UNR - 1) * step + VW <= i1; i += UNR * step) {
         realV av[UNR], xv[UNR];
 #pragma unroll
         for (int u = 0; u < UNR; ++u) {
-            av[u] = LOAD(aligned, acol + i + u * TPC * VW);
-            xv[u] = LOAD(aligned, xcol + i + u * TPC * VW);
+            av[u] = LOAD(aligned, acol + i + u * step);
+            xv[u] = LOAD(aligned, xcol + i + u * step);
         }
 #pragma unroll
         for (int u = 0; u < UNR; ++u)
             sum[u] = fma(av[u], xv[u], sum[u]);
     }
-    for (; i + VW <= i1; i += TPC * VW)
-        sum[0] = fma(LOAD(aligned, acol + i), LOAD(aligned, xcol + i), sum[0]);
+    // A short column is all here: its loads independent, so in flight together.
+    int whole = 0;
+#pragma unroll
+    for (int u = 0; u < UNR; ++u) {
+        if (i + u * step + VW <= i1) {
+            sum[u] = fma(LOAD(aligned, acol + i + u * step), LOAD(aligned, xcol + i + u * step), sum[u]);
+            whole = u + 1;
+        }
+    }
+    i += whole * step;
 #pragma unroll
     for (int u = 1; u < UNR; ++u)
         sum[0] += sum[u];
@@ -100,14 +114,15 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
 // vec: 1 when A's offset and leading dimension are multiples of VW, x is
 // contiguous (incx = 1) and both are aligned to a vector; 2 when x is
 // contiguous but something is not aligned (vloadn); 0 for a strided x.
-// rows_per_split is a multiple of VW * TPC.
+// rows_per_split is a multiple of VW * team; team, the work-items per
+// column, a power of two at most TPC.
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_t(const int M, const int N, const float alpha, const float beta,
                    const global float *restrict ag, const int a_off, const int a_ld,
                    const global float *restrict xg, const int x_off, const int incx,
                    global float *yg, const int y_off, const int incy,
                    const int rows_per_split, global float *partial, const int vec, const int a_stride,
-                   const int x_stride, const int y_stride)
+                   const int x_stride, const int y_stride, const int team)
 {
     // Problem z of a batch (the arguments are problem 0's; its partial
     // sums follow those of problem z - 1).
@@ -116,9 +131,12 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     xg += z * x_stride;
     yg += z * y_stride;
     partial += z * get_num_groups(1) * N;
+#if TPC > 1
+    local float red[WGS]; // the reduction's tree, where shuffles do not serve
+#endif
     const int lid = get_local_id(0);
-    const int t = lid % TPC;
-    const int col = get_group_id(0) * CPG + lid / TPC;
+    const int t = lid % team;
+    const int col = get_group_id(0) * (WGS / team) + lid / team;
     const int split = get_group_id(1);
     const int i0 = split * rows_per_split;
     const int i1 = min(M, i0 + rows_per_split);
@@ -129,32 +147,34 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
         const global float *xcol = xg + x_off;
         // The work-item's share of the rows [i0, i1), by how A and x are loaded.
         if (vec == 1) {
-            acc = dot_share(acol, xcol, i0 + t * VW, i1, 1);
+            acc = dot_share(acol, xcol, i0 + t * VW, i1, team * VW, 1);
         } else if (vec == 2) {
-            acc = dot_share(acol, xcol, i0 + t * VW, i1, 0);
+            acc = dot_share(acol, xcol, i0 + t * VW, i1, team * VW, 0);
         } else {
-            for (int r = i0 + t; r < i1; r += TPC)
+            for (int r = i0 + t; r < i1; r += team)
                 acc = fma(acol[r], xg[x_off + r * incx], acc);
         }
     }
 
 #if TPC > 1
+    // team is the same for the whole launch: every work-item takes the
+    // same branch and reaches the same barriers.
 #if USE_SHUFFLE
-#pragma unroll
-    for (int s = TPC / 2; s > 0; s >>= 1)
-        acc += shfl_xor(acc, s);
-#else
-    local float red[WGS];
-    red[lid] = acc;
-    barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-    for (int s = TPC / 2; s > 0; s >>= 1) {
-        if (t < s)
-            red[lid] += red[lid + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    acc = red[lid];
+    if (team <= 32) {
+        for (int s = team / 2; s > 0; s >>= 1)
+            acc += shfl_xor(acc, s);
+    } else
 #endif
+    {
+        red[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = team / 2; s > 0; s >>= 1) {
+            if (t < s)
+                red[lid] += red[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc = red[lid];
+    }
 #endif
 
     if (t == 0 && col < N) {

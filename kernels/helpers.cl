@@ -123,21 +123,37 @@ kernel void sum_slices(const int rows, const int cols, const int slices, const g
 }
 
 // The last step of a split gemv: y = alpha * (sum of the splits' partial
-// sums) + beta * y, without reading y when beta == 0. The third dimension
-// is a batch: problem z's y is y_stride elements after problem z - 1's,
-// its partial sums splits * n after.
+// sums) + beta * y, without reading y when beta == 0. A team of `team`
+// work-items (a power of two dividing REDUCE_WGS) shares each output, each
+// adding every team-th split, then their sums through local memory: many
+// splits of few outputs are added in parallel. Work-item lid serves output
+// lid % (REDUCE_WGS / team) of its group's. The third dimension is a batch:
+// problem z's y is y_stride elements after problem z - 1's, its partial
+// sums splits * n after.
 __attribute__((reqd_work_group_size(REDUCE_WGS, 1, 1)))
 kernel void gemv_reduce(const int n, const int splits, const global float *restrict partial, const float alpha,
-                        const float beta, global float *y, const int y_off, const int incy, const int y_stride)
+                        const float beta, global float *y, const int y_off, const int incy, const int y_stride,
+                        const int team)
 {
-    const int i = get_global_id(0), z = get_group_id(2);
-    if (i >= n)
-        return;
+    local float red[REDUCE_WGS];
+    const int lid = get_local_id(0), outs = REDUCE_WGS / team, member = lid / outs;
+    const int i = get_group_id(0) * outs + lid % outs, z = get_group_id(2);
     partial += z * splits * n;
     y += z * y_stride;
     float sum = 0.0f;
-    for (int s = 0; s < splits; ++s)
-        sum += partial[s * n + i];
+    if (i < n)
+        for (int s = member; s < splits; s += team)
+            sum += partial[s * n + i];
+    red[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = team / 2; h > 0; h >>= 1) {
+        if (member < h)
+            red[lid] += red[lid + h * outs];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (member != 0 || i >= n)
+        return;
+    sum = red[lid];
     global float *yp = y + y_off + i * incy;
     *yp = beta != 0.0f ? fma(beta, *yp, alpha * sum) : alpha * sum;
 }

@@ -1095,33 +1095,63 @@ static oclblas__plan gemv_plan_of(const oclblas__gemv_problem *p)
 static void test_gemv_split(void **state)
 {
     (void)state;
-    /* gemv_n covers 128 * 4 * 2 = 1024 rows a work-group; 528 wanted. */
-    oclblas__gemv_problem p = gemv(0, 100000, 100000); /* 98 groups: 6 splits of the columns */
+    /* gemv_n covers 128 * 4 * 2 = 1024 rows a work-group with a team of 1; 528 groups wanted. The
+     * columns are shared inside a work-group first: teams of 4 (32 work-items along the rows, a warp)
+     * make 391 groups of 256 rows; 2 splits of the columns, in multiples of the team's steps (4 * 4),
+     * make up the rest. */
+    oclblas__gemv_problem p = gemv(0, 100000, 100000);
     oclblas__plan plan = gemv_plan_of(&p);
-    assert_int_equal(plan.gemv.groups, 98);
-    assert_int_equal(plan.gemv.splits, 6);
-    assert_int_equal(plan.gemv.chunk, 16667);
+    assert_int_equal(plan.gemv.groups, 391);
+    assert_int_equal(plan.gemv.splits, 2);
+    assert_int_equal(plan.gemv.chunk, 50000);
     assert_int_equal(plan.gemv.vec, 1);
     assert_int_equal(plan.num_steps, 2);
-    assert_int_equal(plan.step[0].geo.global[0], 98 * 128);
-    assert_int_equal(plan.step[0].geo.global[1], 6);
+    assert_int_equal(plan.step[0].geo.local[0], 128);
+    assert_int_equal(plan.step[0].geo.global[0], 391 * 128);
+    assert_int_equal(plan.step[0].geo.global[1], 2);
+    assert_int_equal(arg_i(&plan.step[0], 19), 4); /* the team */
     assert_true(plan.step[0].after_scratch);
-    assert_int_equal(plan.scratch[2], 6 * 100000 * sizeof(float));
+    assert_int_equal(plan.scratch[2], 2 * 100000 * sizeof(float));
     const oclblas__step *r = &plan.step[1];
     assert_string_equal(r->entry, "gemv_reduce");
     assert_int_equal(r->after, 1u);
     assert_int_equal(r->geo.dims, 1);
     assert_int_equal(r->geo.local[0], 32 * 8); /* PAD_DIMX * PAD_DIMY */
     assert_int_equal(r->geo.global[0], 100096);
+    assert_int_equal(arg_i(r, 9), 1); /* 2 splits: a work-item adds each output's */
 
-    /* Few columns: at most one split per 32 of them. */
+    /* Few long rows (row-major T 65536 x 256): teams of 4, one work-group along the rows, and the
+     * columns split 512 ways, 128 each (32 a member); the reduction's teams of 32 add 16 splits
+     * each, 8 outputs a work-group. */
+    p = gemv(0, 256, 65536);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(arg_i(&plan.step[0], 19), 4);
+    assert_int_equal(plan.gemv.groups, 1);
+    assert_int_equal(plan.gemv.splits, 512);
+    assert_int_equal(plan.gemv.chunk, 128);
+    r = &plan.step[1];
+    assert_int_equal(arg_i(r, 9), 32);
+    assert_int_equal(r->geo.global[0], 256 / 8 * 256);
+    /* Rows fewer than a work-group's: the team grows until no work-item idles (7 rows: one
+     * work-item's 8), while each member keeps a step of UNR columns. */
+    p = gemv(0, 7, 5000);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(arg_i(&plan.step[0], 19), 128);
+    p = gemv(0, 7, 100);
+    assert_int_equal(arg_i(&gemv_plan_of(&p).step[0], 19), 16); /* 32 members would take 128 > 100 */
+
+    /* Few columns: a team of 4 shares them and no split is worth its partial sums (at most one per 32
+     * columns of a member). */
     p = gemv(0, 1000, 70);
     plan = gemv_plan_of(&p);
-    assert_int_equal(plan.gemv.splits, 3);
-    assert_int_equal(plan.gemv.chunk, 24);
-    /* Enough rows: no split, no scratch, no reduction. */
+    assert_int_equal(arg_i(&plan.step[0], 19), 4);
+    assert_int_equal(plan.gemv.groups, 4);
+    assert_int_equal(plan.gemv.splits, 1);
+    assert_int_equal(plan.num_steps, 1);
+    /* Enough rows: team of 1, no split, no scratch, no reduction. */
     p = gemv(0, 600000, 100);
     plan = gemv_plan_of(&p);
+    assert_int_equal(arg_i(&plan.step[0], 19), 1);
     assert_int_equal(plan.gemv.splits, 1);
     assert_int_equal(plan.num_steps, 1);
     assert_false(plan.step[0].after_scratch);
@@ -1133,10 +1163,11 @@ static void test_gemv_split(void **state)
     oclblas__gemv_problem q = gemv(0, 5000, 100000);
     plan = gemv_plan_of(&q);
     assert_int_equal(plan.gemv.groups, 1);
-    assert_int_equal(plan.gemv.splits, 527); /* 528 wanted: chunks of 190 columns */
-    assert_int_equal(plan.gemv.chunk, 190);
+    assert_int_equal(plan.gemv.splits, 521); /* 528 wanted: chunks of 190 columns, rounded up to UNR */
+    assert_int_equal(plan.gemv.chunk, 192);
     assert_int_equal(plan.step[0].geo.global[0], 1);
-    assert_int_equal(plan.step[0].geo.global[1], 527);
+    assert_int_equal(plan.step[0].geo.global[1], 521);
+    assert_int_equal(arg_i(&plan.step[0], 19), 1); /* a panel has no team */
     q = gemv(0, 5000, 40);
     plan = gemv_plan_of(&q);
     assert_int_equal(plan.gemv.splits, 2);
@@ -1161,6 +1192,21 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.chunk, 2496);
     assert_int_equal(plan.gemv.splits, 41);
     assert_int_equal(plan.gemv.vec, 1);
+    assert_int_equal(arg_i(&plan.step[0], 19), 16); /* long columns: TPC */
+    assert_int_equal(plan.step[0].geo.global[0], 13 * 128);
+    /* Short columns: the smallest team whose one step (team * VW * UNR rows) covers the column, and
+     * more columns a work-group (31 rows: 4 work-items, 32 columns a work-group); never split. */
+    oclblas__gemv_problem t = gemv(1, 31, 100000);
+    plan = gemv_plan_of(&t);
+    assert_int_equal(arg_i(&plan.step[0], 19), 4);
+    assert_int_equal(plan.gemv.groups, 3125);
+    assert_int_equal(plan.step[0].geo.global[0], 3125 * 128);
+    assert_int_equal(plan.gemv.splits, 1);
+    t = gemv(1, 3, 1000); /* 8 groups, a split wanted, but 3 rows are one work-item's */
+    plan = gemv_plan_of(&t);
+    assert_int_equal(arg_i(&plan.step[0], 19), 1);
+    assert_int_equal(plan.gemv.groups, 8);
+    assert_int_equal(plan.gemv.splits, 1);
     /* Vector loads need a contiguous x; aligned ones an aligned x too. */
     p.x.inc = 2;
     assert_int_equal(gemv_plan_of(&p).gemv.vec, 0);
@@ -1373,8 +1419,11 @@ static void test_derived_sizes(void **state)
     p.v[GF_SA] = 0;
     oclblas__params_defines(OCLBLAS__K_GEMM_FAST, &p, text, sizeof text);
     assert_null(strstr(text, "KDIMA"));
+    oclblas__params_defines(OCLBLAS__K_GEMV_N, &cx.params[OCLBLAS__K_GEMV_N], text, sizeof text);
+    assert_string_equal(text, "-DWGS=128 -DWPT=2 -DVW=4 -DUNR=4 -DSTRM=1 -DROWS_PER_GROUP=1024");
+    /* gemv_t derives nothing: its team, and so its columns per work-group, are the call's. */
     oclblas__params_defines(OCLBLAS__K_GEMV_T, &cx.params[OCLBLAS__K_GEMV_T], text, sizeof text);
-    assert_string_equal(text, "-DWGS=128 -DTPC=16 -DVW=4 -DUNR=2 -DCPG=8");
+    assert_string_equal(text, "-DWGS=128 -DTPC=16 -DVW=4 -DUNR=2");
 }
 
 static void test_legality(void **state)
@@ -1630,6 +1679,49 @@ static void test_model_batch(void **state)
             }
 }
 
+/* What the compiled-in database gives the H100 and H200 for SGEMV on short
+ * rows and at 4096 (column-major, as the kernels see them). */
+static void test_gemv_database(void **state)
+{
+    (void)state;
+    const char *names[] = {"NVIDIA H100 80GB HBM3", "NVIDIA H200"};
+    for (int d = 0; d < 2; ++d) {
+        oclblas__device_info gpu = known_as(names[d], "nvidia", "GPU", "SM9.0");
+        oclblas__devctx out;
+        assert_int_equal(oclblas__devctx_resolve(&gpu, &out), OCLBLAS_SUCCESS);
+        oclblas__plan plan;
+        /* Row-major N 65536 x 256: 256-long columns, teams of 16 (one step of 4 vectors of 4),
+         * 16 columns a work-group of 256, no split. */
+        oclblas__gemv_problem g = gemv(1, 256, 65536);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, "gemv-short");
+        assert_int_equal(arg_i(&plan.step[0], 19), 16);
+        assert_int_equal(plan.gemv.groups, 65536 / 16);
+        assert_int_equal(plan.gemv.splits, 1);
+        /* Row-major T 65536 x 256: 256 outputs; teams of 8 (32 work-items of 2 rows along them), 4
+         * work-groups along the rows, the columns split in multiples of 8 * 8, and the reduction's
+         * teams add them. */
+        g = gemv(0, 256, 65536);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(arg_i(&plan.step[0], 19), 8);
+        assert_int_equal(plan.gemv.groups, 4);
+        assert_true(plan.gemv.splits > 1);
+        assert_int_equal(plan.gemv.chunk % 64, 0);
+        assert_int_equal(plan.num_steps, 2);
+        assert_true(arg_i(&plan.step[1], 9) >= 8);
+        /* Row-major T 4096^2: teams of 8 make 64 work-groups before any split. */
+        g = gemv(0, 4096, 4096);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(arg_i(&plan.step[0], 19), 8);
+        assert_int_equal(plan.gemv.groups, 64);
+        /* Row-major N 8192^2: long columns keep the entry's TPC. */
+        g = gemv(1, 8192, 8192);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, "");
+        assert_int_equal(arg_i(&plan.step[0], 19), out.params[OCLBLAS__K_GEMV_T].v[GT_TPC]);
+    }
+}
+
 /* What the compiled-in database gives an H200: the model's choices on a
  * few of the shapes preset's problems (column-major, as the kernels see them). */
 static void test_model_database(void **state)
@@ -1689,7 +1781,7 @@ int main(void)
         cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup),
         cmocka_unit_test_setup(test_classes_gemv_and_log, setup), cmocka_unit_test_setup(test_model_choice, setup),
         cmocka_unit_test_setup(test_model_sets, setup),        cmocka_unit_test_setup(test_model_never_worse, setup),
-        cmocka_unit_test_setup(test_model_database, setup),
+        cmocka_unit_test_setup(test_model_database, setup),    cmocka_unit_test_setup(test_gemv_database, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,11 +2,11 @@
  * gemv_n's descriptor (kernels/gemv_n.cl, y = A x along the contiguous
  * direction of A): its parameters (work-group size WGS, vectors per
  * work-item WPT, vector width VW, unroll UNR, interleaved or consecutive
- * vectors or a panel of whole columns STRM), their rules, the rows a work-group covers (derived, passed
- * as -D), and its launch geometry. The candidates span both
- * kinds of device: small work-groups of consecutive vectors for CPUs
- * (whose OpenCL runs a work-group's items one after the other), large
- * interleaved ones for GPUs.
+ * vectors or a panel of whole columns STRM), their rules, the rows a
+ * work-group covers (derived, passed as -D), and its launch geometry. The
+ * candidates span both kinds of device: small work-groups of consecutive
+ * vectors for CPUs (whose OpenCL runs a work-group's items one after the
+ * other), large interleaved ones for GPUs.
  */
 #include "kernels/gemv_n.h"
 
@@ -48,17 +48,48 @@ static const char *panel(const int *v, const oclblas__limits *l)
     return v[GN_STRM] == 2 && (v[GN_WGS] != 1 || v[GN_WPT] != 1) ? "STRM = 2 takes WGS = 1 and WPT = 1" : NULL;
 }
 
+/* The teams add their sums in local memory, a vector of rows per work-item. */
+static const char *dev_local(const int *v, const oclblas__limits *l)
+{
+    return v[GN_STRM] != 2 && sizeof(float) * (unsigned long long)v[GN_WGS] * (unsigned long long)v[GN_VW] > l->local_mem
+               ? "more local memory than the device has"
+               : NULL;
+}
+
 static const oclblas__rule rules[] = {
     {OCLBLAS__P(GN_VW), 0, vw},
     {OCLBLAS__P(GN_STRM) | OCLBLAS__P(GN_WGS) | OCLBLAS__P(GN_WPT), 0, panel},
     {OCLBLAS__P(GN_WPT) | OCLBLAS__P(GN_VW), 0, registers},
     {OCLBLAS__P(GN_WGS), 1, dev_wgs},
     {OCLBLAS__P(GN_WGS), 1, dev_dims},
+    {OCLBLAS__P(GN_WGS) | OCLBLAS__P(GN_VW) | OCLBLAS__P(GN_STRM), 1, dev_local},
 };
 
 size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p)
 {
     return p->v[GN_STRM] == 2 ? 0 : (size_t)p->v[GN_WGS] * (size_t)p->v[GN_VW] * (size_t)p->v[GN_WPT];
+}
+
+/* A team's work-items side by side along the rows: at least a warp's 32,
+ * so that the loads of neighbouring work-items stay whole cache lines. */
+#define MIN_ROW_ITEMS 32
+
+size_t oclblas__gemv_n_team(const oclblas__params *p, size_t rows, size_t cols, size_t wanted)
+{
+    if (p->v[GN_STRM] != 1)
+        return 1;
+    const size_t wgs = (size_t)p->v[GN_WGS], unr = (size_t)p->v[GN_UNR];
+    const size_t items = ceil_div(rows, (size_t)p->v[GN_VW] * (size_t)p->v[GN_WPT]); /* that the rows need */
+    size_t team = 1;
+    while (wgs % (2 * team) == 0 && 2 * team * unr <= cols) {
+        const size_t row_items = wgs / team;
+        const int idle = items <= row_items / 2;
+        const int few = ceil_div(items, row_items) < wanted && row_items / 2 >= MIN_ROW_ITEMS;
+        if (!idle && !few)
+            break;
+        team *= 2;
+    }
+    return team;
 }
 
 static int derive(const int *v, oclblas__derived *out)
@@ -88,17 +119,18 @@ void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
     oclblas__step_int(s, (int)a->batch.stride_a);
     oclblas__step_int(s, (int)a->batch.stride_b);
     oclblas__step_int(s, (int)a->batch.stride_c);
+    oclblas__step_int(s, (int)a->team);
 }
 
-/* A work-group per ROWS_PER_GROUP rows (a panel: one for every row), a split of the columns per chunk, a
- * problem of a batch per third index. */
+/* A work-group per ROWS_PER_GROUP / team rows (a panel: one for every row), a split of the columns per
+ * chunk, a problem of a batch per third index. */
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_N, .entry = "gemv_n", .params = *p};
     s->geo.dims = 2;
     s->geo.local[0] = (size_t)p->v[GN_WGS];
     s->geo.local[1] = 1;
-    const size_t rpg = oclblas__gemv_n_rows_per_group(p);
+    const size_t rpg = oclblas__gemv_n_rows_per_group(p) / a->team;
     s->geo.global[0] = (rpg ? ceil_div(a->rows, rpg) : 1) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->cols, a->chunk);
     oclblas__step_batch(s, a->batch.count);

@@ -19,7 +19,10 @@ enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
  * element (gemv_t with a strided x). batch: a strided batch of count
  * problems (stride_a, stride_b and stride_c the strides of A, x and y; the
  * partial sums of each problem after the previous one's), the launch's
- * third dimension; count 0 or 1 is a single product. */
+ * third dimension; count 0 or 1 is a single product. team: the work-items
+ * of a work-group that share each output's sum, a power of two (gemv_t: a
+ * column's, at most TPC; gemv_n: a vector of rows', dividing WGS, each
+ * taking a share of the columns; 1 for a panel). */
 typedef struct {
     size_t rows, cols;
     float alpha, beta;
@@ -29,10 +32,20 @@ typedef struct {
     size_t chunk;
     int vec;
     oclblas__batch batch;
+    size_t team;
 } oclblas__gemv_args;
 
-/* 0 for a panel (STRM = 2): one work-group covers every row. */
+/* The rows a work-group covers with a team of 1 (team t: 1 / t of them); 0
+ * for a panel (STRM = 2): one work-group covers every row. */
 size_t oclblas__gemv_n_rows_per_group(const oclblas__params *p);
+/* The team that shares each vector of rows (a power of two dividing WGS;
+ * 1 but for STRM = 1, a GPU's interleaved layout): doubled while a
+ * work-group's rows would leave half its work-items idle, or while the
+ * work-groups of one product fall short of `wanted` and a team still spans
+ * a warp along the rows, as long as each member keeps a step of UNR of the
+ * cols columns. Columns shared inside a work-group need no split across
+ * work-groups, nor its partial sums and reduction. */
+size_t oclblas__gemv_n_team(const oclblas__params *p, size_t rows, size_t cols, size_t wanted);
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *out);
 /* The arguments in the kernels' order (shared with gemv_t). */
 void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s);

@@ -1,10 +1,10 @@
 /*
  * gemv_t's descriptor (kernels/gemv_t.cl, y = A^T x, each output a dot
  * product along the contiguous direction of A): its parameters (work-group
- * size WGS, work-items per column TPC, vector width VW, unroll UNR), their
- * rules, the columns a work-group covers (derived, passed as -D), and its
- * launch geometry. TPC goes down to 1, a CPU's choice (a work-item
- * streams its column, nothing to reduce).
+ * size WGS, the most work-items per column TPC, vector width VW, unroll
+ * UNR), their rules, the team a call's columns get, and its launch
+ * geometry. TPC goes down to 1, a CPU's choice (a work-item streams its
+ * column, nothing to reduce).
  */
 #include "kernels/gemv_t.h"
 
@@ -60,25 +60,28 @@ static const oclblas__rule rules[] = {
     {OCLBLAS__P(GT_WGS), 1, dev_local},
 };
 
-size_t oclblas__gemv_t_cols_per_group(const oclblas__params *p)
+/* TPC work-items read a long column UNR vectors of VW apart each step; a
+ * column shorter than that step gets the smallest team (a power of two)
+ * whose one step covers it, so that no work-item idles and the work-group
+ * takes more columns instead. */
+size_t oclblas__gemv_t_team(const oclblas__params *p, size_t rows)
 {
-    return (size_t)(p->v[GT_WGS] / p->v[GT_TPC]);
+    const size_t tpc = (size_t)p->v[GT_TPC];
+    const size_t per_item = (size_t)p->v[GT_VW] * (size_t)p->v[GT_UNR];
+    size_t team = 1;
+    while (team < tpc && team * per_item < rows)
+        team *= 2;
+    return team;
 }
 
-static int derive(const int *v, oclblas__derived *out)
-{
-    out[0] = (oclblas__derived){"CPG", v[GT_WGS] / v[GT_TPC]}; /* columns per work-group */
-    return 1;
-}
-
-/* A work-group per CPG columns, a split of the rows per chunk, a problem of a batch per third index. */
+/* A work-group per WGS / team columns, a split of the rows per chunk, a problem of a batch per third index. */
 void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_T, .entry = "gemv_t", .params = *p};
     s->geo.dims = 2;
     s->geo.local[0] = (size_t)p->v[GT_WGS];
     s->geo.local[1] = 1;
-    s->geo.global[0] = ceil_div(a->cols, oclblas__gemv_t_cols_per_group(p)) * s->geo.local[0];
+    s->geo.global[0] = ceil_div(a->cols, (size_t)p->v[GT_WGS] / a->team) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->rows, a->chunk);
     oclblas__step_batch(s, a->batch.count);
     oclblas__gemv_args_put(a, s);
@@ -91,5 +94,4 @@ const oclblas__kernel_desc oclblas__desc_gemv_t = {
     .params = params,
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
-    .derive = derive,
 };

@@ -158,7 +158,7 @@ void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_red
     *s = (oclblas__step){.kernel = OCLBLAS__K_HELPERS, .entry = "gemv_reduce", .params = *p};
     s->geo.dims = 1;
     s->geo.local[0] = reduce_wgs(p->v);
-    s->geo.global[0] = round_up(a->n, s->geo.local[0]);
+    s->geo.global[0] = ceil_div(a->n, s->geo.local[0] / a->team) * s->geo.local[0];
     s->geo.local[1] = s->geo.global[1] = 1; /* the batch, if any, is the third dimension */
     oclblas__step_batch(s, a->count);
     oclblas__step_int(s, (int)a->n);
@@ -170,6 +170,7 @@ void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_red
     oclblas__step_int(s, (int)a->y_off);
     oclblas__step_int(s, (int)a->incy);
     oclblas__step_int(s, (int)a->y_stride);
+    oclblas__step_int(s, (int)a->team);
 }
 
 const oclblas__kernel_desc oclblas__desc_helpers = {

@@ -54,7 +54,9 @@ void oclblas__sum_slices_step(const oclblas__params *p, const oclblas__sum_slice
 /* y (n elements from y_off, increment incy) = alpha (sum of the splits'
  * partial sums, split s at partial + s * n) + beta y (gemv_reduce); of a
  * batch of count problems (0 or 1: one), problem z's y y_stride elements
- * after problem z - 1's and its partial sums splits * n after. */
+ * after problem z - 1's and its partial sums splits * n after. team: the
+ * work-items that share each output (a power of two dividing PAD_DIMX *
+ * PAD_DIMY), each adding every team-th split. */
 typedef struct {
     size_t n, splits;
     oclblas__buf partial;
@@ -63,6 +65,7 @@ typedef struct {
     size_t y_off;
     ptrdiff_t incy;
     size_t count, y_stride;
+    size_t team;
 } oclblas__gemv_reduce_args;
 void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_reduce_args *a, oclblas__step *out);
 

@@ -27,10 +27,12 @@
  * gemm_tc with the mode's set and each split where the mode allows it.
  * For SGEMV the kernel follows the direction of memory: gemv_n when the
  * output runs along A's contiguous direction (y = A x), gemv_t when each
- * output is a dot product along it (y = A^T x); each gets enough
- * work-groups to fill the device, splitting its reduction over several
- * work-groups (whose partial sums gemv_reduce adds) when its natural
- * parallelism is too small. The steps come from the descriptors' step
+ * output is a dot product along it (y = A^T x); in each a team of
+ * work-items shares an output's sum (gemv_t: sized to the column's length;
+ * gemv_n: sharing the columns where the rows alone are too few), and each gets
+ * enough work-groups to fill the device, splitting its reduction over
+ * several work-groups (whose partial sums gemv_reduce adds) when its
+ * natural parallelism is too small. The steps come from the descriptors' step
  * functions, which alone know arguments and geometry. Every parameter,
  * the routine values included, is read for the problem's column-major
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
@@ -136,29 +138,34 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     const size_t target = (size_t)cx->dev->compute_units * (size_t)rp->v[RT_GEMV_GROUPS_PER_CU];
     const size_t vw = (size_t)gp->v[trans ? GT_VW : GN_VW];
     const size_t lda = p->a.ld;
-    size_t groups, splits, chunk;
+    size_t groups, splits, chunk, team;
     int vec;
     if (!trans) {
-        /* Rows are the parallel direction; columns may be split. A panel
-         * (STRM = 2) covers every row: only its split is parallel. */
+        /* Rows are the parallel direction; the columns are shared by a team
+         * inside a work-group, and split across work-groups where the
+         * groups are still too few, in multiples of the team's steps. A
+         * panel (STRM = 2) covers every row: only its split is parallel. */
         const size_t rpg = oclblas__gemv_n_rows_per_group(gp);
-        groups = (rpg ? ceil_div(rows, rpg) : 1) * count;
+        team = oclblas__gemv_n_team(gp, rows, cols, ceil_div(target, count));
+        groups = (rpg ? ceil_div(rows, rpg / team) : 1) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
-        const size_t max_splits = ceil_div(cols, 32); /* keep each split's loop worth its partial sums */
+        const size_t max_splits = ceil_div(cols, 32 * team); /* keep each loop worth its partial sums */
         if (splits > max_splits)
             splits = max_splits ? max_splits : 1;
-        chunk = ceil_div(cols, splits);
+        chunk = splits > 1 ? round_up(ceil_div(cols, splits), team * (size_t)gp->v[GN_UNR]) : cols;
         splits = ceil_div(cols, chunk);
         vec = lda % vw == 0 && whole.stride_a % vw == 0 && p->a.align >= vw * sizeof(float) ? 1 : 2;
     } else {
-        /* Columns are the parallel direction; rows may be split, in multiples of TPC * VW. */
-        const size_t tpc = (size_t)gp->v[GT_TPC];
-        groups = ceil_div(cols, oclblas__gemv_t_cols_per_group(gp)) * count;
+        /* Columns are the parallel direction, each read by a team sized
+         * to its length; rows may be split, in multiples of the team's
+         * vectors (short columns never are). */
+        team = oclblas__gemv_t_team(gp, rows);
+        groups = ceil_div(cols, (size_t)gp->v[GT_WGS] / team) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
-        const size_t max_splits = ceil_div(rows, tpc * vw * 8);
+        const size_t max_splits = ceil_div(rows, team * vw * 8);
         if (splits > max_splits)
             splits = max_splits ? max_splits : 1;
-        chunk = ceil_div(ceil_div(rows, splits), tpc * vw) * tpc * vw;
+        chunk = ceil_div(ceil_div(rows, splits), team * vw) * team * vw;
         splits = ceil_div(rows, chunk);
         vec = p->x.inc != 1 ? 0
               : lda % vw == 0 && whole.stride_a % vw == 0 && whole.stride_b % vw == 0 &&
@@ -177,7 +184,7 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     out->gemv.vec = vec;
     const oclblas__gemv_args a = {rows, cols, p->alpha, p->beta, p->a_buf, p->x_buf, p->y_buf, OCLBLAS__BUF_S2,
                                   p->a.offset, lda, p->x.offset, p->y.offset, p->x.inc, p->y.inc, chunk, vec,
-                                  whole};
+                                  whole, team};
     oclblas__step *g = add_step(out);
     if (trans)
         oclblas__gemv_t_step(gp, &a, g);
@@ -187,8 +194,16 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
         /* The partial sums: the previous user of the scratch set must be done with them. */
         out->scratch[2] = count * splits * len_y * sizeof(float);
         g->after_scratch = 1;
-        const oclblas__gemv_reduce_args r = {len_y, splits, OCLBLAS__BUF_S2, p->alpha, p->beta, p->y_buf,
-                                             p->y.offset, p->y.inc, count, whole.stride_c};
+        /* Many splits of few outputs: a team of work-items adds each
+         * output's, each member at least 8 of them, a work-group still
+         * reading 8 neighbouring outputs (a 32-byte memory sector). */
+        const size_t reduce_wgs = (size_t)hp->v[HP_PAD_DIMX] * (size_t)hp->v[HP_PAD_DIMY];
+        size_t reduce_team = 1;
+        while (reduce_wgs % (2 * reduce_team) == 0 && reduce_wgs / (2 * reduce_team) >= 8 &&
+               2 * reduce_team * 8 <= splits)
+            reduce_team *= 2;
+        const oclblas__gemv_reduce_args r = {len_y,  splits,     OCLBLAS__BUF_S2, p->alpha, p->beta, p->y_buf,
+                                             p->y.offset, p->y.inc, count, whole.stride_c, reduce_team};
         oclblas__step *s = add_step(out);
         oclblas__gemv_reduce_step(hp, &r, s);
         s->after = 1u << 0;
