@@ -27,7 +27,7 @@
 
 /* An H200-like device: 132 units, a call 16 us, each further kernel 8 us,
  * 3 TB/s, 2.5 GFLOPS a work-item alone, 1 GFLOPS in a full unit. */
-static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132};
+static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132, 0};
 
 static void assert_near(double got, double want)
 {
@@ -108,8 +108,11 @@ static void test_valid(void **state)
     d = gpu;
     d.busy_item_rate = -1;
     assert_false(oclblas__model_valid(&d));
-    const oclblas__model_device none = {0, 0, 0, 0, 0, 0};
+    const oclblas__model_device none = {0, 0, 0, 0, 0, 0, 0};
     assert_false(oclblas__model_valid(&none));
+    d = gpu;
+    d.along_k_share = 1.5;
+    assert_false(oclblas__model_valid(&d));
 }
 
 /* ---- the database's facts --------------------------------------------------------- */
@@ -163,10 +166,17 @@ static void test_format(void **state)
     assert_near(e->model.bandwidth, 3e12);
     assert_near(e->model.item_rate, 2.5e9);
     assert_near(e->model.busy_item_rate, 1e9);
+    assert_true(e->model.along_k_share == 0); /* not given: not measured */
     assert_near(e->rates[OCLBLAS__K_GEMM_FAST], 48300.5e9);
     assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] == 0);
     assert_near(e->classes[0].rates[OCLBLAS__K_GEMM_FAST], 39000e9);
     assert_true(e->classes[1].rates[OCLBLAS__K_GEMM_FAST] == 0);
+    free(e);
+
+    /* The share of a set's rate left for an operand read along k, optional. */
+    e = parse_ok(entry("share", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                                "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 0.88}", ""));
+    assert_near(e->model.along_k_share, 0.88);
     free(e);
 }
 
@@ -191,6 +201,12 @@ static void test_format_refused(void **state)
                            "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
                 "above 0 and at most 1e9 for call_us");
     dbt_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 1.5}", ""),
+                "a share above 1: along_k_share");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 0}", ""),
+                "above 0 and at most 1e9 for along_k_share");
     /* A class's rate stands beside the class's own set. */
     dbt_refused(entry("x", "",
                       "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"

@@ -1463,7 +1463,7 @@ static void test_legality(void **state)
  * gemm_tc at 60. */
 static void with_model(void)
 {
-    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units};
+    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units, 0};
     cx.rate[OCLBLAS__K_GEMM_FAST] = 40e12;
     cx.rate[OCLBLAS__K_GEMM_DIRECT] = 8e12;
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
@@ -1762,6 +1762,38 @@ static void test_model_database(void **state)
     assert_true(plan.fast.slices > 1);
 }
 
+/* Reading an operand along k costs the entry's along_k_share of a set's
+ * rate; a pass of the helpers turning it costs its bytes and a launch.
+ * With the H100's entry the model reads the large operand of a narrow
+ * problem along k (the pass would take longer than the product) and turns
+ * both operands of a large square first (the pass is a few percent of
+ * the product); with the share at 1 it reads the square along k too. */
+static void test_along_k_weighed(void **state)
+{
+    (void)state;
+    oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
+    assert_true(out.model.along_k_share > 0 && out.model.along_k_share < 1);
+    oclblas__plan plan;
+    /* Row-major NT 64 x 16384 x 1024: column-major 16384 x 64, A (16384 x 1024) stored with k contiguous. */
+    oclblas__gemm_problem p = gemm(1, 0, 16384, 64, 1024);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_true(plan.fast.a_k_contiguous);
+    /* Both operands stored with k contiguous at 4096^3: both turned first. */
+    p = gemm(1, 0, 4096, 4096, 4096);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
+    assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
+    const double turned_s = plan.model.time_s;
+    out.model.along_k_share = 1;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_true(plan.model.time_s < turned_s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1781,7 +1813,7 @@ int main(void)
         cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup),
         cmocka_unit_test_setup(test_classes_gemv_and_log, setup), cmocka_unit_test_setup(test_model_choice, setup),
         cmocka_unit_test_setup(test_model_sets, setup),        cmocka_unit_test_setup(test_model_never_worse, setup),
-        cmocka_unit_test_setup(test_model_database, setup),    cmocka_unit_test_setup(test_gemv_database, setup),
+        cmocka_unit_test_setup(test_model_database, setup),    cmocka_unit_test_setup(test_along_k_weighed, setup),    cmocka_unit_test_setup(test_gemv_database, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,7 +11,7 @@
  * to is refused, as are bad rules, names given twice and empty classes.
  * For the plans' cost model an entry may also give the device's facts
  * ("model": {"call_us", "launch_us", "bandwidth_gbs", "item_gflops",
- * "busy_item_gflops"}, all five) and, beside any set of a GEMM kernel, its measured rate ("rates":
+ * "busy_item_gflops"}, all five, and optionally "along_k_share") and, beside any set of a GEMM kernel, its measured rate ("rates":
  * {"gemm_fast": GFLOPS, ...}, in the entry for its sets for every shape,
  * in a class for the class's).
  */
@@ -118,7 +118,8 @@ static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const c
     return OCLBLAS_SUCCESS;
 }
 
-/* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all five. */
+/* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all
+ * five, and optionally "along_k_share": a fraction in (0, 1]. */
 static oclblas_status parse_model(const oclblas__json *mj, const char *origin, oclblas__db_entry *e, char *err,
                                   size_t err_len)
 {
@@ -129,7 +130,7 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
     enum { N = sizeof names / sizeof names[0] };
     double v[N];
     for (const oclblas__json *c = mj->child; c; c = c->next) {
-        int known = 0;
+        int known = strcmp(c->key, "along_k_share") == 0;
         for (int i = 0; i < N; ++i)
             known |= strcmp(c->key, names[i]) == 0;
         if (!known)
@@ -144,7 +145,16 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
             return st;
         v[i] *= scale[i];
     }
-    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0};
+    double share = 0;
+    const oclblas__json *sj = oclblas__json_get(mj, "along_k_share");
+    if (sj) {
+        oclblas_status st = get_positive(sj, "along_k_share", &share, err, err_len, origin);
+        if (st)
+            return st;
+        if (share > 1)
+            return bad(err, err_len, origin, "a share above 1:", "along_k_share");
+    }
+    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share};
     e->has_model = 1;
     return OCLBLAS_SUCCESS;
 }

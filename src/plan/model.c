@@ -29,7 +29,7 @@ int oclblas__model_valid(const oclblas__model_device *d)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i)
         if (!(v[i] > 0) || !isfinite(v[i]))
             return 0;
-    return d->compute_units > 0;
+    return d->compute_units > 0 && d->along_k_share >= 0 && d->along_k_share <= 1;
 }
 
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k)

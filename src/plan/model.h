@@ -22,6 +22,11 @@ typedef struct {
     double item_rate;      /* flop per second */
     double busy_item_rate; /* flop per second */
     unsigned compute_units;
+    /* The share of a set's rate it keeps for each operand it reads in place
+     * stored with k contiguous (transposing it on the way into local
+     * memory, kernels/gemm_fast.cl), against a copy the helpers turned
+     * first; 0 where not measured (taken as 1). */
+    double along_k_share;
 } oclblas__model_device;
 
 /* The kernel of a plan that computes, as the model sees it: groups

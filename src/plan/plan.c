@@ -418,17 +418,20 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
  * set (of the class cls, NULL for the set for every shape) on operands
  * that the helpers pad (and transpose) into scratch buffers, unless the
  * kernel reads the caller's own layout in place (fast_layout), with k in
- * at most slices slices (0: as the routine values say); of a strided batch where batch is
+ * at most slices slices (0: as the routine values say), reading along k
+ * only where along_k says it may; of a strided batch where batch is
  * not NULL (gemm_fast only), or, where not even two problems' copies fit
  * the scratch, the single problem's plan. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__params *hp, const oclblas__params *rp,
                                  int main_kernel, const oclblas__params *main_set, const char *cls, size_t slices,
-                                 oclblas__plan *out)
+                                 int along_k, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
     const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
-    const set_tile tile = tile_of(main_kernel, main_set);
+    set_tile tile = tile_of(main_kernel, main_set);
+    if (!along_k)
+        tile.a_k_contiguous = tile.b_k_contiguous = 0;
     const oclblas_status st = fast_layout(cx, p, rp, &tile, slices, batch, &out->fast);
     if (st != OCLBLAS_SUCCESS)
         return st;
@@ -527,12 +530,12 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     double rate;
     if (!batch && (double)p->m * (double)p->n * (double)p->k >= min * min * min &&
         tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate))
-        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, out);
+        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, 1, out);
     const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!fp)
         return st;
     return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_FAST, fp,
-                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, out);
+                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, 1, out);
 }
 
 /* gemm_direct with the given set, straight from the caller's buffers; of
@@ -607,11 +610,17 @@ static size_t groups_of(const oclblas__step *s)
 /* The model's time for an indirect plan of this layout: its launches (the
  * pads, the kernel, the sum of slices), the bytes its pads and the sum
  * move, and its kernel's work-groups (a tile of C and a slice of k each,
- * for each problem of a batch's launch). */
+ * for each problem of a batch's launch) at the set's rate, less the
+ * device's along_k_share for each operand read in place along k. */
 static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
                          const oclblas__fast_layout *f, size_t items, double rate)
 {
     const double m = (double)p->m, n = (double)p->n, k = (double)p->k, fl = sizeof(float);
+    const double share = cx->model.along_k_share > 0 ? cx->model.along_k_share : 1;
+    if (f->a_k_contiguous)
+        rate *= share;
+    if (f->b_k_contiguous)
+        rate *= share;
     const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
     const int split = f->slices > 1;
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
@@ -636,16 +645,17 @@ typedef struct {
     const char *cls;
     size_t slices;
     int batched;
+    int along_k; /* a tiled kernel may read an operand in place along k (else the helpers turn it) */
     double time_s, per_problem_s;
     int ways;
 } choice;
 
 static void consider(choice *best, int kernel, const oclblas__params *set, const char *cls, size_t slices,
-                     int batched, double t, size_t problems)
+                     int batched, int along_k, double t, size_t problems)
 {
     const double per = t / (double)problems;
     if (best->ways++ == 0 || per < best->per_problem_s)
-        *best = (choice){kernel, *set, cls, slices, batched, t, per, best->ways};
+        *best = (choice){kernel, *set, cls, slices, batched, along_k, t, per, best->ways};
 }
 
 /* The split counts the model tries: up to 64 slices, each of at least 128
@@ -654,14 +664,17 @@ static void consider(choice *best, int kernel, const oclblas__params *set, const
  * longer than GEMM_MAX_SLICE_K, none where GEMM_SPLIT_K is 0. */
 static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
-/* Every split of k the model tries for one set of a tiled kernel; of a
- * batch (not NULL), its one launch without a split. */
-static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                     const oclblas__batch *batch, const oclblas__params *rp, int kernel,
-                                     const oclblas__params *set, const char *cls, double rate, choice *best)
+/* Every split of k the model tries for one set of a tiled kernel, reading
+ * operands along k where st_tile allows it; of a batch (not NULL), its one
+ * launch without a split. */
+static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
+                                      const oclblas__params *set, const char *cls, double rate,
+                                      const set_tile *st_tile_in, choice *best)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    const set_tile st_tile = tile_of(kernel, set);
+    const set_tile st_tile = *st_tile_in;
+    const int along_k = st_tile.a_k_contiguous || st_tile.b_k_contiguous;
     const oclblas__tile tile = st_tile.t;
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
@@ -673,7 +686,7 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
     oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
     if (st != OCLBLAS_SUCCESS || batch) {
         if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
-            consider(best, kernel, set, cls, 1, 1, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
+            consider(best, kernel, set, cls, 1, 1, along_k, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
         return st;
     }
     const size_t kt = f.kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
@@ -701,9 +714,28 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
         if (f.slices == last)
             continue;
         last = f.slices;
-        consider(best, kernel, set, cls, f.slices, 0, tiled_time(cx, p, &tile, &f, items, rate), 1);
+        consider(best, kernel, set, cls, f.slices, 0, along_k, tiled_time(cx, p, &tile, &f, items, rate), 1);
     }
     return OCLBLAS_SUCCESS;
+}
+
+/* One set of a tiled kernel: its splits reading in place along k what it
+ * can, and, where that reads an operand along k, its splits with the
+ * helpers turning that operand first (a pass over it, against a slower
+ * load in every work-group: the model weighs the two). */
+static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                     const oclblas__batch *batch, const oclblas__params *rp, int kernel,
+                                     const oclblas__params *set, const char *cls, double rate, choice *best)
+{
+    set_tile st_tile = tile_of(kernel, set);
+    oclblas__fast_layout f;
+    oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
+    const int reads_along_k = st == OCLBLAS_SUCCESS && (f.a_k_contiguous || f.b_k_contiguous);
+    if ((st = consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best)) != OCLBLAS_SUCCESS ||
+        !reads_along_k)
+        return st;
+    st_tile.a_k_contiguous = st_tile.b_k_contiguous = 0;
+    return consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best);
 }
 
 /* The plan the model finds fastest among: gemm_direct with each of its
@@ -748,7 +780,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                 const size_t groups = groups_of(s);
                 const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)probe.problems;
                 const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, rate}};
-                consider(&best, kernel, set, cls, 0, batch != NULL, oclblas__model_plan_s(&cx->model, &mp),
+                consider(&best, kernel, set, cls, 0, batch != NULL, 0, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);
             } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, rate, &best))) {
                 return st;
@@ -770,7 +802,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     const oclblas__batch *b = best.batched ? batch : NULL;
     if (best.kernel == OCLBLAS__K_GEMM_DIRECT)
         direct_plan(p, b, &best.set, best.cls, out);
-    else if ((st = tiled_plan(cx, p, b, hp, rp, best.kernel, &best.set, best.cls, best.slices, out)))
+    else if ((st = tiled_plan(cx, p, b, hp, rp, best.kernel, &best.set, best.cls, best.slices, best.along_k, out)))
         return st;
     out->model.time_s = best.time_s;
     out->model.ways = best.ways;
