@@ -111,29 +111,15 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
     return acc;
 }
 
-// vec: 1 when A's offset and leading dimension are multiples of VW, x is
-// contiguous (incx = 1) and both are aligned to a vector; 2 when x is
-// contiguous but something is not aligned (vloadn); 0 for a strided x.
-// rows_per_split is a multiple of VW * team; team, the work-items per
-// column, a power of two at most TPC.
-__attribute__((reqd_work_group_size(WGS, 1, 1)))
-kernel void gemv_t(const int M, const int N, const float alpha, const float beta,
-                   const global float *restrict ag, const int a_off, const int a_ld,
-                   const global float *restrict xg, const int x_off, const int incx,
-                   global float *yg, const int y_off, const int incy,
-                   const int rows_per_split, global float *partial, const int vec, const int a_stride,
-                   const int x_stride, const int y_stride, const int team)
+// One work-group's columns, their dot products and their reduction, for
+// a team of `team` work-items per column (see gemv_t). Called with the
+// constant TPC where the team is TPC (long columns), so that its loops
+// and its reduction unroll as they did when the team was always TPC.
+inline void columns(const int M, const int N, const float alpha, const float beta, const global float *ag,
+                    const int a_off, const int a_ld, const global float *xg, const int x_off, const int incx,
+                    global float *yg, const int y_off, const int incy, const int rows_per_split,
+                    global float *partial, const int vec, const int team, local float *red)
 {
-    // Problem z of a batch (the arguments are problem 0's; its partial
-    // sums follow those of problem z - 1).
-    const int z = get_group_id(2);
-    ag += z * a_stride;
-    xg += z * x_stride;
-    yg += z * y_stride;
-    partial += z * get_num_groups(1) * N;
-#if TPC > 1
-    local float red[WGS]; // the reduction's tree, where shuffles do not serve
-#endif
     const int lid = get_local_id(0);
     const int t = lid % team;
     const int col = get_group_id(0) * (WGS / team) + lid / team;
@@ -161,6 +147,7 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     // same branch and reaches the same barriers.
 #if USE_SHUFFLE
     if (team <= 32) {
+#pragma unroll
         for (int s = team / 2; s > 0; s >>= 1)
             acc += shfl_xor(acc, s);
     } else
@@ -168,6 +155,7 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     {
         red[lid] = acc;
         barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
         for (int s = team / 2; s > 0; s >>= 1) {
             if (t < s)
                 red[lid] += red[lid + s];
@@ -186,4 +174,33 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
             *yp = beta != 0.0f ? fma(beta, *yp, alpha * acc) : alpha * acc;
         }
     }
+}
+
+// vec: 1 when A's offset and leading dimension are multiples of VW, x is
+// contiguous (incx = 1) and both are aligned to a vector; 2 when x is
+// contiguous but something is not aligned (vloadn); 0 for a strided x.
+// rows_per_split is a multiple of VW * team; team, the work-items per
+// column, a power of two at most TPC.
+__attribute__((reqd_work_group_size(WGS, 1, 1)))
+kernel void gemv_t(const int M, const int N, const float alpha, const float beta,
+                   const global float *restrict ag, const int a_off, const int a_ld,
+                   const global float *restrict xg, const int x_off, const int incx,
+                   global float *yg, const int y_off, const int incy,
+                   const int rows_per_split, global float *partial, const int vec, const int a_stride,
+                   const int x_stride, const int y_stride, const int team)
+{
+    // Problem z of a batch (the arguments are problem 0's; its partial
+    // sums follow those of problem z - 1).
+    const int z = get_group_id(2);
+    ag += z * a_stride;
+    xg += z * x_stride;
+    yg += z * y_stride;
+    partial += z * get_num_groups(1) * N;
+    local float red[TPC > 1 ? WGS : 1]; // the reduction's tree, where shuffles do not serve
+    if (team == TPC)
+        columns(M, N, alpha, beta, ag, a_off, a_ld, xg, x_off, incx, yg, y_off, incy, rows_per_split, partial, vec,
+                TPC, red);
+    else
+        columns(M, N, alpha, beta, ag, a_off, a_ld, xg, x_off, incx, yg, y_off, incy, rows_per_split, partial, vec,
+                team, red);
 }
