@@ -575,14 +575,7 @@ static double strided_gemv(const tu_env *env, int host, oclblas_layout layout, o
                 mag += fabs(v);
             }
             const size_t ye = p * sy + (incy < 0 ? (len_y - 1 - i) * step_y : i * step_y);
-            double want = (double)alpha * sum;
-            mag *= fabs((double)alpha);
-            if (beta != 0.0f) {
-                want += (double)beta * y0[ye];
-                mag += fabs((double)beta * y0[ye]);
-            }
-            const double err = fabs((double)y[ye] - want);
-            const double r = isnan(err) ? INFINITY : err / oclblas__error_bound(len_x, mag);
+            const double r = tu_gemv_output_ratio(sum, mag, len_x, alpha, beta, y0[ye], y[ye]);
             if (r > worst)
                 worst = r;
             mark[ye] = 1;

@@ -274,3 +274,15 @@ void tu_override(const tu_env *env, const char *kernel, const char *params)
     if (st != OCLBLAS_SUCCESS)
         fail_msg("override %s '%s': %s", kernel, params ? params : "(remove)", oclblas_status_string(st));
 }
+
+double tu_gemv_output_ratio(double sum, double mag, size_t len, float alpha, float beta, float y0, float got)
+{
+    double want = (double)alpha * sum;
+    mag *= fabs((double)alpha);
+    if (beta != 0.0f) {
+        want += (double)beta * y0;
+        mag += fabs((double)beta * y0);
+    }
+    const double err = fabs((double)got - want);
+    return isnan(err) ? INFINITY : err / oclblas__error_bound(len, mag);
+}

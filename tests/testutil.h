@@ -57,6 +57,11 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
                     float alpha, float beta, size_t pad_ld, ptrdiff_t incx, ptrdiff_t incy, size_t a_off,
                     size_t x_off, size_t y_off, unsigned seed);
 
+/* One output of an SGEMV against its float64 reference: the error of got
+ * against alpha * sum + beta * y0 (y0 not read where beta is 0) over the
+ * bound for a dot product of len terms whose magnitudes add to mag. */
+double tu_gemv_output_ratio(double sum, double mag, size_t len, float alpha, float beta, float y0, float got);
+
 /* Overrides of one device's parameters for a test; NULL text removes them. */
 void tu_override(const tu_env *env, const char *kernel, const char *params);
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# One machine, one call: build base (d8ed65b in .s3-base) and new (this tree); the new tree's GPU
-# tests; the shapes preset (both modes), the batched preset (both modes) and SGEMV shapes for both;
-# the new tree's plans.
+# One machine: build base (d8ed65b, `git archive d8ed65b` unpacked in .s3-base) and new (this
+# tree); the new tree's GPU tests; for both, the shapes preset and the batched preset in both
+# modes, SGEMV shapes, gemm_tc at 4096^3 and 8192^3 in the accurate and tf32 modes; the new
+# tree's plans. Writes under $OUT/r, then $OUT/r.tgz.
 source .device/env.sh
 o=$OUT/r; mkdir -p $o; export OUT=$o
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $o/gpu.txt
@@ -13,6 +14,9 @@ bash bench/results/shapes-model.sh compare base compare new > /dev/null 2>&1; ec
 for t in base new; do for m in accurate strict; do
   /tmp/$t/bench/oclblas-bench --preset batched --math $m --peers cublas,clblast --min-time 0.05 --quiet --csv $o/batched-$t-$m.csv > /dev/null 2>&1; echo "batched $t $m $? at $SECONDS s"
 done
+  for m in accurate tf32; do
+    /tmp/$t/bench/oclblas-bench --sizes 4096,8192 --math $m --routine gemm --peers cublas --min-time 0.1 --quiet --csv $o/tc-$t-$m.csv > /dev/null 2>&1; echo "tc $t $m $?"
+  done
   /tmp/$t/bench/oclblas-bench --routine gemv --shapes 65536x256,256x65536,3001x2999,4096x4096,8192x8192 --layout both --trans NN,TN --peers cublas,clblast --min-time 0.05 --quiet --csv $o/gemv-$t.csv > /dev/null 2>&1; echo "gemv $t $?"
 done
 bash bench/results/shapes-model.sh plans new > /dev/null 2>&1
