@@ -13,7 +13,7 @@
 // a_stride, b_stride and c_stride elements after problem z - 1's.
 
 // The host passes every parameter and every size derived from them as -D
-// options (src/kernel_gemm_direct.c): WGD tile in m and n, KWGD k-step,
+// options (src/kernels/gemm_direct.c): WGD tile in m and n, KWGD k-step,
 // MDIMCD NDIMCD the work-group's shape, KWID unroll, PADA PADB extra floats
 // per local row; WGSD work-items, MWID NWID elements per work-item, LDAL
 // LDBL the local rows, LOADS_PER_ITEM elements of each tile a work-item loads.

@@ -73,7 +73,7 @@ inline realV tail(const global float *restrict col, const int r, const int M)
 }
 #define TAIL(j, r) tail(ag + a_off + (j) * a_ld, r, M)
 
-// The kernel's arguments (src/kernel_gemv_n.c sets them), the same for
+// The kernel's arguments (src/kernels/gemv_n.c sets them), the same for
 // either loop order below.
 #define GEMV_N_ARGS                                                                                                   \
     const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \

@@ -10,7 +10,7 @@
 // a stride (in elements) after matrix z - 1.
 
 // The host passes every parameter and every size derived from them as -D
-// options (src/kernel_helpers.c): PAD_DIMX PAD_DIMY the work-group of
+// options (src/kernels/helpers.c): PAD_DIMX PAD_DIMY the work-group of
 // pad_copy, scale_matrix and sum_slices (rows are the contiguous
 // direction), PAD_WPTX PAD_WPTY elements per work-item, PAD_TILEX PAD_TILEY
 // what a work-group covers; TRA_DIM the transpose's square work-group,

@@ -203,10 +203,13 @@ static void test_format_refused(void **state)
     dbt_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
     dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
                            "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 1.5}", ""),
-                "a share above 1: along_k_share");
+                "expected a share in (0, 1] for along_k_share");
     dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
                            "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 0}", ""),
-                "above 0 and at most 1e9 for along_k_share");
+                "expected a share in (0, 1] for along_k_share");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": \"most\"}", ""),
+                "expected a share in (0, 1] for along_k_share");
     /* A class's rate stands beside the class's own set. */
     dbt_refused(entry("x", "",
                       "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"

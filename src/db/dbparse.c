@@ -148,11 +148,9 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
     double share = 0;
     const oclblas__json *sj = oclblas__json_get(mj, "along_k_share");
     if (sj) {
-        oclblas_status st = get_positive(sj, "along_k_share", &share, err, err_len, origin);
-        if (st)
-            return st;
-        if (share > 1)
-            return bad(err, err_len, origin, "a share above 1:", "along_k_share");
+        if (sj->type != OCLBLAS__JSON_NUMBER || !(sj->number > 0 && sj->number <= 1))
+            return bad(err, err_len, origin, "expected a share in (0, 1] for", "along_k_share");
+        share = sj->number;
     }
     e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share};
     e->has_model = 1;

@@ -25,6 +25,18 @@ static size_t pad_tile_y(const int *v) { return (size_t)v[HP_PAD_DIMY] * (size_t
 static size_t tra_tile(const int *v) { return (size_t)v[HP_TRA_DIM] * (size_t)v[HP_TRA_WPT]; }
 static size_t reduce_wgs(const int *v) { return (size_t)v[HP_PAD_DIMX] * (size_t)v[HP_PAD_DIMY]; }
 
+/* Many splits of few outputs: a team of work-items adds each output's,
+ * each member at least 8 of them, a work-group still reading 8
+ * neighbouring outputs (a 32-byte memory sector). */
+size_t oclblas__gemv_reduce_team(const oclblas__params *p, size_t splits)
+{
+    const size_t wgs = reduce_wgs(p->v);
+    size_t team = 1;
+    while (wgs % (2 * team) == 0 && wgs / (2 * team) >= 8 && 2 * team * 8 <= splits)
+        team *= 2;
+    return team;
+}
+
 static const char *pad_wgs(const int *v, const oclblas__limits *l)
 {
     return reduce_wgs(v) > l->max_wg_size ? "work-group larger than the device allows" : NULL;

@@ -68,5 +68,8 @@ typedef struct {
     size_t team;
 } oclblas__gemv_reduce_args;
 void oclblas__gemv_reduce_step(const oclblas__params *p, const oclblas__gemv_reduce_args *a, oclblas__step *out);
+/* The work-items that add each output's partial sums for a reduction of
+ * splits of them (a power of two dividing the work-group; 1 for few). */
+size_t oclblas__gemv_reduce_team(const oclblas__params *p, size_t splits);
 
 #endif

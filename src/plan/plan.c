@@ -158,7 +158,7 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     } else {
         /* Columns are the parallel direction, each read by a team sized
          * to its length; rows may be split, in multiples of the team's
-         * vectors (short columns never are). */
+         * vectors. */
         team = oclblas__gemv_t_team(gp, rows);
         groups = ceil_div(cols, (size_t)gp->v[GT_WGS] / team) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
@@ -194,16 +194,9 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
         /* The partial sums: the previous user of the scratch set must be done with them. */
         out->scratch[2] = count * splits * len_y * sizeof(float);
         g->after_scratch = 1;
-        /* Many splits of few outputs: a team of work-items adds each
-         * output's, each member at least 8 of them, a work-group still
-         * reading 8 neighbouring outputs (a 32-byte memory sector). */
-        const size_t reduce_wgs = (size_t)hp->v[HP_PAD_DIMX] * (size_t)hp->v[HP_PAD_DIMY];
-        size_t reduce_team = 1;
-        while (reduce_wgs % (2 * reduce_team) == 0 && reduce_wgs / (2 * reduce_team) >= 8 &&
-               2 * reduce_team * 8 <= splits)
-            reduce_team *= 2;
-        const oclblas__gemv_reduce_args r = {len_y,  splits,     OCLBLAS__BUF_S2, p->alpha, p->beta, p->y_buf,
-                                             p->y.offset, p->y.inc, count, whole.stride_c, reduce_team};
+        const oclblas__gemv_reduce_args r = {len_y,       splits,   OCLBLAS__BUF_S2, p->alpha,
+                                             p->beta,     p->y_buf, p->y.offset,     p->y.inc,
+                                             count,       whole.stride_c, oclblas__gemv_reduce_team(hp, splits)};
         oclblas__step *s = add_step(out);
         oclblas__gemv_reduce_step(hp, &r, s);
         s->after = 1u << 0;
