@@ -659,11 +659,12 @@ static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 /* Every split of k the model tries for one set of a tiled kernel, reading
  * operands along k where st_tile allows it; of a batch (not NULL), its one
- * launch without a split. */
+ * launch without a split. *read_along_k: whether the layout read an
+ * operand along k. */
 static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                       const oclblas__batch *batch, const oclblas__params *rp, int kernel,
                                       const oclblas__params *set, const char *cls, double rate,
-                                      const set_tile *st_tile_in, choice *best)
+                                      const set_tile *st_tile_in, choice *best, int *read_along_k)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
     const set_tile st_tile = *st_tile_in;
@@ -677,6 +678,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
     oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
+    *read_along_k = st == OCLBLAS_SUCCESS && (f.a_k_contiguous || f.b_k_contiguous);
     if (st != OCLBLAS_SUCCESS || batch) {
         if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
             consider(best, kernel, set, cls, 1, 1, along_k, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
@@ -721,14 +723,12 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
                                      const oclblas__params *set, const char *cls, double rate, choice *best)
 {
     set_tile st_tile = tile_of(kernel, set);
-    oclblas__fast_layout f;
-    oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
-    const int reads_along_k = st == OCLBLAS_SUCCESS && (f.a_k_contiguous || f.b_k_contiguous);
-    if ((st = consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best)) != OCLBLAS_SUCCESS ||
-        !reads_along_k)
+    int read_along_k;
+    oclblas_status st = consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best, &read_along_k);
+    if (st != OCLBLAS_SUCCESS || !read_along_k)
         return st;
     st_tile.a_k_contiguous = st_tile.b_k_contiguous = 0;
-    return consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best);
+    return consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best, &read_along_k);
 }
 
 /* The plan the model finds fastest among: gemm_direct with each of its
