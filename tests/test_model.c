@@ -27,7 +27,7 @@
 
 /* An H200-like device: 132 units, a call 16 us, each further kernel 8 us,
  * 3 TB/s, 2.5 GFLOPS a work-item alone, 1 GFLOPS in a full unit. */
-static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132, 0};
+static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132, 0, 0};
 
 static void assert_near(double got, double want)
 {
@@ -42,7 +42,7 @@ static void test_kernel_time(void **state)
     (void)state;
     /* Throughput: 2 groups per unit at the unit's share of 48 TFLOPS. */
     const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 4096;
-    oclblas__model_kernel k = {264, 256, gf, 48e12};
+    oclblas__model_kernel k = {264, 256, gf, 48e12, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &k), 2 * gf / per_unit_rate);
     /* One group more than two waves: the busiest unit runs three. */
     k.groups = 265;
@@ -72,10 +72,56 @@ static void test_kernel_time(void **state)
     assert_true(isinf(oclblas__model_kernel_s(&gpu, &k)));
 }
 
+/* A kernel at a share of its set's rate (reading operands along k): every
+ * group slower by it, both bounds, but a unit holds as many groups as the
+ * set allows (6 of 64 work-items at 48 TFLOPS), not fewer. */
+static void test_kernel_share(void **state)
+{
+    (void)state;
+    const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 1024;
+    oclblas__model_kernel k = {792, 64, gf, 48e12, 0.5};
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / (0.5 * per_unit_rate));
+    /* At 24 TFLOPS the set itself would hold 3 a unit: two waves of 3. */
+    const oclblas__model_kernel slower_set = {792, 64, gf, 24e12, 0};
+    assert_near(oclblas__model_kernel_s(&gpu, &slower_set), 6 * gf / (0.5 * per_unit_rate));
+    k.groups = 400; /* past one wave of the slower set's 396, within the set's 792 */
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 4 * gf / (0.5 * per_unit_rate));
+    const oclblas__model_kernel slower_400 = {400, 64, gf, 24e12, 0};
+    assert_near(oclblas__model_kernel_s(&gpu, &slower_400), 6 * gf / (0.5 * per_unit_rate));
+    /* A few groups: each group's chain at the share of item_rate. */
+    k.groups = 8;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), gf / (0.5 * 64 * 2.5e9));
+}
+
+/* bounds_norm joins the two bounds by their p-norm: equal bounds take
+ * 2^(1/p) times either, far apart ones the larger, nearly. */
+static void test_bounds_norm(void **state)
+{
+    (void)state;
+    oclblas__model_device d = gpu;
+    d.bounds_norm = 6;
+    /* 132 groups of 64 work-items, one a unit: throughput gf / (48e12 / 132) and latency gf / (64 * 2.5e9). */
+    const double gf = 2.0 * 128 * 64 * 1024, throughput = gf / (48e12 / 132), latency = gf / (64 * 2.5e9);
+    oclblas__model_kernel k = {132, 64, gf, 48e12, 0};
+    assert_near(oclblas__model_kernel_s(&d, &k), pow(pow(throughput, 6) + pow(latency, 6), 1.0 / 6));
+    /* The same rates where the latency equals the throughput: 2^(1/6) times either. */
+    k.rate = 132 * 64 * 2.5e9;
+    assert_near(oclblas__model_kernel_s(&d, &k), pow(2, 1.0 / 6) * latency);
+    assert_near(oclblas__model_kernel_s(&gpu, &k), latency); /* no norm: the larger */
+    /* Many waves: the throughput, the latency a rounding error beside it. */
+    k = (oclblas__model_kernel){132 * 6 * 40, 64, gf, 48e12, 0};
+    const double many = oclblas__model_kernel_s(&gpu, &k);
+    assert_true(oclblas__model_kernel_s(&d, &k) >= many && oclblas__model_kernel_s(&d, &k) < 1.0001 * many);
+    /* Huge bounds do not overflow the powers. */
+    d.bounds_norm = 64;
+    k = (oclblas__model_kernel){132, 64, 1e30, 1.0, 0};
+    assert_true(isfinite(oclblas__model_kernel_s(&d, &k)));
+}
+
 static void test_plan_time(void **state)
 {
     (void)state;
-    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12};
+    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12, 0};
     const double kt = oclblas__model_kernel_s(&gpu, &k);
     oclblas__model_plan p = {1, 0, k};
     assert_near(oclblas__model_plan_s(&gpu, &p), 16e-6 + kt);
@@ -108,10 +154,15 @@ static void test_valid(void **state)
     d = gpu;
     d.busy_item_rate = -1;
     assert_false(oclblas__model_valid(&d));
-    const oclblas__model_device none = {0, 0, 0, 0, 0, 0, 0};
+    const oclblas__model_device none = {0, 0, 0, 0, 0, 0, 0, 0};
     assert_false(oclblas__model_valid(&none));
     d = gpu;
     d.along_k_share = 1.5;
+    assert_false(oclblas__model_valid(&d));
+    d = gpu;
+    d.bounds_norm = NAN;
+    assert_false(oclblas__model_valid(&d));
+    d.bounds_norm = -1;
     assert_false(oclblas__model_valid(&d));
 }
 
@@ -177,6 +228,24 @@ static void test_format(void **state)
     e = parse_ok(entry("share", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
                                 "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 0.88}", ""));
     assert_near(e->model.along_k_share, 0.88);
+    assert_true(e->model.bounds_norm == 0); /* not given: the larger bound */
+    free(e);
+
+    /* The p-norm that joins the kernel's bounds, optional. */
+    e = parse_ok(entry("norm", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                               "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": 6}", ""));
+    assert_near(e->model.bounds_norm, 6);
+    free(e);
+
+    /* A set's own shares along k, A then B, beside its rate, in the entry and in a class. */
+    e = parse_ok(entry("along", "\"rates\": {\"gemm_fast\": 48300}, \"along_k_shares\": {\"gemm_fast\": [0.87, 0.95]}",
+                       "{\"name\": \"narrow\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                       " \"rates\": {\"gemm_fast\": 39000}, \"along_k_shares\": {\"gemm_fast\": [0.66, 1]}}"));
+    assert_near(e->along_k[OCLBLAS__K_GEMM_FAST][0], 0.87);
+    assert_near(e->along_k[OCLBLAS__K_GEMM_FAST][1], 0.95);
+    assert_near(e->classes[0].along_k[OCLBLAS__K_GEMM_FAST][0], 0.66);
+    assert_near(e->classes[0].along_k[OCLBLAS__K_GEMM_FAST][1], 1);
+    assert_true(e->along_k[OCLBLAS__K_GEMM_DIRECT][0] == 0);
     free(e);
 }
 
@@ -210,6 +279,34 @@ static void test_format_refused(void **state)
     dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
                            "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": \"most\"}", ""),
                 "expected a share in (0, 1] for along_k_share");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": 0.5}", ""),
+                "expected a p in [1, 64] for bounds_norm");
+    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": \"max\"}", ""),
+                "expected a p in [1, 64] for bounds_norm");
+    /* Shares along k: two, each in (0, 1], for a kernel that reads along k, beside its set. */
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9]}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, 0.8, 0.7]}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0, 0.8]}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, 1.2]}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, \"most\"]}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": 0.9}", ""),
+                "expected [A, B], two shares in (0, 1], for gemm_fast");
+    dbt_refused(entry("x", "\"along_k_shares\": [0.9, 0.9]", ""), "expected an object for \"along_k_shares\"");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_slow\": [0.9, 0.9]}", ""),
+                "unknown kernel in \"along_k_shares\": gemm_slow");
+    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_direct\": [0.9, 0.9]}", ""),
+                "shares along k for a kernel that reads no operand along k: gemm_direct");
+    dbt_refused(entry("x", "",
+                      "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
+                      " \"along_k_shares\": {\"gemm_fast\": [0.9, 0.9]}}"),
+                "shares along k without a set of parameters beside them: gemm_fast");
     /* A class's rate stands beside the class's own set. */
     dbt_refused(entry("x", "",
                       "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
@@ -244,12 +341,12 @@ static void test_resolution(void **state)
 
     /* The vendor's entry has the facts; the device's entry has the sets
      * and their rates. The facts come from the vendor's, with the device's
-     * compute units; each set has its own entry's rate. */
+     * compute units; each set has its own entry's rate and shares along k. */
     load("vendor.json", entry(NULL, MODEL, ""));
     load("device.json",
-         entry("model-a", "\"rates\": {\"gemm_fast\": 20000}",
+         entry("model-a", "\"rates\": {\"gemm_fast\": 20000}, \"along_k_shares\": {\"gemm_fast\": [0.8, 0.9]}",
                "{\"name\": \"wide\", \"when\": \"n >= 4096\", \"parameters\": {\"gemm_fast\": {\"NWG\": 128}},"
-               " \"rates\": {\"gemm_fast\": 15000}}"));
+               " \"rates\": {\"gemm_fast\": 15000}, \"along_k_shares\": {\"gemm_fast\": [0.7, 0.6]}}"));
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_true(oclblas__model_valid(&cx.model));
     assert_int_equal(cx.model.compute_units, 24);
@@ -257,6 +354,10 @@ static void test_resolution(void **state)
     assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);
     assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 1);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate, 15000e9);
+    assert_near(cx.along_k[OCLBLAS__K_GEMM_FAST][0], 0.8);
+    assert_near(cx.along_k[OCLBLAS__K_GEMM_FAST][1], 0.9);
+    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[0], 0.7);
+    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1], 0.6);
     assert_true(cx.rate[OCLBLAS__K_GEMM_DIRECT] == 0); /* the global default's set: never measured */
 
     /* An override makes a set one nobody measured: no rate, on every set it changes. */
@@ -264,6 +365,7 @@ static void test_resolution(void **state)
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
     assert_true(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate == 0);
+    assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1] == 0);
     assert_int_equal(oclblas_override_params(NULL, "gemm_fast", NULL), OCLBLAS_SUCCESS);
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);
@@ -272,6 +374,7 @@ static void test_resolution(void **state)
     oclblas__params cand = cx.params[OCLBLAS__K_GEMM_FAST];
     oclblas__devctx_set(&cx, OCLBLAS__K_GEMM_FAST, &cand);
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
+    assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.along_k[OCLBLAS__K_GEMM_FAST][1] == 0);
     assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 0);
 
     /* Another device of the vendor: the vendor's facts, no rates. */
@@ -286,7 +389,7 @@ static void test_resolution(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_plan_time),
+        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_kernel_share), cmocka_unit_test(test_bounds_norm), cmocka_unit_test(test_plan_time),
         cmocka_unit_test(test_valid),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_format_refused), cmocka_unit_test(test_resolution),
     };

@@ -1463,7 +1463,7 @@ static void test_legality(void **state)
  * gemm_tc at 60. */
 static void with_model(void)
 {
-    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units, 0};
+    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units, 0, 0};
     cx.rate[OCLBLAS__K_GEMM_FAST] = 40e12;
     cx.rate[OCLBLAS__K_GEMM_DIRECT] = 8e12;
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
@@ -1789,9 +1789,50 @@ static void test_along_k_weighed(void **state)
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     const double turned_s = plan.model.time_s;
     out.model.along_k_share = 1;
+    for (int i = 0; i <= out.num_classes[OCLBLAS__K_GEMM_FAST]; ++i) { /* the sets' own shares too */
+        double *along_k = i ? out.classes[OCLBLAS__K_GEMM_FAST][i - 1].along_k : out.along_k[OCLBLAS__K_GEMM_FAST];
+        along_k[0] = along_k[1] = 0;
+    }
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_true(plan.model.time_s < turned_s);
+}
+
+/* Sets every gemm_fast set's share of its rate reading B along k (0: the device's). */
+static void set_b_shares(oclblas__devctx *out, double share)
+{
+    out->along_k[OCLBLAS__K_GEMM_FAST][1] = share;
+    for (int i = 0; i < out->num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
+        out->classes[OCLBLAS__K_GEMM_FAST][i].along_k[1] = share;
+}
+
+/* A set's own shares along k (the entry's "along_k_shares", one for A and
+ * one for B) price it in place of the device's along_k_share: on the
+ * H100, 256 x 256 x 65536 with B stored with k contiguous reads B along k
+ * (the set for every shape keeps 0.95 of its rate so), more slowly by the
+ * device's share, and turns B first where every set's share for B is
+ * small. */
+static void test_along_k_per_set(void **state)
+{
+    (void)state;
+    oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
+    const double *along_k = out.along_k[OCLBLAS__K_GEMM_FAST];
+    assert_true(along_k[0] > 0 && along_k[0] < along_k[1] && along_k[1] > out.model.along_k_share);
+    oclblas__gemm_problem p = gemm(0, 0, 256, 256, 65536);
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_true(plan.fast.b_k_contiguous);
+    const double own_s = plan.model.time_s;
+    set_b_shares(&out, 0);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_true(plan.model.time_s > own_s);
+    set_b_shares(&out, 0.1);
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_false(plan.fast.b_k_contiguous);
+    assert_true(plan.fast.b_transposed);
 }
 
 int main(void)
@@ -1799,7 +1840,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
-        cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_batch_along_k, setup),
+        cmocka_unit_test_setup(test_in_place_along_k, setup), cmocka_unit_test_setup(test_along_k_per_set, setup),  cmocka_unit_test_setup(test_batch_along_k, setup),
         cmocka_unit_test_setup(test_model_along_k, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),

@@ -50,6 +50,15 @@ static void rates(FILE *out, const double r[OCLBLAS__K_COUNT])
     fputs("}", out);
 }
 
+/* Shares along k per kernel (A, B), as a C initializer. */
+static void shares(FILE *out, const double s[OCLBLAS__K_COUNT][2])
+{
+    fputs("{", out);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        fprintf(out, "{%.17g, %.17g}%s", s[k][0], s[k][1], k + 1 < OCLBLAS__K_COUNT ? "," : "");
+    fputs("}", out);
+}
+
 static int same_device(const oclblas__db_entry *a, const oclblas__db_entry *b)
 {
     return strcmp(a->vendor, b->vendor) == 0 && strcmp(a->type, b->type) == 0 && strcmp(a->arch, b->arch) == 0 &&
@@ -136,10 +145,12 @@ int main(int argc, char **argv)
         values(out, e->values);
         fputs(", .rates = ", out);
         rates(out, e->rates);
+        fputs(", .along_k = ", out);
+        shares(out, e->along_k);
         if (e->has_model)
-            fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g}", e->model.call_s,
-                    e->model.launch_s, e->model.bandwidth, e->model.item_rate, e->model.busy_item_rate,
-                    e->model.along_k_share);
+            fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g, %.17g}",
+                    e->model.call_s, e->model.launch_s, e->model.bandwidth, e->model.item_rate,
+                    e->model.busy_item_rate, e->model.along_k_share, e->model.bounds_norm);
         fprintf(out, ",\n     .num_classes = %d, .classes = {", e->num_classes);
         for (int c = 0; c < e->num_classes; ++c) {
             const oclblas__db_class *dc = &e->classes[c];
@@ -156,6 +167,8 @@ int main(int argc, char **argv)
             values(out, dc->values);
             fputs(", .rates = ", out);
             rates(out, dc->rates);
+            fputs(", .along_k = ", out);
+            shares(out, dc->along_k);
             fputs("}", out);
         }
         fprintf(out, "}},\n");

@@ -17,9 +17,9 @@
  * Devices resolve every table once
  * into their context (oclblas__devctx_resolve) and keep it until the
  * generation counter says that a load or an override changed something.
- * A set keeps the rate its entry measured for it unless an override
- * changed it; the facts of the cost model come from the most specific
- * entry that has them.
+ * A set keeps the rate (and the shares of it along k) its entry measured
+ * for it unless an override changed it; the facts of the cost model come
+ * from the most specific entry that has them.
  */
 #include "db/db.h"
 #include "device/device.h"
@@ -644,6 +644,8 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
         cs->params = p;
         const int over = apply_overrides(dev, kernel, &cs->params, dc->cls.name);
         cs->rate = over ? 0 : dc->rates[kernel];
+        for (int i = 0; i < 2; ++i)
+            cs->along_k[i] = over ? 0 : dc->along_k[kernel][i];
         if (oclblas__verbose()) {
             char rule[256], where[400 + 256 + 64];
             oclblas__class_format(&dc->cls, rule, sizeof rule);
@@ -654,6 +656,8 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
     }
     const int over = apply_overrides(dev, kernel, &cx->params[kernel], NULL);
     cx->rate[kernel] = over ? 0 : ks.base_entry->rates[kernel];
+    for (int i = 0; i < 2; ++i)
+        cx->along_k[kernel][i] = over ? 0 : ks.base_entry->along_k[kernel][i];
     if (oclblas__verbose()) {
         const size_t used = strlen(ks.from);
         if (over)

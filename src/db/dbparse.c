@@ -11,11 +11,15 @@
  * to is refused, as are bad rules, names given twice and empty classes.
  * For the plans' cost model an entry may also give the device's facts
  * ("model": {"call_us", "launch_us", "bandwidth_gbs", "item_gflops",
- * "busy_item_gflops"}, all five, and optionally "along_k_share") and, beside any set of a GEMM kernel, its measured rate ("rates":
- * {"gemm_fast": GFLOPS, ...}, in the entry for its sets for every shape,
- * in a class for the class's).
+ * "busy_item_gflops"}, all five, and optionally "along_k_share" and
+ * "bounds_norm") and, beside any set of a GEMM kernel, its measured rate
+ * ("rates": {"gemm_fast": GFLOPS, ...}, in the entry for its sets for
+ * every shape, in a class for the class's) and, for a kernel that reads
+ * operands along k, the shares of that rate it keeps doing so
+ * ("along_k_shares": {"gemm_fast": [A, B]}).
  */
 #include "db/db.h"
+#include "kernels/tiled.h"
 #include "util/json.h"
 #include "util/util.h"
 
@@ -118,8 +122,35 @@ static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const c
     return OCLBLAS_SUCCESS;
 }
 
+/* "along_k_shares": {"KERNEL": [A, B], ...}: the shares of its rate a set
+ * that has (a bit per kernel) keeps reading A, and B, in place along k,
+ * each in (0, 1], into shares[]; only for a kernel that can. */
+static oclblas_status parse_along_k(const oclblas__json *sj, unsigned has, const char *origin,
+                                    double shares[][2], char *err, size_t err_len)
+{
+    if (sj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"along_k_shares\"");
+    for (const oclblas__json *kj = sj->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel in \"along_k_shares\":", kj->key);
+        const oclblas__tiled *tiled = oclblas__kernels[k]->tiled;
+        if (!tiled || !tiled->reads_k_contiguous)
+            return bad(err, err_len, origin, "shares along k for a kernel that reads no operand along k:", kj->key);
+        if (!(has & (1u << k)))
+            return bad(err, err_len, origin, "shares along k without a set of parameters beside them:", kj->key);
+        const oclblas__json *a = kj->type == OCLBLAS__JSON_ARRAY ? kj->child : NULL, *b = a ? a->next : NULL;
+        if (!a || !b || b->next || a->type != OCLBLAS__JSON_NUMBER || b->type != OCLBLAS__JSON_NUMBER ||
+            !(a->number > 0 && a->number <= 1) || !(b->number > 0 && b->number <= 1))
+            return bad(err, err_len, origin, "expected [A, B], two shares in (0, 1], for", kj->key);
+        shares[k][0] = a->number;
+        shares[k][1] = b->number;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
 /* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all
- * five, and optionally "along_k_share": a fraction in (0, 1]. */
+ * five, and optionally "along_k_share", a fraction in (0, 1], and "bounds_norm", a p in [1, 64]. */
 static oclblas_status parse_model(const oclblas__json *mj, const char *origin, oclblas__db_entry *e, char *err,
                                   size_t err_len)
 {
@@ -130,7 +161,7 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
     enum { N = sizeof names / sizeof names[0] };
     double v[N];
     for (const oclblas__json *c = mj->child; c; c = c->next) {
-        int known = strcmp(c->key, "along_k_share") == 0;
+        int known = strcmp(c->key, "along_k_share") == 0 || strcmp(c->key, "bounds_norm") == 0;
         for (int i = 0; i < N; ++i)
             known |= strcmp(c->key, names[i]) == 0;
         if (!known)
@@ -152,12 +183,20 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
             return bad(err, err_len, origin, "expected a share in (0, 1] for", "along_k_share");
         share = sj->number;
     }
-    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share};
+    double norm = 0;
+    const oclblas__json *nj = oclblas__json_get(mj, "bounds_norm");
+    if (nj) {
+        if (nj->type != OCLBLAS__JSON_NUMBER || !(nj->number >= 1 && nj->number <= 64))
+            return bad(err, err_len, origin, "expected a p in [1, 64] for", "bounds_norm");
+        norm = nj->number;
+    }
+    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share, norm};
     e->has_model = 1;
     return OCLBLAS_SUCCESS;
 }
 
-/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}, "rates": {...}}, ...], tried in order. */
+/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}, "rates": {...}, "along_k_shares": {...}}, ...],
+ * tried in order. */
 static oclblas_status parse_classes(const oclblas__json *arr, const char *origin, oclblas__db_entry *e, char *err,
                                     size_t err_len)
 {
@@ -171,7 +210,7 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
             return bad(err, err_len, origin, "a class must be a JSON object", NULL);
         for (const oclblas__json *c = cj->child; c; c = c->next)
             if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters") &&
-                strcmp(c->key, "rates"))
+                strcmp(c->key, "rates") && strcmp(c->key, "along_k_shares"))
                 return bad(err, err_len, origin, "unknown member of a class:", c->key);
         oclblas__db_class *dc = &e->classes[e->num_classes];
         const oclblas__json *name = oclblas__json_get(cj, "name");
@@ -212,6 +251,9 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
         const oclblas__json *rates = oclblas__json_get(cj, "rates");
         if (rates && (st = parse_rates(rates, dc->has, origin, dc->rates, err, err_len)))
             return st;
+        const oclblas__json *along = oclblas__json_get(cj, "along_k_shares");
+        if (along && (st = parse_along_k(along, dc->has, origin, dc->along_k, err, err_len)))
+            return st;
         /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
         for (int i = 0; i < e->num_classes; ++i)
             if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
@@ -238,7 +280,7 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
     for (const oclblas__json *c = j->child; c; c = c->next)
         if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
             strcmp(c->key, "parameters") && strcmp(c->key, "classes") && strcmp(c->key, "rates") &&
-            strcmp(c->key, "model"))
+            strcmp(c->key, "along_k_shares") && strcmp(c->key, "model"))
             return bad(err, err_len, origin, "unknown member", c->key);
 
     const oclblas__json *dev = oclblas__json_get(j, "device");
@@ -278,6 +320,9 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
     }
     const oclblas__json *rates = oclblas__json_get(j, "rates");
     if (rates && (st = parse_rates(rates, e->has, origin, e->rates, err, err_len)))
+        return st;
+    const oclblas__json *along = oclblas__json_get(j, "along_k_shares");
+    if (along && (st = parse_along_k(along, e->has, origin, e->along_k, err, err_len)))
         return st;
     const oclblas__json *model = oclblas__json_get(j, "model");
     if (model && (st = parse_model(model, origin, e, err, err_len)))

@@ -20,11 +20,14 @@
  * parameters is a valid context too (the tuner times candidates so). */
 /* A set for a class of shapes, resolved for a device, with its rate
  * (flop per second when it fills the device, as measured for the entry;
- * 0: unknown, as after an override). */
+ * 0: unknown, as after an override) and the shares of that rate it keeps
+ * reading A, and B, in place along k (0: not measured; the device's
+ * along_k_share stands in). */
 typedef struct {
     oclblas__shape_class cls;
     oclblas__params params;
     double rate;
+    double along_k[2];
 } oclblas__class_set;
 
 typedef struct {
@@ -33,6 +36,7 @@ typedef struct {
     int pinned;          /* set by oclblas__devctx_pin: in force whatever the generation */
     oclblas__params params[OCLBLAS__K_COUNT]; /* the set for every shape (of no class below) */
     double rate[OCLBLAS__K_COUNT];            /* its rate, as a class set's; 0: unknown */
+    double along_k[OCLBLAS__K_COUNT][2];      /* its shares along k, as a class set's */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];
@@ -53,9 +57,9 @@ const oclblas__params *oclblas__devctx_params(const oclblas__devctx *cx, int ker
                                               oclblas_status *st);
 /* The name of the class whose set serves the shape, NULL for the set for every shape. */
 const char *oclblas__devctx_class(const oclblas__devctx *cx, int kernel, const oclblas__shape *shape);
-/* Makes p the kernel's set for every shape and drops its class sets and
- * its rate: a candidate of the tuner is in force for every problem (with
- * no rate, the plans do not choose by the model). */
+/* Makes p the kernel's set for every shape and drops its class sets, its
+ * rate and its shares along k: a candidate of the tuner is in force for
+ * every problem (with no rate, the plans do not choose by the model). */
 void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params *p);
 
 #endif

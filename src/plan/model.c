@@ -14,8 +14,10 @@
  * running their share of the group's multiply-adds one after the other,
  * at most item_rate. The first decides large problems, the second small
  * ones with large tiles or long k, where splitting k or a smaller tile
- * shortens the chain. The facts were fitted on the shapes preset
- * (bench/results/nvidia-h200/shapes-model/README.md).
+ * shortens the chain; where they are close the kernel takes longer than
+ * either (a p-norm of the two, bounds_norm, where the entry gives it). The
+ * facts were fitted on calibration runs (bench/results/nvidia-h200/
+ * shapes-model, nvidia-h100/model-fit and nvidia-h100/along-k-sets).
  */
 #include "plan/model.h"
 
@@ -29,7 +31,8 @@ int oclblas__model_valid(const oclblas__model_device *d)
     for (size_t i = 0; i < sizeof v / sizeof v[0]; ++i)
         if (!(v[i] > 0) || !isfinite(v[i]))
             return 0;
-    return d->compute_units > 0 && d->along_k_share >= 0 && d->along_k_share <= 1;
+    return d->compute_units > 0 && d->along_k_share >= 0 && d->along_k_share <= 1 && d->bounds_norm >= 0 &&
+           isfinite(d->bounds_norm);
 }
 
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k)
@@ -40,11 +43,15 @@ double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__mo
         return HUGE_VAL;
     const double units = d->compute_units, items = k->items ? (double)k->items : 1;
     const double resident = fmax(1, floor(k->rate / (units * items * d->busy_item_rate) + 0.5));
-    const double groups = (double)k->groups;
+    const double groups = (double)k->groups, share = k->share > 0 ? k->share : 1;
     const double per_unit = groups > units * resident ? ceil_div(groups, units * resident) * resident
                                                       : ceil_div(groups, units);
-    const double throughput = per_unit * k->group_flops / (k->rate / units);
-    const double latency = k->group_flops / (items * d->item_rate);
+    const double throughput = per_unit * k->group_flops / (share * k->rate / units);
+    const double latency = k->group_flops / (share * items * d->item_rate);
+    if (d->bounds_norm > 0) {
+        const double p = d->bounds_norm, top = fmax(throughput, latency); /* scaled: no overflow */
+        return top * pow(pow(throughput / top, p) + pow(latency / top, p), 1.0 / p);
+    }
     return throughput > latency ? throughput : latency;
 }
 

@@ -25,18 +25,27 @@ typedef struct {
     /* The share of a set's rate it keeps for each operand it reads in place
      * stored with k contiguous (transposing it on the way into local
      * memory, kernels/gemm_fast.cl), against a copy the helpers turned
-     * first; 0 where not measured (taken as 1). */
+     * first, for a set without its own shares (the entry's
+     * "along_k_shares"); 0 where not measured (taken as 1). */
     double along_k_share;
+    /* How the kernel's two bounds join: the p of their p-norm, (T^p +
+     * L^p)^(1/p), near the larger where they differ and above it where
+     * they are close (a unit that holds few groups keeps neither its full
+     * throughput nor each group's full speed); 0 where not given: the
+     * larger of the two. */
+    double bounds_norm;
 } oclblas__model_device;
 
 /* The kernel of a plan that computes, as the model sees it: groups
- * work-groups of items work-items, each group group_flops, the kernel
- * running at rate (flop per second of the whole device) when every
- * compute unit is busy. */
+ * work-groups of items work-items, each group group_flops, the kernel's
+ * set running at rate (flop per second of the whole device) when every
+ * compute unit is busy, and this kernel at share of that (reading
+ * operands along k: every group slower, as many held by a unit; 0: 1). */
 typedef struct {
     size_t groups, items;
     double group_flops;
     double rate;
+    double share;
 } oclblas__model_kernel;
 
 /* A plan: its kernels (launches), the bytes its copies and sums read and
@@ -52,7 +61,8 @@ typedef struct {
  * it holds at once (the busiest unit's share rounded up to whole waves
  * when there is more than one), and no work-group ends sooner than its
  * work-items allow at item_rate each (few groups, each long: the
- * work-items' own chain of multiply-adds is then the time). */
+ * work-items' own chain of multiply-adds is then the time); the two
+ * bounds joined by bounds_norm. */
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k);
 /* Seconds of a plan: its launches, its copies and sums, its kernel. */
 double oclblas__model_plan_s(const oclblas__model_device *d, const oclblas__model_plan *p);

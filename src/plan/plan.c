@@ -600,25 +600,34 @@ static size_t groups_of(const oclblas__step *s)
     return groups;
 }
 
+/* What the entry measured of a set: its rate (flop/s) and the shares of it
+ * kept reading A, and B, in place along k (0: not measured). */
+typedef struct {
+    double rate;
+    double along_k[2];
+} set_rate;
+
 /* The model's time for an indirect plan of this layout: its launches (the
  * pads, the kernel, the sum of slices), the bytes its pads and the sum
  * move, and its kernel's work-groups (a tile of C and a slice of k each,
- * for each problem of a batch's launch) at the set's rate, less the
- * device's along_k_share for each operand read in place along k. */
+ * for each problem of a batch's launch) at the set's rate, less its share
+ * for each operand read in place along k (the set's own, measured, else
+ * the device's along_k_share). */
 static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
-                         const oclblas__fast_layout *f, size_t items, double rate)
+                         const oclblas__fast_layout *f, size_t items, const set_rate *sr)
 {
     const double m = (double)p->m, n = (double)p->n, k = (double)p->k, fl = sizeof(float);
-    const double share = cx->model.along_k_share > 0 ? cx->model.along_k_share : 1;
+    const double device_share = cx->model.along_k_share > 0 ? cx->model.along_k_share : 1;
+    double share = 1;
     if (f->a_k_contiguous)
-        rate *= share;
+        share *= sr->along_k[0] > 0 ? sr->along_k[0] : device_share;
     if (f->b_k_contiguous)
-        rate *= share;
+        share *= sr->along_k[1] > 0 ? sr->along_k[1] : device_share;
     const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
     const int split = f->slices > 1;
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
                               {(f->mp / tile->m) * (f->np / tile->n) * f->slices * f->problems, items,
-                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, rate}};
+                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, sr->rate, share}};
     if (!f->a_in_place)
         mp.bytes += fl * (double)f->a_copies * (m * k + pm * pk);
     if (!f->b_in_place)
@@ -663,7 +672,7 @@ static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
  * operand along k. */
 static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                       const oclblas__batch *batch, const oclblas__params *rp, int kernel,
-                                      const oclblas__params *set, const char *cls, double rate,
+                                      const oclblas__params *set, const char *cls, const set_rate *sr,
                                       const set_tile *st_tile_in, choice *best, int *read_along_k)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
@@ -681,7 +690,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
     *read_along_k = st == OCLBLAS_SUCCESS && (f.a_k_contiguous || f.b_k_contiguous);
     if (st != OCLBLAS_SUCCESS || batch) {
         if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
-            consider(best, kernel, set, cls, 1, 1, along_k, tiled_time(cx, p, &tile, &f, items, rate), f.problems);
+            consider(best, kernel, set, cls, 1, 1, along_k, tiled_time(cx, p, &tile, &f, items, sr), f.problems);
         return st;
     }
     const size_t kt = f.kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
@@ -698,7 +707,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
      * splits after the first way are not priced. */
     const oclblas__model_device *d = &cx->model;
     const double bound = d->call_s + (1 + !f.a_in_place + !f.b_in_place) * d->launch_s +
-                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / rate;
+                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / sr->rate;
     size_t last = 0;
     for (size_t i = 0; i <= sizeof split_tries / sizeof split_tries[0]; ++i) {
         const size_t s = i == 0 ? need : split_tries[i - 1];
@@ -709,7 +718,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
         if (f.slices == last)
             continue;
         last = f.slices;
-        consider(best, kernel, set, cls, f.slices, 0, along_k, tiled_time(cx, p, &tile, &f, items, rate), 1);
+        consider(best, kernel, set, cls, f.slices, 0, along_k, tiled_time(cx, p, &tile, &f, items, sr), 1);
     }
     return OCLBLAS_SUCCESS;
 }
@@ -720,15 +729,15 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
  * load in every work-group: the model weighs the two). */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
-                                     const oclblas__params *set, const char *cls, double rate, choice *best)
+                                     const oclblas__params *set, const char *cls, const set_rate *sr, choice *best)
 {
     set_tile st_tile = tile_of(kernel, set);
     int read_along_k;
-    oclblas_status st = consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best, &read_along_k);
+    oclblas_status st = consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &st_tile, best, &read_along_k);
     if (st != OCLBLAS_SUCCESS || !read_along_k)
         return st;
     st_tile.a_k_contiguous = st_tile.b_k_contiguous = 0;
-    return consider_splits(cx, p, batch, rp, kernel, set, cls, rate, &st_tile, best, &read_along_k);
+    return consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &st_tile, best, &read_along_k);
 }
 
 /* The plan the model finds fastest among: gemm_direct with each of its
@@ -760,10 +769,11 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
         const int kernel = tables[t];
         for (int i = -1; i < cx->num_classes[kernel]; ++i) {
             const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
-            const double rate = c ? c->rate : cx->rate[kernel];
+            const double *along_k = c ? c->along_k : cx->along_k[kernel];
+            const set_rate sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]}};
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
             const char *cls = c ? c->cls.name : NULL;
-            if (!(rate > 0))
+            if (!(sr.rate > 0))
                 continue;
             if (kernel == OCLBLAS__K_GEMM_DIRECT) {
                 /* One launch on the caller's buffers, every group a tile of C over the whole of k. */
@@ -772,19 +782,19 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                 const oclblas__step *s = &probe.step[0];
                 const size_t groups = groups_of(s);
                 const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)probe.problems;
-                const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, rate}};
+                const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, sr.rate, 1}};
                 consider(&best, kernel, set, cls, 0, batch != NULL, 0, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);
-            } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, rate, &best))) {
+            } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, &sr, &best))) {
                 return st;
             }
         }
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    double rate = 0;
-    if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate) && rate > 0 &&
-        (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, rate, &best)))
+    set_rate tc_rate = {0, {0, 0}}; /* gemm_tc reads no operand along k */
+    if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
+        (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
     if (!best.ways)
         return OCLBLAS_INVALID_PARAMS;

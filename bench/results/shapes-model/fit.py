@@ -65,7 +65,9 @@ def kernel_s(t, rate, M, N, k, s, P):
         gf = 2.0 * t['M'] * t['N'] * ks
     resident = max(1, math.floor(rate / (C * t['items'] * P['busy_item']) + 0.5))
     per_unit = cd(groups, C * resident) * resident if groups > C * resident else cd(groups, C)
-    return max(per_unit * gf / (rate / C), gf / (t['items'] * P['item'])), mp, np_
+    thr, lat = per_unit * gf / (rate / C), gf / (t['items'] * P['item'])
+    q = P.get('p', 0)  # the entry's bounds_norm: the bounds' p-norm, else their maximum
+    return (max(thr, lat) if not q else (thr ** q + lat ** q) ** (1.0 / q)), mp, np_
 
 def plan_s(label, layout, trans, m, n, k, s, P):
     """plan.c's plan_time: launches, bytes of pads and sums, the kernel."""
@@ -120,10 +122,10 @@ for busy in (1.0e9, 1.4e9, 1e12):
               'strict mean %.3f, worst %.3f' % ((item / 1e9, busy / 1e9) + evaluate(P, entry) + evaluate(P, entry, True)[1:]))
 import json
 f = json.load(open(os.path.join(dbdir, device + '.json')))['model']
-P = dict(call=f['call_us'] * 1e-6, launch=f['launch_us'] * 1e-6, bw=f['bandwidth_gbs'] * 1e9,
+P = dict(p=f.get('bounds_norm', 0), call=f['call_us'] * 1e-6, launch=f['launch_us'] * 1e-6, bw=f['bandwidth_gbs'] * 1e9,
          item=f['item_gflops'] * 1e9, busy_item=f['busy_item_gflops'] * 1e9)
 print('the %s entry\'s facts (%s):' % (device, ', '.join('%s %g' % kv for kv in f.items())))
-evaluate(P, entry, show=True)
+print('  rms %.3f; picks over fastest: mean %.3f, worst %.3f' % evaluate(P, entry, show=True))
 print('its picks over splits 1 to 64 (strict: gemm_fast and gemm_direct), row-major NN, and the measured splits:')
 for shape in ((1024, 1024, 16384), (256, 256, 65536), (4096, 128, 4096), (128, 4096, 4096), (512, 512, 512)):
     t, label, s = min((plan_s(l, 'row', 'NN', *shape, s, P), l, s) for s in range(1, 65) for l in entry
