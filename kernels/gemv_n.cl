@@ -139,10 +139,18 @@ inline void column_step(realV *acc, const int j, const int row0, const int row_i
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_n(GEMV_N_ARGS)
 {
+#if STRM == 1
     local float red[WGS * VW]; // the teams' sums, one vector of rows at a time
+    const int row_items = WGS / team;
+#else
+    // Consecutive vectors, a CPU's layout, come with a team of 1 (the
+    // host's oclblas__gemv_n_team): no local memory and no barrier, which
+    // a CPU's compiler pays for in every work-item (Intel's runtime ran
+    // this kernel 12 times slower with them, never reached).
+    const int row_items = WGS;
+#endif
     TO_PROBLEM(M);
     const int lid = get_local_id(0);
-    const int row_items = WGS / team;
     const int member = lid / row_items, rl = lid % row_items;
     const int split = get_group_id(1);
     const int s0 = split * cols_per_split;
@@ -183,6 +191,7 @@ kernel void gemv_n(GEMV_N_ARGS)
         }
     }
 
+#if STRM == 1
     // The team's sums into its first member's, a vector of rows at a time
     // (team is the same for the whole launch: every work-item reaches the
     // same barriers).
@@ -200,6 +209,7 @@ kernel void gemv_n(GEMV_N_ARGS)
             barrier(CLK_LOCAL_MEM_FENCE);
         }
     }
+#endif
 
     // The team's first member writes. (No return after the barriers: PoCL
     // 3.1 let the other members on past one.)
