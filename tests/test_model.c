@@ -139,31 +139,23 @@ static void test_valid(void **state)
 {
     (void)state;
     assert_true(oclblas__model_valid(&gpu));
-    oclblas__model_device d = gpu;
-    d.compute_units = 0;
-    assert_false(oclblas__model_valid(&d));
-    d = gpu;
-    d.launch_s = 0;
-    assert_false(oclblas__model_valid(&d));
-    d = gpu;
-    d.bandwidth = NAN;
-    assert_false(oclblas__model_valid(&d));
-    d = gpu;
-    d.item_rate = INFINITY;
-    assert_false(oclblas__model_valid(&d));
-    d = gpu;
-    d.busy_item_rate = -1;
-    assert_false(oclblas__model_valid(&d));
-    const oclblas__model_device none = {0, 0, 0, 0, 0, 0, 0, 0};
-    assert_false(oclblas__model_valid(&none));
-    d = gpu;
-    d.along_k_share = 1.5;
-    assert_false(oclblas__model_valid(&d));
-    d = gpu;
-    d.bounds_norm = NAN;
-    assert_false(oclblas__model_valid(&d));
-    d.bounds_norm = -1;
-    assert_false(oclblas__model_valid(&d));
+    /* The facts of gpu, each with one of them out of range. */
+    enum { BROKEN = 9 };
+    oclblas__model_device broken[BROKEN];
+    for (int i = 0; i < BROKEN; ++i)
+        broken[i] = gpu;
+    broken[0].compute_units = 0;
+    broken[1].launch_s = 0;
+    broken[2].bandwidth = NAN;
+    broken[3].item_rate = INFINITY;
+    broken[4].busy_item_rate = -1;
+    broken[5] = (oclblas__model_device){0, 0, 0, 0, 0, 0, 0, 0};
+    broken[6].along_k_share = 1.5;
+    broken[7].bounds_norm = NAN;
+    broken[8].bounds_norm = -1;
+    for (int i = 0; i < BROKEN; ++i)
+        if (oclblas__model_valid(&broken[i]))
+            fail_msg("facts %d taken for valid", i);
 }
 
 /* ---- the database's facts --------------------------------------------------------- */
@@ -249,69 +241,60 @@ static void test_format(void **state)
     free(e);
 }
 
+/* The facts of a model with one member more (or, where they come first, in place of one). */
+#define FACTS "\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5, \"busy_item_gflops\": 1"
+#define MODEL_WITH(member) "\"model\": {" FACTS ", " member "}"
+#define SHARES(value) "\"along_k_shares\": {\"gemm_fast\": " value "}"
+#define BAD_SHARES "expected [A, B], two shares in (0, 1], for gemm_fast"
+
 static void test_format_refused(void **state)
 {
     (void)state;
-    dbt_refused(entry("x", "\"rates\": {\"gemm_fastest\": 1}", ""), "unknown kernel in \"rates\": gemm_fastest");
-    dbt_refused(entry("x", "\"rates\": {\"gemm_direct\": 1}", ""),
-                "a rate without a set of parameters beside it: gemm_direct");
-    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": 0}", ""), "above 0 and at most 1e9 for gemm_fast");
-    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": -5}", ""), "above 0 and at most 1e9 for gemm_fast");
-    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": 2e9}", ""), "above 0 and at most 1e9 for gemm_fast");
-    dbt_refused(entry("x", "\"rates\": {\"gemm_fast\": \"fast\"}", ""), "above 0 and at most 1e9 for gemm_fast");
-    dbt_refused(entry("x", "\"rates\": [1]", ""), "expected an object for \"rates\"");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"busy_item_gflops\": 1}", ""),
-                "\"model\" without item_gflops");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"clock_mhz\": 1980}", ""),
-                "unknown member of \"model\": clock_mhz");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1}", ""),
-                "above 0 and at most 1e9 for call_us");
-    dbt_refused(entry("x", "\"model\": 16", ""), "expected an object for \"model\"");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 1.5}", ""),
-                "expected a share in (0, 1] for along_k_share");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": 0}", ""),
-                "expected a share in (0, 1] for along_k_share");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"along_k_share\": \"most\"}", ""),
-                "expected a share in (0, 1] for along_k_share");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": 0.5}", ""),
-                "expected a p in [1, 64] for bounds_norm");
-    dbt_refused(entry("x", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
-                           "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": \"max\"}", ""),
-                "expected a p in [1, 64] for bounds_norm");
-    /* Shares along k: two, each in (0, 1], for a kernel that reads along k, beside its set. */
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9]}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, 0.8, 0.7]}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0, 0.8]}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, 1.2]}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": [0.9, \"most\"]}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_fast\": 0.9}", ""),
-                "expected [A, B], two shares in (0, 1], for gemm_fast");
-    dbt_refused(entry("x", "\"along_k_shares\": [0.9, 0.9]", ""), "expected an object for \"along_k_shares\"");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_slow\": [0.9, 0.9]}", ""),
-                "unknown kernel in \"along_k_shares\": gemm_slow");
-    dbt_refused(entry("x", "\"along_k_shares\": {\"gemm_direct\": [0.9, 0.9]}", ""),
-                "shares along k for a kernel that reads no operand along k: gemm_direct");
-    dbt_refused(entry("x", "",
-                      "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
-                      " \"along_k_shares\": {\"gemm_fast\": [0.9, 0.9]}}"),
-                "shares along k without a set of parameters beside them: gemm_fast");
-    /* A class's rate stands beside the class's own set. */
-    dbt_refused(entry("x", "",
-                      "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
-                      " \"rates\": {\"gemm_tc\": 1000}}"),
-                "a rate without a set of parameters beside it: gemm_tc");
+    static const struct {
+        const char *members, *classes, *because;
+    } refused[] = {
+        {"\"rates\": {\"gemm_fastest\": 1}", "", "unknown kernel in \"rates\": gemm_fastest"},
+        {"\"rates\": {\"gemm_direct\": 1}", "", "a rate without a set of parameters beside it: gemm_direct"},
+        {"\"rates\": {\"gemm_fast\": 0}", "", "above 0 and at most 1e9 for gemm_fast"},
+        {"\"rates\": {\"gemm_fast\": -5}", "", "above 0 and at most 1e9 for gemm_fast"},
+        {"\"rates\": {\"gemm_fast\": 2e9}", "", "above 0 and at most 1e9 for gemm_fast"},
+        {"\"rates\": {\"gemm_fast\": \"fast\"}", "", "above 0 and at most 1e9 for gemm_fast"},
+        {"\"rates\": [1]", "", "expected an object for \"rates\""},
+        {"\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"busy_item_gflops\": 1}", "",
+         "\"model\" without item_gflops"},
+        {MODEL_WITH("\"clock_mhz\": 1980"), "", "unknown member of \"model\": clock_mhz"},
+        {"\"model\": {\"call_us\": 0, \"launch_us\": 8, \"bandwidth_gbs\": 3000, \"item_gflops\": 2.5, "
+         "\"busy_item_gflops\": 1}",
+         "", "above 0 and at most 1e9 for call_us"},
+        {"\"model\": 16", "", "expected an object for \"model\""},
+        {MODEL_WITH("\"along_k_share\": 1.5"), "", "expected a share in (0, 1] for along_k_share"},
+        {MODEL_WITH("\"along_k_share\": 0"), "", "expected a share in (0, 1] for along_k_share"},
+        {MODEL_WITH("\"along_k_share\": \"most\""), "", "expected a share in (0, 1] for along_k_share"},
+        {MODEL_WITH("\"bounds_norm\": 0.5"), "", "expected a p in [1, 64] for bounds_norm"},
+        {MODEL_WITH("\"bounds_norm\": \"max\""), "", "expected a p in [1, 64] for bounds_norm"},
+        /* Shares along k: two, each in (0, 1], for a kernel that reads along k, beside its set. */
+        {SHARES("[0.9]"), "", BAD_SHARES},
+        {SHARES("[0.9, 0.8, 0.7]"), "", BAD_SHARES},
+        {SHARES("[0, 0.8]"), "", BAD_SHARES},
+        {SHARES("[0.9, 1.2]"), "", BAD_SHARES},
+        {SHARES("[0.9, \"most\"]"), "", BAD_SHARES},
+        {SHARES("0.9"), "", BAD_SHARES},
+        {"\"along_k_shares\": [0.9, 0.9]", "", "expected an object for \"along_k_shares\""},
+        {"\"along_k_shares\": {\"gemm_slow\": [0.9, 0.9]}", "", "unknown kernel in \"along_k_shares\": gemm_slow"},
+        {"\"along_k_shares\": {\"gemm_direct\": [0.9, 0.9]}", "",
+         "shares along k for a kernel that reads no operand along k: gemm_direct"},
+        {"",
+         "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}}, " SHARES("[0.9, 0.9]")
+         "}",
+         "shares along k without a set of parameters beside them: gemm_fast"},
+        /* A class's rate stands beside the class's own set. */
+        {"",
+         "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+         " \"rates\": {\"gemm_tc\": 1000}}",
+         "a rate without a set of parameters beside it: gemm_tc"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i)
+        dbt_refused(entry("x", refused[i].members, refused[i].classes), refused[i].because);
 }
 
 /* ---- resolution on a device ---------------------------------------------------------- */

@@ -494,29 +494,17 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     return OCLBLAS_SUCCESS;
 }
 
-/* The helpers' set and the routine's in force for the shape, which every
- * indirect plan reads; the status of the first that is missing. */
-static oclblas_status helpers_and_routine(const oclblas__devctx *cx, const oclblas__shape *shape,
-                                          const oclblas__params **hp, const oclblas__params **rp)
-{
-    oclblas_status st = OCLBLAS_SUCCESS;
-    *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, shape, &st);
-    *rp = *hp ? oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, shape, &st) : NULL;
-    return *rp ? OCLBLAS_SUCCESS : st;
-}
-
 /* The indirect plan by the routine values and the classes' rules:
  * gemm_tc where the mode allows it (tc_mode_set), m * n * k is at least
  * GEMM_TC_MIN cubed and the plan is not a batch's (gemm_tc has no batch
  * dimension), else gemm_fast with the set of its class for the shape; k
- * split by k_slices. */
+ * split by k_slices. hp and rp: the helpers' and the routine's sets in
+ * force for the shape. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
+                                const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
+                                const oclblas__params *rp, oclblas__plan *out)
 {
-    const oclblas__params *hp, *rp;
-    oclblas_status st = helpers_and_routine(cx, shape, &hp, &rp);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
+    oclblas_status st;
     const double min = (double)rp->v[RT_GEMM_TC_MIN];
     oclblas__params tc_set;
     const char *cls = NULL;
@@ -749,17 +737,15 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
  * decisions alone; only the chosen one is built. Of a batch (not NULL),
  * the ways are its one launch with gemm_direct or gemm_fast with each set
  * (no split), and the single problem's own choice run once per problem,
- * compared per problem. */
+ * compared per problem. hp and rp as for fast_plan. */
 static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                 const oclblas__batch *batch, const oclblas__shape *shape, oclblas__plan *out)
+                                 const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
+                                 const oclblas__params *rp, oclblas__plan *out)
 {
-    const oclblas__params *hp, *rp;
-    oclblas_status st = helpers_and_routine(cx, shape, &hp, &rp);
-    if (st != OCLBLAS_SUCCESS)
-        return st;
+    oclblas_status st;
     choice best = {0};
     if (batch) { /* one problem per plan: the single problem's own choice */
-        if ((st = model_plan(cx, p, NULL, shape, out)) != OCLBLAS_SUCCESS)
+        if ((st = model_plan(cx, p, NULL, shape, hp, rp, out)) != OCLBLAS_SUCCESS)
             return st;
         best.ways = 1;
         best.time_s = best.per_problem_s = out->model.time_s;
@@ -852,12 +838,16 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const oclblas__params *rp = oclblas__devctx_params(cx, OCLBLAS__K_ROUTINE, &shape, &st);
     if (!rp)
         return st;
+    /* The helpers' set, which every indirect plan reads (NULL: none for this device, st says why). */
+    oclblas_status hst;
+    const oclblas__params *hp = oclblas__devctx_params(cx, OCLBLAS__K_HELPERS, &shape, &hst);
     const double crossover = (double)rp->v[RT_GEMM_MIN_INDIRECT];
     const double cube = crossover * crossover * crossover, work = (double)m * (double)n * (double)k;
     /* A batch of matrix-vector products large enough to fill the device alone: one gemv per problem. */
     if (batch && (n == 1 || m == 1) && work >= cube)
         return gemm_plan(cx, p, NULL, out);
-    if ((n > 1 && m > 1) && model_decides(cx) && (st = model_plan(cx, p, batch, &shape, out)) != OCLBLAS_INVALID_PARAMS)
+    if ((n > 1 && m > 1) && model_decides(cx) &&
+        (st = hp ? model_plan(cx, p, batch, &shape, hp, rp, out) : hst) != OCLBLAS_INVALID_PARAMS)
         return st;
     memset(out, 0, sizeof *out);
     out->problems = launch_problems(batch);
@@ -870,9 +860,9 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         if (out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC)
             return OCLBLAS_SUCCESS;
         if (batch_pays_fast(cx, &shape, batch->count, cube))
-            return fast_plan(cx, p, batch, &shape, out);
+            return hp ? fast_plan(cx, p, batch, &shape, hp, rp, out) : hst;
     } else if (work >= cube) {
-        return fast_plan(cx, p, NULL, &shape, out);
+        return hp ? fast_plan(cx, p, NULL, &shape, hp, rp, out) : hst;
     }
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
