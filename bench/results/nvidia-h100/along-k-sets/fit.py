@@ -15,14 +15,16 @@ import collections, csv, json, math, os, statistics, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 cal = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, 'calibrate.csv')
-entry = json.load(open(sys.argv[2] if len(sys.argv) > 2 else
-                       os.path.join(here, '..', '..', '..', '..', 'database', 'nvidia', 'h100.json')))
+entry_path = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, '..', '..', '..', '..', 'database', 'nvidia',
+                                                                  'h100.json')
+entry = json.load(open(entry_path))
+device = os.path.basename(entry_path)[:-len('.json')]  # list.py's labels: h100-all, h100-narrow-m, ...
 C = 132
 cd = lambda a, b: -(-a // b)
-sets = {'h100-all': (entry['parameters']['gemm_fast'], entry['rates']['gemm_fast'])}
+sets = {device + '-all': (entry['parameters']['gemm_fast'], entry['rates']['gemm_fast'])}
 for c in entry['classes']:
     if 'gemm_fast' in c['parameters']:
-        sets['h100-' + c['name']] = (dict(entry['parameters']['gemm_fast'], **c['parameters']['gemm_fast']),
+        sets[device + '-' + c['name']] = (dict(entry['parameters']['gemm_fast'], **c['parameters']['gemm_fast']),
                                      c.get('rates', entry['rates'])['gemm_fast'])
 meas = {}
 for r in csv.DictReader(open(cal)):
@@ -80,7 +82,8 @@ def evaluate(P, share):
 f = entry['model']
 now = dict(call=f['call_us'] * 1e-6, launch=f['launch_us'] * 1e-6, bw=f['bandwidth_gbs'] * 1e9,
            item=f['item_gflops'] * 1e9, busy=f['busy_item_gflops'] * 1e9, p=f.get('bounds_norm', 0))
-before = dict(now, item=1.8e9, p=0)  # the facts before along_k_shares and bounds_norm
+# The H100's facts before along_k_shares and bounds_norm (another entry: its own, without the norm).
+before = dict(now, item=1.8e9 if device == 'h100' else now['item'], p=0)
 problems = len({(t, m, n, k) for (_, t, m, n, k, _) in meas})
 print("each set's share of its rate reading along k (median over %d problems and splits of k): A, B"
       % (len(meas) // len(sets) // 4))

@@ -1,22 +1,24 @@
 #!/usr/bin/env python3
 """Writes calibrate.c's command list (stdout) for the price of reading an
-operand in place along k: the H100 entry's gemm_fast sets forced (so the
-plan reads along k whatever the model says), column-major, each problem
-in the four transposes (NT: neither operand along k, NN: B, TT: A, TN:
-both), with the split of k fixed (deep ones at several splits); deep problems of growing k (the operand
-read along k has k as its leading dimension) beside squares and narrow
-ones. Then 256 x 256 x 65536 row-major on gemm_tc in the accurate mode
-(its operand turned by a helper pass) and as the plan chooses."""
+operand in place along k: the H100 entry's gemm_fast sets (`list.py
+h200`: the H200's) forced, so that the plan reads along k whatever the
+model says, column-major, each problem in the four transposes (NT:
+neither operand along k, NN: B, TT: A, TN: both), with the split of k
+fixed (deep ones at several splits); deep problems of growing k beside
+squares and narrow ones. Then 256 x 256 x 65536 row-major on gemm_tc in
+the accurate mode (its operand turned by a helper pass) and as the plan
+chooses."""
 import json, os, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-entry = json.load(open(os.path.join(here, '..', '..', '..', '..', 'database', 'nvidia', 'h100.json')))
+device = sys.argv[1] if len(sys.argv) > 1 else 'h100'  # the entry whose sets are timed: h100 or h200
+entry = json.load(open(os.path.join(here, '..', '..', '..', '..', 'database', 'nvidia', device + '.json')))
 def ps(d):
     return ','.join('%s=%d' % kv for kv in d.items())
-sets = {'h100-all': entry['parameters']['gemm_fast']}
+sets = {device + '-all': entry['parameters']['gemm_fast']}
 for c in entry['classes']:
     if 'gemm_fast' in c['parameters']:
-        sets['h100-' + c['name']] = dict(entry['parameters']['gemm_fast'], **c['parameters']['gemm_fast'])
+        sets[device + '-' + c['name']] = dict(entry['parameters']['gemm_fast'], **c['parameters']['gemm_fast'])
 problems = [(256, 256, 8192, 8), (256, 256, 16384, 16), (256, 256, 32768, 32), (256, 256, 65536, 24),
             (256, 256, 65536, 32), (256, 256, 65536, 48), (256, 256, 65536, 64), (512, 512, 16384, 12),
             (512, 512, 16384, 16), (512, 512, 16384, 24), (1024, 1024, 16384, 3), (1024, 1024, 16384, 4),
