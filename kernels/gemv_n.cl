@@ -145,8 +145,8 @@ kernel void gemv_n(GEMV_N_ARGS)
 #else
     // Consecutive vectors, a CPU's layout, come with a team of 1 (the
     // host's oclblas__gemv_n_team): no local memory and no barrier, which
-    // a CPU's compiler pays for in every work-item (Intel's runtime ran
-    // this kernel 12 times slower with them, never reached).
+    // a CPU's compiler may make every work-item pay for even where no
+    // work-item reaches them.
     const int row_items = WGS;
 #endif
     TO_PROBLEM(M);
