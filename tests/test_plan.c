@@ -1762,6 +1762,15 @@ static void test_model_database(void **state)
     assert_true(plan.fast.slices > 1);
 }
 
+/* Sets every gemm_fast set's share of its rate reading an operand (0: A,
+ * 1: B) along k (0: the device's along_k_share stands for it). */
+static void set_shares(oclblas__devctx *out, int operand, double share)
+{
+    out->along_k[OCLBLAS__K_GEMM_FAST][operand] = share;
+    for (int i = 0; i < out->num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
+        out->classes[OCLBLAS__K_GEMM_FAST][i].along_k[operand] = share;
+}
+
 /* Reading an operand along k costs the entry's along_k_share of a set's
  * rate; a pass of the helpers turning it costs its bytes and a launch.
  * With the H100's entry the model reads the large operand of a narrow
@@ -1789,21 +1798,11 @@ static void test_along_k_weighed(void **state)
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     const double turned_s = plan.model.time_s;
     out.model.along_k_share = 1;
-    for (int i = 0; i <= out.num_classes[OCLBLAS__K_GEMM_FAST]; ++i) { /* the sets' own shares too */
-        double *along_k = i ? out.classes[OCLBLAS__K_GEMM_FAST][i - 1].along_k : out.along_k[OCLBLAS__K_GEMM_FAST];
-        along_k[0] = along_k[1] = 0;
-    }
+    set_shares(&out, 0, 0); /* the sets' own shares too: the device's stands for them */
+    set_shares(&out, 1, 0);
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_true(plan.model.time_s < turned_s);
-}
-
-/* Sets every gemm_fast set's share of its rate reading B along k (0: the device's). */
-static void set_b_shares(oclblas__devctx *out, double share)
-{
-    out->along_k[OCLBLAS__K_GEMM_FAST][1] = share;
-    for (int i = 0; i < out->num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
-        out->classes[OCLBLAS__K_GEMM_FAST][i].along_k[1] = share;
 }
 
 /* A set's own shares along k (the entry's "along_k_shares", one for A and
@@ -1826,10 +1825,10 @@ static void test_along_k_per_set(void **state)
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
     assert_true(plan.fast.b_k_contiguous);
     const double own_s = plan.model.time_s;
-    set_b_shares(&out, 0);
+    set_shares(&out, 1, 0);
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_true(plan.model.time_s > own_s);
-    set_b_shares(&out, 0.1);
+    set_shares(&out, 1, 0.1);
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_false(plan.fast.b_k_contiguous);
     assert_true(plan.fast.b_transposed);
@@ -1840,8 +1839,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
-        cmocka_unit_test_setup(test_in_place_along_k, setup), cmocka_unit_test_setup(test_along_k_per_set, setup),  cmocka_unit_test_setup(test_batch_along_k, setup),
-        cmocka_unit_test_setup(test_model_along_k, setup),
+        cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
+        cmocka_unit_test_setup(test_batch_along_k, setup),     cmocka_unit_test_setup(test_model_along_k, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
