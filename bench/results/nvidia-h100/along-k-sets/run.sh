@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On a lent H100, from the project root: build the tree in /tmp/new and time
-# list.py's commands with calibrate.c -> $OUT/calibrate.csv (OUT default ./gpu-out).
+# the commands that LIST writes (default: this folder's list.py) with
+# calibrate.c -> $OUT/calibrate.csv (OUT default ./gpu-out).
+#   bench/results/nvidia-h100/along-k-sets/run.sh [LIST]
 source .device/env.sh # before set -e: its probes of the driver's paths fail where a path is absent
 set -euo pipefail
 here=bench/results/nvidia-h100/along-k-sets
@@ -11,4 +13,4 @@ cmake -S . -B /tmp/new -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOC
 cmake --build /tmp/new -j16 >> /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }
 gcc -O2 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o /tmp/calibrate \
   bench/results/shapes-model/calibrate.c -Iinclude -L/tmp/new -loclblas -lOpenCL -Wl,-rpath,/tmp/new
-python3 "$here/list.py" | /tmp/calibrate > "$out/calibrate.csv"
+python3 "${1:-$here/list.py}" | /tmp/calibrate > "$out/calibrate.csv"
