@@ -1,7 +1,8 @@
 #!/bin/bash
-# The shapes preset on this machine's PoCL device with each entry (OCLBLAS_DATABASE), interleaved.
-export LD_LIBRARY_PATH=/work/keep/pq/lib
-b=/work/keep/pq/bin/oclblas-bench
+# The shapes preset on this machine's PoCL device with each entry (OCLBLAS_DATABASE), interleaved,
+# run in this folder: BENCH=path/to/oclblas-bench (default: the build tree's).
+cd "$(dirname "$0")"
+b=${BENCH:-../../../../build/bench/oclblas-bench}
 for i in 1 2 3; do
   for e in quick long fallback; do
     [ $e = long ] && [ $i = 1 ] && continue
