@@ -6,12 +6,17 @@
 // contiguous, (m, k) at ag[a_off + m * a_ld + k] (a_k_contiguous; the
 // caller's transposed A read in place), and with SB so may B, (k, n) at
 // bg[b_off + n * b_ld + k] (b_k_contiguous): the loader reads such a tile
-// along k and transposes it on its way into local memory. A's m and B's n
-// extents must be padded to multiples of MWG and NWG and K to a multiple
-// of KWG (zeros beyond the real K); offsets and leading dimensions of A and
-// B are in vectors of VWM and VWN, which an operand stored with k
-// contiguous is read in along k (KWG whole vectors). C is read and written
-// in place, guarded at its edges, so it needs no helper pass. Each
+// along k and transposes it on its way into local memory. An operand read
+// straight from global memory (without SA, SB) must be padded: A's m and
+// B's n extents to multiples of MWG and NWG, its k to a multiple of KWG
+// (zeros beyond K). One staged through local memory need not: its loader
+// reads rows past the edge (columns of B) as the last one, which only
+// computes elements of C that are never stored, and k past K as zeros; its
+// contiguous extent must still be whole vectors. Offsets and leading
+// dimensions of A and B are in vectors of VWM and VWN, which an operand
+// stored with k contiguous is read in along k (KWG whole vectors). C is
+// read and written in place, guarded at its edges, so it needs no helper
+// pass. Each
 // work-group computes an MWG x NWG tile; each work-item an MWI x NWI block
 // of it held in registers. Tiles of A and B go through local memory (SA,
 // SB) in two buffers: the next tile is fetched from global memory into
@@ -122,7 +127,10 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                                  (a_k_contiguous ? m_tile * a_ld + k_begin / VWM : m_tile / VWM + k_begin * a_ld);
     const global realN *b_tile = bg + b_off + z * b_batch +
                                  (b_k_contiguous ? n_tile * b_ld + k_begin / VWN : n_tile / VWN + k_begin * b_ld);
-    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;
+    // K need not be whole tiles: the last one is read with k past K as zeros.
+    const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
+    const int num_k_tiles = (k_len + KWG - 1) / KWG;
+    const int whole_k_tiles = k_len / KWG;
 
     float acc[MWI][NWI];
 #pragma unroll
@@ -143,18 +151,23 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     // Neighbouring work-items read neighbouring rows (VWM floats of each:
     // the rest of the memory sector in the next column, moments later) and
     // store into neighbouring local banks.
+    // A row of A past M (of B past N) is read as the last one, which keeps
+    // every address inside the operand: a_last (b_last) is the last row
+    // from the tile's first, or the last vector of m (n) stored contiguous.
 #if SA
     local realM alm[2][KWG * MVG];
     realM areg[KWA][MVA];
     int a_src[KWA][MVA];
     const int la_m = tid % MDIMA;
     const int la_k = tid / MDIMA;
+    const int a_last = a_k_contiguous ? M - 1 - m_tile : (M + VWM - 1) / VWM - 1 - m_tile / VWM;
 #pragma unroll
     for (int j = 0; j < KWA; ++j)
 #pragma unroll
         for (int i = 0; i < MVA; ++i) {
             const int q = (j * MVA + i) * WGS + tid;
-            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
+            a_src[j][i] = a_k_contiguous ? min(q % MWG, a_last) * a_ld + q / MWG
+                                         : (la_k + j * KDIMA) * a_ld + min(la_m + i * MDIMA, a_last);
         }
     const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
@@ -164,12 +177,14 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     int b_src[KWB][NVB];
     const int lb_n = tid % NDIMB;
     const int lb_k = tid / NDIMB;
+    const int b_last = b_k_contiguous ? N - 1 - n_tile : (N + VWN - 1) / VWN - 1 - n_tile / VWN;
 #pragma unroll
     for (int j = 0; j < KWB; ++j)
 #pragma unroll
         for (int i = 0; i < NVB; ++i) {
             const int q = (j * NVB + i) * WGS + tid;
-            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
+            b_src[j][i] = b_k_contiguous ? min(q % NWG, b_last) * b_ld + q / NWG
+                                         : (lb_k + j * KDIMB) * b_ld + min(lb_n + i * NDIMB, b_last);
         }
     const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
 #endif
@@ -232,7 +247,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < num_k_tiles) {
+        if (t < whole_k_tiles) {
 #if SA
 #pragma unroll
             for (int j = 0; j < KWA; ++j)
@@ -246,6 +261,32 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
                 for (int i = 0; i < NVB; ++i)
                     breg[j][i] = b_tile[t * b_step + b_src[j][i]];
+#endif
+        } else if (t < num_k_tiles) {
+            // The last tile of a K that is not whole tiles: k_end of it lies
+            // before K, the rest reads as zeros (never loaded: past K may lie
+            // past the operand). A vector of k stored contiguous lies wholly
+            // before K or wholly past it.
+            const int k_end = k_len - t * KWG;
+#if SA
+#pragma unroll
+            for (int j = 0; j < KWA; ++j)
+#pragma unroll
+                for (int i = 0; i < MVA; ++i) {
+                    const int q = (j * MVA + i) * WGS + tid;
+                    const int k = a_k_contiguous ? q / MWG * VWM : la_k + j * KDIMA;
+                    areg[j][i] = k < k_end ? a_tile[t * a_step + a_src[j][i]] : (realM)0.0f;
+                }
+#endif
+#if SB
+#pragma unroll
+            for (int j = 0; j < KWB; ++j)
+#pragma unroll
+                for (int i = 0; i < NVB; ++i) {
+                    const int q = (j * NVB + i) * WGS + tid;
+                    const int k = b_k_contiguous ? q / NWG * VWN : lb_k + j * KDIMB;
+                    breg[j][i] = k < k_end ? b_tile[t * b_step + b_src[j][i]] : (realN)0.0f;
+                }
 #endif
         }
 #endif

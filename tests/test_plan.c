@@ -258,7 +258,7 @@ static void test_in_place(void **state)
     const struct {
         size_t m, lda, off;
         unsigned align;
-    } not_a[] = {{250, 250, 0, 32}, /* m not a tile multiple */
+    } not_a[] = {{251, 251, 0, 32}, /* m neither a tile multiple nor whole vectors */
                  {256, 257, 0, 32}, /* lda not in whole vectors */
                  {256, 256, 1, 4},  /* offset not a whole vector */
                  {256, 256, 0, 4}}; /* the buffer's start not aligned to a vector */
@@ -279,11 +279,29 @@ static void test_in_place(void **state)
         assert_int_equal(arg_b(&plan.step[1], 7), OCLBLAS__BUF_S0);
         assert_int_equal(arg_i(&plan.step[1], 9), 256 / 2); /* the padded A's leading dimension */
     }
-    /* k not a multiple of KWG: neither operand in place. */
-    p = gemm(0, 1, 256, 512, 120);
+    /* Not whole tiles but whole vectors along the contiguous extents (m of
+     * A, n of B), k not a multiple of KWG: the set stages both operands
+     * through local memory, which reads them ragged, in place; the kernel
+     * is given the real k and covers m and n in whole tiles. */
+    p = gemm(0, 1, 250, 500, 120);
     plan = plan_of(&p);
-    assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.num_steps, 1);
     assert_int_equal(plan.fast.kp, 128);
+    assert_int_equal(arg_i(&plan.step[0], 0), 250);
+    assert_int_equal(arg_i(&plan.step[0], 1), 500);
+    assert_int_equal(arg_i(&plan.step[0], 2), 120);
+    assert_int_equal(plan.step[0].geo.global[0], 4 * 16);
+    assert_int_equal(plan.step[0].geo.global[1], 8 * 16);
+    /* Without local memory for A, a ragged A is padded (and k with it in
+     * its copy); B is still read in place, the kernel given the real k. */
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    plan = plan_of(&p);
+    assert_false(plan.fast.a_in_place);
+    assert_true(plan.fast.b_in_place);
+    assert_string_equal(plan.step[0].entry, "pad_copy");
+    assert_int_equal(arg_i(&plan.step[plan.main], 2), 120);
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
     /* A transposed and B not, tile multiples: both read in place along k
      * (the set has local memory for both). */
     p = gemm(1, 0, 256, 512, 128);
@@ -292,8 +310,16 @@ static void test_in_place(void **state)
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_false(plan.fast.a_transposed || plan.fast.b_transposed);
     assert_int_equal(plan.num_steps, 1);
-    /* Not tile multiples (m and n): pad_transpose, both; gemm_fast's program is taken first. */
-    p = gemm(1, 0, 250, 500, 128);
+    /* Neither m, n nor k tile multiples, k whole vectors of both widths:
+     * both read in place along k, ragged (rows past the edge clamped, k
+     * past 120 zeros), the kernel given the real k. */
+    p = gemm(1, 0, 250, 500, 120);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(arg_i(&plan.step[0], 2), 120);
+    /* k not whole vectors: pad_transpose, both; gemm_fast's program is taken first. */
+    p = gemm(1, 0, 250, 500, 127);
     plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
@@ -349,8 +375,7 @@ static void test_in_place_along_k(void **state)
     const struct {
         size_t m, k, lda, off;
         unsigned align;
-    } not_a[] = {{250, 128, 128, 0, 32},                    /* m not a tile multiple */
-                 {256, 120, 120, 0, 32},                    /* k neither (nor B then) */
+    } not_a[] = {{250, 125, 126, 0, 32},                    /* k not whole vectors (nor B's then) */
                  {256, 128, 129, 0, 32},                    /* lda not whole vectors of k */
                  {256, 128, 128, 1, 4},                     /* offset not a whole vector */
                  {256, 128, 128, 0, 4},                     /* the buffer's start not aligned */
@@ -364,7 +389,7 @@ static void test_in_place_along_k(void **state)
         assert_false(plan.fast.a_in_place || plan.fast.a_k_contiguous);
         assert_true(plan.fast.a_transposed);
         assert_string_equal(plan.step[0].entry, "pad_transpose");
-        assert_int_equal(plan.fast.b_in_place, not_a[i].k == 128);
+        assert_int_equal(plan.fast.b_in_place, not_a[i].k % 4 == 0);
         assert_int_equal(arg_i(&plan.step[plan.main], 18), 0);
     }
     /* The same lda is fine where k runs down it (NN: k * lda within the int). */
@@ -482,8 +507,8 @@ static void test_split_k(void **state)
     p = gemm(0, 1, 256, 256, 4096); /* the parallelism's 16 (256 of k each) beat the cache's 8 */
     assert_int_equal(plan_of(&p).fast.slices, 16);
     routine(RT_GEMM_MAX_SLICE_K, 0);
-    /* With both operands padded the pads wait for the scratch set, not gemm_fast. */
-    p = gemm(0, 0, 250, 250, 65536);
+    /* With both operands padded (not whole vectors) the pads wait for the scratch set, not gemm_fast. */
+    p = gemm(0, 0, 251, 251, 65535);
     plan = plan_of(&p);
     assert_int_equal(plan.num_steps, 4);
     assert_true(plan.step[0].after_scratch && plan.step[1].after_scratch);
@@ -1490,7 +1515,7 @@ static void test_model_choice(void **state)
     with_model();
     /* A small product: one launch of gemm_direct on the caller's buffers
      * beats padding (launches of 8 us) for gemm_fast. */
-    oclblas__gemm_problem p = gemm(0, 0, 120, 120, 120);
+    oclblas__gemm_problem p = gemm(0, 0, 121, 121, 121);
     oclblas__plan plan = plan_of(&p);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
     assert_true(plan.model.ways > 1);

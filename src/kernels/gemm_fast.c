@@ -6,7 +6,8 @@
  * make a set legal, the sizes derived from a set (passed as -D beside it:
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
  * its tile, as the plan asks of a tiled kernel (kernels/tiled.h): which
- * operands it can read in place stored with k contiguous as well.
+ * operands it can read in place stored with k contiguous as well, and
+ * which not whole tiles.
  */
 #include "kernels/gemm_fast.h"
 
@@ -220,8 +221,17 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
 }
 
-static const oclblas__tiled tiled = {
-    .tile = tile, .step = oclblas__gemm_fast_step, .reads_k_contiguous = reads_k_contiguous};
+/* An operand staged through local memory may be ragged: its loader clamps
+ * rows past the edge and reads k past K as zeros. */
+static int reads_ragged(const oclblas__params *p, int operand)
+{
+    return operand == 0 ? p->v[GF_SA] : p->v[GF_SB];
+}
+
+static const oclblas__tiled tiled = {.tile = tile,
+                                     .step = oclblas__gemm_fast_step,
+                                     .reads_k_contiguous = reads_k_contiguous,
+                                     .reads_ragged = reads_ragged};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",
