@@ -6,13 +6,15 @@
 // contiguous, (m, k) at ag[a_off + m * a_ld + k] (a_k_contiguous; the
 // caller's transposed A read in place), and with SB so may B, (k, n) at
 // bg[b_off + n * b_ld + k] (b_k_contiguous): the loader reads such a tile
-// along k and transposes it on its way into local memory. An operand read
-// straight from global memory (without SA, SB) must be padded: A's m and
-// B's n extents to multiples of MWG and NWG, its k to a multiple of KWG
-// (zeros beyond K). One staged through local memory need not: its loader
-// reads rows past the edge (columns of B) as the last one, which only
-// computes elements of C that are never stored, and k past K as zeros; its
-// contiguous extent must still be whole vectors. Offsets and leading
+// along k and transposes it on its way into local memory. Operands need
+// not be whole tiles where the loaders can take them (the host's rules):
+// a work-group whose tile would cross the edge of C where M is at least a
+// tile and whole vectors (N likewise) is moved back to end at the edge, so
+// that it reads no row past M and stores only the rows no other group
+// does; with SA and SB, K need not be whole tiles, the first tile of k
+// starting before the slice with its k there read as zeros. Otherwise A's
+// m and B's n extents are padded to multiples of MWG and NWG and K to a
+// multiple of KWG (zeros beyond the real K). Offsets and leading
 // dimensions of A and B are in vectors of VWM and VWN, which an operand
 // stored with k contiguous is read in along k (KWG whole vectors). C is
 // read and written in place, guarded at its edges, so it needs no helper
@@ -109,8 +111,12 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 {
     const int tid_m = get_local_id(0);
     const int tid_n = get_local_id(1);
-    const int m_tile = get_group_id(0) * MWG;
-    const int n_tile = get_group_id(1) * NWG;
+    // The group's own rows of C from m_first (columns from n_first); its
+    // tile, moved back where it would cross the edge (see above).
+    const int m_first = get_group_id(0) * MWG;
+    const int n_first = get_group_id(1) * NWG;
+    const int m_tile = M >= MWG && M % VWM == 0 ? min(m_first, M - MWG) : m_first;
+    const int n_tile = N >= NWG && N % VWN == 0 ? min(n_first, N - NWG) : n_first;
     // The third dimension of the launch (1 for a single product, unsplit):
     // with k_slice > 0 the split of k, work-group z multiplying k in
     // [z k_slice, (z + 1) k_slice) into its own copy of C, c_slice elements
@@ -127,10 +133,12 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                                  (a_k_contiguous ? m_tile * a_ld + k_begin / VWM : m_tile / VWM + k_begin * a_ld);
     const global realN *b_tile = bg + b_off + z * b_batch +
                                  (b_k_contiguous ? n_tile * b_ld + k_begin / VWN : n_tile / VWN + k_begin * b_ld);
-    // K need not be whole tiles: the last one is read with k past K as zeros.
+    // The slice's k in tiles; k_skip of the first (before the slice) read
+    // as zeros where K is not whole tiles, the host's rule keeping it 0
+    // unless both loaders take it.
     const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
     const int num_k_tiles = (k_len + KWG - 1) / KWG;
-    const int whole_k_tiles = k_len / KWG;
+    const int k_skip = num_k_tiles * KWG - k_len;
 
     float acc[MWI][NWI];
 #pragma unroll
@@ -151,23 +159,19 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     // Neighbouring work-items read neighbouring rows (VWM floats of each:
     // the rest of the memory sector in the next column, moments later) and
     // store into neighbouring local banks.
-    // A row of A past M (of B past N) is read as the last one, which keeps
-    // every address inside the operand: a_last (b_last) is the last row
-    // from the tile's first, or the last vector of m (n) stored contiguous.
 #if SA
     local realM alm[2][KWG * MVG];
     realM areg[KWA][MVA];
     int a_src[KWA][MVA];
     const int la_m = tid % MDIMA;
     const int la_k = tid / MDIMA;
-    const int a_last = a_k_contiguous ? M - 1 - m_tile : (M + VWM - 1) / VWM - 1 - m_tile / VWM;
 #pragma unroll
     for (int j = 0; j < KWA; ++j)
 #pragma unroll
         for (int i = 0; i < MVA; ++i) {
             const int q = (j * MVA + i) * WGS + tid;
-            a_src[j][i] = a_k_contiguous ? min(q % MWG, a_last) * a_ld + q / MWG
-                                         : (la_k + j * KDIMA) * a_ld + min(la_m + i * MDIMA, a_last);
+            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG - k_skip / VWM
+                                         : (la_k + j * KDIMA - k_skip) * a_ld + la_m + i * MDIMA;
         }
     const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
@@ -177,27 +181,50 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     int b_src[KWB][NVB];
     const int lb_n = tid % NDIMB;
     const int lb_k = tid / NDIMB;
-    const int b_last = b_k_contiguous ? N - 1 - n_tile : (N + VWN - 1) / VWN - 1 - n_tile / VWN;
 #pragma unroll
     for (int j = 0; j < KWB; ++j)
 #pragma unroll
         for (int i = 0; i < NVB; ++i) {
             const int q = (j * NVB + i) * WGS + tid;
-            b_src[j][i] = b_k_contiguous ? min(q % NWG, b_last) * b_ld + q / NWG
-                                         : (lb_k + j * KDIMB) * b_ld + min(lb_n + i * NDIMB, b_last);
+            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG - k_skip / VWN
+                                         : (lb_k + j * KDIMB - k_skip) * b_ld + lb_n + i * NDIMB;
         }
     const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
+#endif
+
+    // Tile 0 into registers, its k before the slice (its first k_skip) as
+    // zeros, never loaded: before the slice may lie before the operand. A
+    // vector of k stored contiguous lies wholly before it or in it.
+#if SA
+#pragma unroll
+    for (int j = 0; j < KWA; ++j)
+#pragma unroll
+        for (int i = 0; i < MVA; ++i) {
+            const int q = (j * MVA + i) * WGS + tid;
+            const int k = a_k_contiguous ? q / MWG * VWM : la_k + j * KDIMA;
+            areg[j][i] = k >= k_skip ? a_tile[a_src[j][i]] : (realM)0.0f;
+        }
+#endif
+#if SB
+#pragma unroll
+    for (int j = 0; j < KWB; ++j)
+#pragma unroll
+        for (int i = 0; i < NVB; ++i) {
+            const int q = (j * NVB + i) * WGS + tid;
+            const int k = b_k_contiguous ? q / NWG * VWN : lb_k + j * KDIMB;
+            breg[j][i] = k >= k_skip ? b_tile[b_src[j][i]] : (realN)0.0f;
+        }
 #endif
 
     // Step t stores tile t-1 (fetched during step t-1) into local buffer
     // (t-1)&1, fetches tile t into registers and multiplies tile t-1. The
     // buffer written at step t was last read at step t-2, before the
     // barrier of step t-1, so one barrier per step suffices.
-    for (int t = 0; t <= num_k_tiles; ++t) {
+    for (int t = 1; t <= num_k_tiles; ++t) {
         const int tc = t - 1;
 #if SA || SB
         const int buf = tc & 1;
-        if (t > 0) {
+        {
             // A vector of k of one row goes down a column of the local tile, one value at a time.
 #if SA
             if (a_k_contiguous) {
@@ -247,7 +274,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #endif
         }
         barrier(CLK_LOCAL_MEM_FENCE);
-        if (t < whole_k_tiles) {
+        if (t < num_k_tiles) {
 #if SA
 #pragma unroll
             for (int j = 0; j < KWA; ++j)
@@ -262,36 +289,8 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                 for (int i = 0; i < NVB; ++i)
                     breg[j][i] = b_tile[t * b_step + b_src[j][i]];
 #endif
-        } else if (t < num_k_tiles) {
-            // The last tile of a K that is not whole tiles: k_end of it lies
-            // before K, the rest reads as zeros (never loaded: past K may lie
-            // past the operand). A vector of k stored contiguous lies wholly
-            // before K or wholly past it.
-            const int k_end = k_len - t * KWG;
-#if SA
-#pragma unroll
-            for (int j = 0; j < KWA; ++j)
-#pragma unroll
-                for (int i = 0; i < MVA; ++i) {
-                    const int q = (j * MVA + i) * WGS + tid;
-                    const int k = a_k_contiguous ? q / MWG * VWM : la_k + j * KDIMA;
-                    areg[j][i] = k < k_end ? a_tile[t * a_step + a_src[j][i]] : (realM)0.0f;
-                }
-#endif
-#if SB
-#pragma unroll
-            for (int j = 0; j < KWB; ++j)
-#pragma unroll
-                for (int i = 0; i < NVB; ++i) {
-                    const int q = (j * NVB + i) * WGS + tid;
-                    const int k = b_k_contiguous ? q / NWG * VWN : lb_k + j * KDIMB;
-                    breg[j][i] = k < k_end ? b_tile[t * b_step + b_src[j][i]] : (realN)0.0f;
-                }
-#endif
         }
 #endif
-        if (t == 0)
-            continue;
         for (int kb = 0; kb < KWG; kb += KWI) {
 #pragma unroll
             for (int ki = 0; ki < KWI; ++ki) {
@@ -328,8 +327,9 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     // Epilogue. beta == 0 must not read C: NaN there may not come through.
     const bool read_c = beta != 0.0f;
     // Vector stores need aligned addresses: C may wrap unaligned host memory.
-    const bool whole = m_tile + MWG <= M && n_tile + NWG <= N && c_ld % VWM == 0 &&
-                       ((ulong)(cg + c_off)) % (VWM * sizeof(float)) == 0;
+    // A tile moved back stores only its group's own rows (columns).
+    const bool whole = m_tile == m_first && n_tile == n_first && m_tile + MWG <= M && n_tile + NWG <= N &&
+                       c_ld % VWM == 0 && ((ulong)(cg + c_off)) % (VWM * sizeof(float)) == 0;
 #pragma unroll
     for (int j = 0; j < NVI; ++j) {
 #pragma unroll
@@ -350,10 +350,10 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                     if (read_c)
                         out = fma((realM)beta, *cv, out);
                     *cv = out;
-                } else if (n < N) {
+                } else if (n >= n_first && n < N) {
 #pragma unroll
                     for (int iv = 0; iv < VWM; ++iv) {
-                        if (m + iv < M)
+                        if (m + iv >= m_first && m + iv < M)
                             ccol[m + iv] = read_c ? fma(beta, ccol[m + iv], r[iv]) : r[iv];
                     }
                 }

@@ -283,17 +283,22 @@ static void run_indirect(void)
         gemm_case_as("sgemm along k, batch of 2 tiles NT row-major, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
                      OCLBLAS_TRANS, tn, tm, tk, -1.0f, 0.0f, 2, 1);
     }
-    /* Not whole tiles, read in place where the set stages the operand
-     * through local memory: m and n whole vectors of 8 but not tiles, k
-     * whole vectors but not tiles (the last tile partly past K). */
-    gemm_case_as("sgemm ragged in place NN", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 24, 20, 40, 1.5f,
-                 0.5f, 1, 1);
-    gemm_case_as("sgemm ragged in place NT row-major, batch of 2, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
-                 OCLBLAS_TRANS, 24, 16, 24, -1.0f, 0.0f, 2, 1);
+    /* Not whole tiles, read in place: m and n a tile and 8 more (whole
+     * vectors: the edge tiles move back to end at the edge), k not whole
+     * tiles (where the set stages both operands through local memory, the
+     * first tile of k starts before the operands, read as zeros). */
+    const size_t rm = tm + 8, rn = tn + 8, rk = tk + (kwg > 8 ? 8 : 4);
+    if (tm && tn && tk) {
+        gemm_case_as("sgemm ragged in place NN", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, rm, rn, rk,
+                     1.5f, 0.5f, 1, 1);
+        gemm_case_as("sgemm ragged in place NT row-major, batch of 2, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
+                     OCLBLAS_TRANS, rn, rm, rk, -1.0f, 0.0f, 2, 1);
+    }
     oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0,GEMM_MAX_SLICE_K=1");
     gemm_case("sgemm 9x17x40 TT, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_TRANS, 9, 17, 40, 1.0f, 1.0f, 1);
-    gemm_case_as("sgemm ragged in place TN, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 20, 12,
-                 40, 1.0f, 1.0f, 1, 1);
+    if (tm && tn && tk)
+        gemm_case_as("sgemm ragged in place TN, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, rm,
+                     rn, rk, 1.0f, 1.0f, 1, 1);
     if (tm && tn && tk)
         gemm_case_as("sgemm along k, one tile TN, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, tm,
                      tn, tk, 1.0f, 1.0f, 1, 1);

@@ -279,10 +279,11 @@ static void test_in_place(void **state)
         assert_int_equal(arg_b(&plan.step[1], 7), OCLBLAS__BUF_S0);
         assert_int_equal(arg_i(&plan.step[1], 9), 256 / 2); /* the padded A's leading dimension */
     }
-    /* Not whole tiles but whole vectors along the contiguous extents (m of
-     * A, n of B), k not a multiple of KWG: the set stages both operands
-     * through local memory, which reads them ragged, in place; the kernel
-     * is given the real k and covers m and n in whole tiles. */
+    /* Not whole tiles but at least one and whole vectors along the
+     * contiguous extents (m of A, n of B), k not a multiple of KWG: read
+     * in place (the set stages both operands through local memory, which
+     * takes a ragged k); the kernel is given the real k and covers m and n
+     * in whole tiles. */
     p = gemm(0, 1, 250, 500, 120);
     plan = plan_of(&p);
     assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
@@ -293,15 +294,24 @@ static void test_in_place(void **state)
     assert_int_equal(arg_i(&plan.step[0], 2), 120);
     assert_int_equal(plan.step[0].geo.global[0], 4 * 16);
     assert_int_equal(plan.step[0].geo.global[1], 8 * 16);
-    /* Without local memory for A, a ragged A is padded (and k with it in
-     * its copy); B is still read in place, the kernel given the real k. */
+    /* A set without local memory for A takes a k of whole tiles only: both
+     * padded, the kernel given k padded; ragged m and n it still reads in
+     * place. */
     cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    plan = plan_of(&p);
+    assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
+    assert_int_equal(arg_i(&plan.step[plan.main], 2), 128);
+    p = gemm(0, 1, 250, 500, 128);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.num_steps, 1);
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
+    /* Ragged rows fewer than a tile (the tile cannot move back to end at
+     * the edge): padded. */
+    p = gemm(0, 1, 40, 500, 128);
     plan = plan_of(&p);
     assert_false(plan.fast.a_in_place);
     assert_true(plan.fast.b_in_place);
-    assert_string_equal(plan.step[0].entry, "pad_copy");
-    assert_int_equal(arg_i(&plan.step[plan.main], 2), 120);
-    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
     /* A transposed and B not, tile multiples: both read in place along k
      * (the set has local memory for both). */
     p = gemm(1, 0, 256, 512, 128);
@@ -310,9 +320,8 @@ static void test_in_place(void **state)
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_false(plan.fast.a_transposed || plan.fast.b_transposed);
     assert_int_equal(plan.num_steps, 1);
-    /* Neither m, n nor k tile multiples, k whole vectors of both widths:
-     * both read in place along k, ragged (rows past the edge clamped, k
-     * past 120 zeros), the kernel given the real k. */
+    /* Neither m, n nor k tile multiples, all whole vectors of both widths:
+     * both read in place along k, ragged, the kernel given the real k. */
     p = gemm(1, 0, 250, 500, 120);
     plan = plan_of(&p);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);

@@ -221,17 +221,15 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
 }
 
-/* An operand staged through local memory may be ragged: its loader clamps
- * rows past the edge and reads k past K as zeros. */
-static int reads_ragged(const oclblas__params *p, int operand)
-{
-    return operand == 0 ? p->v[GF_SA] : p->v[GF_SB];
-}
+/* A k that is not whole tiles needs both operands staged through local
+ * memory: the loaders read the first tile's k before the slice as zeros. */
+static int reads_ragged_k(const oclblas__params *p) { return p->v[GF_SA] && p->v[GF_SB]; }
 
 static const oclblas__tiled tiled = {.tile = tile,
                                      .step = oclblas__gemm_fast_step,
                                      .reads_k_contiguous = reads_k_contiguous,
-                                     .reads_ragged = reads_ragged};
+                                     .reads_ragged_rows = 1,
+                                     .reads_ragged_k = reads_ragged_k};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",

@@ -18,7 +18,7 @@
  * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
  * contiguous (unless the flags below say k contiguous); both are padded to
  * the tile (m, n and k to multiples of the tile, zeros beyond the real
- * sizes) unless the set reads them ragged (reads_ragged below). Offsets and leading dimensions are in elements; those of A must
+ * sizes) unless the set reads them ragged (reads_ragged_* below). Offsets and leading dimensions are in elements; those of A must
  * be multiples of the kernel's vwa, of B of its vwb. C is read and written
  * in place, guarded at its edges. */
 typedef struct {
@@ -54,12 +54,17 @@ struct oclblas__tiled {
      * memory; NULL: never (gemm_tc), such an operand goes through the
      * helpers' transposing pass. */
     int (*reads_k_contiguous)(const oclblas__params *p, int operand);
-    /* Whether the set reads an A (operand 0) or a B (1) in place that is
-     * not whole tiles (its contiguous extent still whole vectors): rows
-     * past the edge read as the last one, k past K as zeros. The kernel is
-     * then given the real k (its padded copies hold zeros up to the tile);
-     * NULL: never, such an operand is padded and the kernel given k padded. */
-    int (*reads_ragged)(const oclblas__params *p, int operand);
+    /* Whether every set reads operands in place whose m (A) or n (B) is
+     * not whole tiles, where it is at least a tile and whole vectors of
+     * the operand's width (a tile that would cross the edge is moved back);
+     * 0: such an operand is padded. */
+    int reads_ragged_rows;
+    /* Whether the set reads operands in place whose k is not whole tiles
+     * (the first tile's k before the slice as zeros; an operand stored with
+     * k contiguous: k whole vectors). The kernel is then given the real k
+     * (padded copies are read up to it); NULL or 0: such operands are
+     * padded and the kernel given k padded. */
+    int (*reads_ragged_k)(const oclblas__params *p);
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);

@@ -337,41 +337,37 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
 }
 
 /* A set's tile, whether it reads A and B in place stored with k
- * contiguous, and not whole tiles (ragged; kernels/tiled.h). */
+ * contiguous, and operands that are not whole tiles (ragged; kernels/tiled.h). */
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
-    int a_ragged, b_ragged;
-    int real_k; /* the kernel is given the real k, not k padded */
+    int ragged_rows, ragged_k; /* ragged_k: the kernel is given the real k, not k padded */
 } set_tile;
 
 static set_tile tile_of(int kernel, const oclblas__params *set)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    set_tile st = {{0}, 0, 0, 0, 0, 0};
+    set_tile st = {{0}, 0, 0, 0, 0};
     tiled->tile(set, &st.t);
     if (tiled->reads_k_contiguous) {
         st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
         st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
     }
-    if (tiled->reads_ragged) {
-        st.a_ragged = tiled->reads_ragged(set, 0);
-        st.b_ragged = tiled->reads_ragged(set, 1);
-        st.real_k = 1;
-    }
+    st.ragged_rows = tiled->reads_ragged_rows;
+    st.ragged_k = tiled->reads_ragged_k && tiled->reads_ragged_k(set);
     return st;
 }
 
-/* Whether an operand of extent rows x k (rows: m of A, n of B), read in
- * vectors of vw along rows (along k where k_contiguous), is in the tiles
- * the kernel reads in place: whole tiles, or, where the set reads it
- * ragged, whole vectors along its contiguous extent. */
-static int tiles_fit(size_t rows, size_t k, size_t rows_padded, size_t k_padded, int k_contiguous, int ragged,
-                     size_t vw)
+/* Whether an operand of rows x k (rows: m of A, n of B; tile_rows a
+ * tile's, read in vectors of vw) is in the tiles the set reads in place:
+ * rows whole tiles, or at least a tile and whole vectors where the kernel
+ * reads ragged rows; k whole tiles, or where the set reads a ragged k
+ * anything (stored with k contiguous: whole vectors). */
+static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
 {
-    if (rows == rows_padded && k == k_padded)
-        return 1;
-    return ragged && (k_contiguous ? k : rows) % vw == 0;
+    const int rows_fit = rows % tile_rows == 0 || (st->ragged_rows && rows >= tile_rows && rows % vw == 0);
+    const int k_fit = k % st->t.k == 0 || (st->ragged_k && (!k_contiguous || k % vw == 0));
+    return rows_fit && k_fit;
 }
 
 /* What the indirect plan with a tiled kernel of this tile decides before
@@ -401,10 +397,10 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * int; in a batch, if every problem's operand starts on a whole
      * vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(m, k, mp, kp, at, st->a_ragged, vwm) &&
+    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
                     lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
                     stride_a % vwm == 0;
-    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(n, k, np, kp, !bt, st->b_ragged, vwn) &&
+    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
                     ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
                     stride_b % vwn == 0;
     f->a_k_contiguous = f->a_in_place && at;
@@ -487,7 +483,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    oclblas__tile_args g = {m, n, tile.real_k ? k : kp, k_slice, mp * np,
+    oclblas__tile_args g = {m, n, tile.ragged_k ? k : kp, k_slice, mp * np,
                             split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
                             a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
                             b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
