@@ -6,19 +6,16 @@
 // contiguous, (m, k) at ag[a_off + m * a_ld + k] (a_k_contiguous; the
 // caller's transposed A read in place), and with SB so may B, (k, n) at
 // bg[b_off + n * b_ld + k] (b_k_contiguous): the loader reads such a tile
-// along k and transposes it on its way into local memory. Operands need
-// not be whole tiles where the loaders can take them (the host's rules):
-// a work-group whose tile would cross the edge of C where M is at least a
-// tile and whole vectors (N likewise) is moved back to end at the edge, so
-// that it reads no row past M and stores only the rows no other group
-// does; with SA and SB, K need not be whole tiles, the first tile of k
-// starting before the slice with its k there read as zeros. Otherwise A's
-// m and B's n extents are padded to multiples of MWG and NWG and K to a
-// multiple of KWG (zeros beyond the real K). Offsets and leading
-// dimensions of A and B are in vectors of VWM and VWN, which an operand
-// stored with k contiguous is read in along k (KWG whole vectors). C is
-// read and written in place, guarded at its edges, so it needs no helper
-// pass. Each
+// along k and transposes it on its way into local memory. K must be a
+// multiple of KWG (zeros beyond the real K in a padded copy). A's m and B's
+// n extents are multiples of MWG and NWG, or padded to them, or else at
+// least a tile and whole vectors: a work-group whose tile would cross the
+// edge of C is moved back to end at it, so that it reads no row past M (no
+// column past N) and stores only the elements no other group does.
+// Offsets and leading dimensions of A and B are in vectors of VWM and VWN,
+// which an operand stored with k contiguous is read in along k (KWG whole
+// vectors). C is read and written in place, guarded at its edges, so it
+// needs no helper pass. Each
 // work-group computes an MWG x NWG tile; each work-item an MWI x NWI block
 // of it held in registers. Tiles of A and B go through local memory (SA,
 // SB) in two buffers: the next tile is fetched from global memory into
@@ -111,8 +108,9 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 {
     const int tid_m = get_local_id(0);
     const int tid_n = get_local_id(1);
-    // The group's own rows of C from m_first (columns from n_first); its
-    // tile, moved back where it would cross the edge (see above).
+    // The group's own elements of C start at m_first and n_first; its tile
+    // at m_tile and n_tile, moved back where it would cross the edge (as
+    // far as whole vectors allow: else the operand was padded).
     const int m_first = get_group_id(0) * MWG;
     const int n_first = get_group_id(1) * NWG;
     const int m_tile = M >= MWG && M % VWM == 0 ? min(m_first, M - MWG) : m_first;
@@ -133,12 +131,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                                  (a_k_contiguous ? m_tile * a_ld + k_begin / VWM : m_tile / VWM + k_begin * a_ld);
     const global realN *b_tile = bg + b_off + z * b_batch +
                                  (b_k_contiguous ? n_tile * b_ld + k_begin / VWN : n_tile / VWN + k_begin * b_ld);
-    // The slice's k in tiles; k_skip of the first (before the slice) read
-    // as zeros where K is not whole tiles, the host's rule keeping it 0
-    // unless both loaders take it.
-    const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
-    const int num_k_tiles = (k_len + KWG - 1) / KWG;
-    const int k_skip = num_k_tiles * KWG - k_len;
+    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;
 
     float acc[MWI][NWI];
 #pragma unroll
@@ -170,8 +163,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < MVA; ++i) {
             const int q = (j * MVA + i) * WGS + tid;
-            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG - k_skip / VWM
-                                         : (la_k + j * KDIMA - k_skip) * a_ld + la_m + i * MDIMA;
+            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
         }
     const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
@@ -186,45 +178,20 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < NVB; ++i) {
             const int q = (j * NVB + i) * WGS + tid;
-            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG - k_skip / VWN
-                                         : (lb_k + j * KDIMB - k_skip) * b_ld + lb_n + i * NDIMB;
+            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
         }
     const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
-#endif
-
-    // Tile 0 into registers, its k before the slice (its first k_skip) as
-    // zeros, never loaded: before the slice may lie before the operand. A
-    // vector of k stored contiguous lies wholly before it or in it.
-#if SA
-#pragma unroll
-    for (int j = 0; j < KWA; ++j)
-#pragma unroll
-        for (int i = 0; i < MVA; ++i) {
-            const int q = (j * MVA + i) * WGS + tid;
-            const int k = a_k_contiguous ? q / MWG * VWM : la_k + j * KDIMA;
-            areg[j][i] = k >= k_skip ? a_tile[a_src[j][i]] : (realM)0.0f;
-        }
-#endif
-#if SB
-#pragma unroll
-    for (int j = 0; j < KWB; ++j)
-#pragma unroll
-        for (int i = 0; i < NVB; ++i) {
-            const int q = (j * NVB + i) * WGS + tid;
-            const int k = b_k_contiguous ? q / NWG * VWN : lb_k + j * KDIMB;
-            breg[j][i] = k >= k_skip ? b_tile[b_src[j][i]] : (realN)0.0f;
-        }
 #endif
 
     // Step t stores tile t-1 (fetched during step t-1) into local buffer
     // (t-1)&1, fetches tile t into registers and multiplies tile t-1. The
     // buffer written at step t was last read at step t-2, before the
     // barrier of step t-1, so one barrier per step suffices.
-    for (int t = 1; t <= num_k_tiles; ++t) {
+    for (int t = 0; t <= num_k_tiles; ++t) {
         const int tc = t - 1;
 #if SA || SB
         const int buf = tc & 1;
-        {
+        if (t > 0) {
             // A vector of k of one row goes down a column of the local tile, one value at a time.
 #if SA
             if (a_k_contiguous) {
@@ -291,6 +258,8 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #endif
         }
 #endif
+        if (t == 0)
+            continue;
         for (int kb = 0; kb < KWG; kb += KWI) {
 #pragma unroll
             for (int ki = 0; ki < KWI; ++ki) {
@@ -327,7 +296,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
     // Epilogue. beta == 0 must not read C: NaN there may not come through.
     const bool read_c = beta != 0.0f;
     // Vector stores need aligned addresses: C may wrap unaligned host memory.
-    // A tile moved back stores only its group's own rows (columns).
+    // A tile moved back stores only its group's own elements.
     const bool whole = m_tile == m_first && n_tile == n_first && m_tile + MWG <= M && n_tile + NWG <= N &&
                        c_ld % VWM == 0 && ((ulong)(cg + c_off)) % (VWM * sizeof(float)) == 0;
 #pragma unroll

@@ -279,32 +279,25 @@ static void test_in_place(void **state)
         assert_int_equal(arg_b(&plan.step[1], 7), OCLBLAS__BUF_S0);
         assert_int_equal(arg_i(&plan.step[1], 9), 256 / 2); /* the padded A's leading dimension */
     }
-    /* Not whole tiles but at least one and whole vectors along the
-     * contiguous extents (m of A, n of B), k not a multiple of KWG: read
-     * in place (the set stages both operands through local memory, which
-     * takes a ragged k); the kernel is given the real k and covers m and n
-     * in whole tiles. */
-    p = gemm(0, 1, 250, 500, 120);
-    plan = plan_of(&p);
-    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
-    assert_int_equal(plan.num_steps, 1);
-    assert_int_equal(plan.fast.kp, 128);
-    assert_int_equal(arg_i(&plan.step[0], 0), 250);
-    assert_int_equal(arg_i(&plan.step[0], 1), 500);
-    assert_int_equal(arg_i(&plan.step[0], 2), 120);
-    assert_int_equal(plan.step[0].geo.global[0], 4 * 16);
-    assert_int_equal(plan.step[0].geo.global[1], 8 * 16);
-    /* A set without local memory for A takes a k of whole tiles only: both
-     * padded, the kernel given k padded; ragged m and n it still reads in
-     * place. */
-    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    /* k not a multiple of KWG: neither operand in place. */
+    p = gemm(0, 1, 256, 512, 120);
     plan = plan_of(&p);
     assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
-    assert_int_equal(arg_i(&plan.step[plan.main], 2), 128);
-    p = gemm(0, 1, 250, 500, 128);
-    plan = plan_of(&p);
-    assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
-    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.fast.kp, 128);
+    /* m and n not whole tiles but at least one and whole vectors (m of A,
+     * n of B: their contiguous extents): read in place by any set, the
+     * edge tiles moved back; the grid covers m and n in whole tiles. */
+    for (int sa = 1; sa >= 0; --sa) {
+        cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = sa;
+        p = gemm(0, 1, 250, 500, 128);
+        plan = plan_of(&p);
+        assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+        assert_int_equal(plan.num_steps, 1);
+        assert_int_equal(arg_i(&plan.step[0], 0), 250);
+        assert_int_equal(arg_i(&plan.step[0], 1), 500);
+        assert_int_equal(plan.step[0].geo.global[0], 4 * 16);
+        assert_int_equal(plan.step[0].geo.global[1], 8 * 16);
+    }
     cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
     /* Ragged rows fewer than a tile (the tile cannot move back to end at
      * the edge): padded. */
@@ -320,15 +313,14 @@ static void test_in_place(void **state)
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_false(plan.fast.a_transposed || plan.fast.b_transposed);
     assert_int_equal(plan.num_steps, 1);
-    /* Neither m, n nor k tile multiples, all whole vectors of both widths:
-     * both read in place along k, ragged, the kernel given the real k. */
-    p = gemm(1, 0, 250, 500, 120);
+    /* Neither m nor n tile multiples, but at least a tile and whole
+     * vectors: both read in place along k, the edge tiles moved back. */
+    p = gemm(1, 0, 250, 500, 128);
     plan = plan_of(&p);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 1);
-    assert_int_equal(arg_i(&plan.step[0], 2), 120);
-    /* k not whole vectors: pad_transpose, both; gemm_fast's program is taken first. */
-    p = gemm(1, 0, 250, 500, 127);
+    /* k not whole tiles: pad_transpose, both; gemm_fast's program is taken first. */
+    p = gemm(1, 0, 250, 500, 120);
     plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
@@ -384,7 +376,8 @@ static void test_in_place_along_k(void **state)
     const struct {
         size_t m, k, lda, off;
         unsigned align;
-    } not_a[] = {{250, 125, 126, 0, 32},                    /* k not whole vectors (nor B's then) */
+    } not_a[] = {{251, 128, 128, 0, 32},                    /* m neither a tile multiple nor whole vectors */
+                 {256, 120, 120, 0, 32},                    /* k not a tile multiple (nor B's then) */
                  {256, 128, 129, 0, 32},                    /* lda not whole vectors of k */
                  {256, 128, 128, 1, 4},                     /* offset not a whole vector */
                  {256, 128, 128, 0, 4},                     /* the buffer's start not aligned */
@@ -398,7 +391,7 @@ static void test_in_place_along_k(void **state)
         assert_false(plan.fast.a_in_place || plan.fast.a_k_contiguous);
         assert_true(plan.fast.a_transposed);
         assert_string_equal(plan.step[0].entry, "pad_transpose");
-        assert_int_equal(plan.fast.b_in_place, not_a[i].k % 4 == 0);
+        assert_int_equal(plan.fast.b_in_place, not_a[i].k == 128);
         assert_int_equal(arg_i(&plan.step[plan.main], 18), 0);
     }
     /* The same lda is fine where k runs down it (NN: k * lda within the int). */
@@ -517,7 +510,7 @@ static void test_split_k(void **state)
     assert_int_equal(plan_of(&p).fast.slices, 16);
     routine(RT_GEMM_MAX_SLICE_K, 0);
     /* With both operands padded (not whole vectors) the pads wait for the scratch set, not gemm_fast. */
-    p = gemm(0, 0, 251, 251, 65535);
+    p = gemm(0, 0, 251, 251, 65536);
     plan = plan_of(&p);
     assert_int_equal(plan.num_steps, 4);
     assert_true(plan.step[0].after_scratch && plan.step[1].after_scratch);

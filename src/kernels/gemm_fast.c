@@ -7,7 +7,7 @@
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
  * its tile, as the plan asks of a tiled kernel (kernels/tiled.h): which
  * operands it can read in place stored with k contiguous as well, and
- * which not whole tiles.
+ * that it reads m and n that are not whole tiles.
  */
 #include "kernels/gemm_fast.h"
 
@@ -221,15 +221,10 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
 }
 
-/* A k that is not whole tiles needs both operands staged through local
- * memory: the loaders read the first tile's k before the slice as zeros. */
-static int reads_ragged_k(const oclblas__params *p) { return p->v[GF_SA] && p->v[GF_SB]; }
-
 static const oclblas__tiled tiled = {.tile = tile,
                                      .step = oclblas__gemm_fast_step,
                                      .reads_k_contiguous = reads_k_contiguous,
-                                     .reads_ragged_rows = 1,
-                                     .reads_ragged_k = reads_ragged_k};
+                                     .reads_ragged = 1};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",

@@ -18,7 +18,7 @@
  * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
  * contiguous (unless the flags below say k contiguous); both are padded to
  * the tile (m, n and k to multiples of the tile, zeros beyond the real
- * sizes) unless the set reads them ragged (reads_ragged_* below). Offsets and leading dimensions are in elements; those of A must
+ * sizes; m and n need not be where the kernel reads them ragged, below). Offsets and leading dimensions are in elements; those of A must
  * be multiples of the kernel's vwa, of B of its vwb. C is read and written
  * in place, guarded at its edges. */
 typedef struct {
@@ -54,17 +54,11 @@ struct oclblas__tiled {
      * memory; NULL: never (gemm_tc), such an operand goes through the
      * helpers' transposing pass. */
     int (*reads_k_contiguous)(const oclblas__params *p, int operand);
-    /* Whether every set reads operands in place whose m (A) or n (B) is
-     * not whole tiles, where it is at least a tile and whole vectors of
-     * the operand's width (a tile that would cross the edge is moved back);
-     * 0: such an operand is padded. */
-    int reads_ragged_rows;
-    /* Whether the set reads operands in place whose k is not whole tiles
-     * (the first tile's k before the slice as zeros; an operand stored with
-     * k contiguous: k whole vectors). The kernel is then given the real k
-     * (padded copies are read up to it); NULL or 0: such operands are
-     * padded and the kernel given k padded. */
-    int (*reads_ragged_k)(const oclblas__params *p);
+    /* Whether the kernel reads operands in place whose m (A) or n (B) is
+     * not whole tiles, where it is at least a tile and whole vectors of the
+     * operand's width (a tile that would cross the edge of C is moved back
+     * to end at it); 0: such an operand is padded. k is always whole tiles. */
+    int reads_ragged;
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);

@@ -337,37 +337,34 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
 }
 
 /* A set's tile, whether it reads A and B in place stored with k
- * contiguous, and operands that are not whole tiles (ragged; kernels/tiled.h). */
+ * contiguous, and m and n that are not whole tiles (kernels/tiled.h). */
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
-    int ragged_rows, ragged_k; /* ragged_k: the kernel is given the real k, not k padded */
+    int ragged;
 } set_tile;
 
 static set_tile tile_of(int kernel, const oclblas__params *set)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    set_tile st = {{0}, 0, 0, 0, 0};
+    set_tile st = {{0}, 0, 0, 0};
     tiled->tile(set, &st.t);
     if (tiled->reads_k_contiguous) {
         st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
         st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
     }
-    st.ragged_rows = tiled->reads_ragged_rows;
-    st.ragged_k = tiled->reads_ragged_k && tiled->reads_ragged_k(set);
+    st.ragged = tiled->reads_ragged;
     return st;
 }
 
 /* Whether an operand of rows x k (rows: m of A, n of B; tile_rows a
  * tile's, read in vectors of vw) is in the tiles the set reads in place:
- * rows whole tiles, or at least a tile and whole vectors where the kernel
- * reads ragged rows; k whole tiles, or where the set reads a ragged k
- * anything (stored with k contiguous: whole vectors). */
-static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
+ * k whole tiles, and rows whole tiles or, where the kernel reads them
+ * ragged, at least a tile and whole vectors. */
+static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw)
 {
-    const int rows_fit = rows % tile_rows == 0 || (st->ragged_rows && rows >= tile_rows && rows % vw == 0);
-    const int k_fit = k % st->t.k == 0 || (st->ragged_k && (!k_contiguous || k % vw == 0));
-    return rows_fit && k_fit;
+    const int rows_fit = rows % tile_rows == 0 || (st->ragged && rows >= tile_rows && rows % vw == 0);
+    return rows_fit && k % st->t.k == 0;
 }
 
 /* What the indirect plan with a tiled kernel of this tile decides before
@@ -397,10 +394,10 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * int; in a batch, if every problem's operand starts on a whole
      * vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
+    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm) &&
                     lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
                     stride_a % vwm == 0;
-    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
+    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn) &&
                     ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
                     stride_b % vwn == 0;
     f->a_k_contiguous = f->a_in_place && at;
@@ -483,7 +480,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    oclblas__tile_args g = {m, n, tile.ragged_k ? k : kp, k_slice, mp * np,
+    oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
                             split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
                             a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
                             b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
