@@ -5,8 +5,8 @@
  * database's parameters, four hand-picked gemm_fast sets that between them
  * take every code path of the kernel (local memory on and off, strided on
  * and off, vector widths 1, 2, 4 and 8), operands stored with k contiguous
- * read in place along k, and two gemm_direct sets; long k split into
- * slices.
+ * read in place along k, operands that are not whole tiles read in place,
+ * and two gemm_direct sets; long k split into slices.
  */
 #include "testutil.h"
 #include "util/verify.h"
@@ -183,6 +183,63 @@ static void test_fast_k_contiguous(void **state)
     tu_override(&env, "routine", NULL);
     tu_override(&env, "gemm_fast", NULL);
     print_message("operands stored with k contiguous: %d cases, worst error %.3g of the bound\n", cases, worst);
+    assert_int_equal(failures, 0);
+}
+
+/* Operands whose m and n are not whole tiles (but at least one and whole
+ * vectors) read in place, the edge tiles moved back, and a k that is not
+ * whole tiles: its whole tiles in place, the rest added by gemm_direct
+ * after gemm_fast (and after the sum of the slices, k split); by the four
+ * sets of test_fast_k_contiguous and the database's, every layout and
+ * transpose pair, leading dimensions and offsets in whole vectors or not,
+ * alpha and beta with beta 0 over NaN. OCLBLAS_VERBOSE=1 names "the last
+ * N of k by gemm_direct". */
+static void test_fast_ragged(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    static const char *const sets[] = {
+        NULL,
+        "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1",
+        "MWG=64,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=4,VWM=8,VWN=1,STRM=0,STRN=0,SA=1,SB=1",
+        "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
+        "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
+    };
+    /* A tile and a part along m and n, k a tile and a part; long k (split
+     * by the first set); n not whole vectors (padded). */
+    static const size_t shapes[][3] = {{72, 136, 44}, {136, 72, 100}, {200, 104, 1000}, {72, 73, 44}};
+    static const size_t layout_of[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}};
+    int cases = 0, failures = 0;
+    double worst = 0.0;
+    for (size_t set = 0; set < sizeof sets / sizeof sets[0]; ++set) {
+        tu_override(&env, "routine", set == 1 ? "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64" : "GEMM_MIN_INDIRECT=0");
+        tu_override(&env, "gemm_fast", sets[set]);
+        for (int l = 0; l < 2; ++l)
+            for (int ia = 0; ia < 2; ++ia)
+                for (int ib = 0; ib < 2; ++ib)
+                    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
+                        const size_t *o = layout_of[(cases + sh) % 3];
+                        const int v = cases % 5;
+                        const double r = tu_gemm_case(&env, 0, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR,
+                                                      transposes[ia], transposes[ib], shapes[sh][0], shapes[sh][1],
+                                                      shapes[sh][2], alphas[v], betas[v], o[0], o[1], o[2], o[3],
+                                                      5150u + (unsigned)cases);
+                        if (r > 1.0) {
+                            print_message("FAILED set %zu %s %c%c %zux%zux%zu alpha=%g beta=%g pad=%zu offsets "
+                                          "%zu %zu %zu: error %.3g x bound\n",
+                                          set, l ? "row" : "col", "NT"[ia], "NT"[ib], shapes[sh][0], shapes[sh][1],
+                                          shapes[sh][2], (double)alphas[v], (double)betas[v], o[0], o[1], o[2], o[3],
+                                          r);
+                            ++failures;
+                        }
+                        worst = r > worst ? r : worst;
+                        ++cases;
+                    }
+    }
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    print_message("operands not whole tiles: %d cases, worst error %.3g of the bound\n", cases, worst);
     assert_int_equal(failures, 0);
 }
 
@@ -439,6 +496,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_database_params), cmocka_unit_test(test_fast_global_scalar),
         cmocka_unit_test(test_fast_local_strided), cmocka_unit_test(test_fast_local_a),
         cmocka_unit_test(test_fast_local_b), cmocka_unit_test(test_fast_k_contiguous),
+        cmocka_unit_test(test_fast_ragged),
         cmocka_unit_test(test_direct_padded),
         cmocka_unit_test(test_direct_unpadded), cmocka_unit_test(test_above_crossover),
         cmocka_unit_test(test_misaligned_host_memory), cmocka_unit_test(test_split_k),
