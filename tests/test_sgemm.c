@@ -187,13 +187,11 @@ static void test_fast_k_contiguous(void **state)
 }
 
 /* Operands whose m and n are not whole tiles (but at least one and whole
- * vectors) read in place, the edge tiles moved back, and a k that is not
- * whole tiles: its whole tiles in place, the rest added by gemm_direct
- * after gemm_fast (and after the sum of the slices, k split); by the four
- * sets of test_fast_k_contiguous and the database's, every layout and
- * transpose pair, leading dimensions and offsets in whole vectors or not,
- * alpha and beta with beta 0 over NaN. OCLBLAS_VERBOSE=1 names "the last
- * N of k by gemm_direct". */
+ * vectors) read in place, the edge tiles moved back, with k whole tiles or
+ * not (then padded), split or not; by the four sets of
+ * test_fast_k_contiguous and the database's, every layout and transpose
+ * pair, leading dimensions and offsets in whole vectors or not, alpha and
+ * beta with beta 0 over NaN. */
 static void test_fast_ragged(void **state)
 {
     (void)state;
@@ -206,9 +204,9 @@ static void test_fast_ragged(void **state)
         "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
         "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
     };
-    /* A tile and a part along m and n, k a tile and a part; long k (split
-     * by the first set); n not whole vectors (padded). */
-    static const size_t shapes[][3] = {{72, 136, 44}, {136, 72, 100}, {200, 104, 1000}, {72, 73, 44}};
+    /* A tile and a part along m and n, k whole tiles of every set or not;
+     * long k (split by the first set); n not whole vectors (padded). */
+    static const size_t shapes[][3] = {{72, 136, 64}, {136, 72, 100}, {200, 104, 1024}, {72, 73, 64}};
     static const size_t layout_of[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}};
     int cases = 0, failures = 0;
     double worst = 0.0;

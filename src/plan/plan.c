@@ -367,16 +367,23 @@ static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows
     return rows_fit && k % st->t.k == 0;
 }
 
-/* Which operands the tiled kernel reads in place over the first k of k (k
- * itself, or its whole tiles), padded to mp x np x kp, and which the
- * helpers pad or transpose (fast_layout). */
-static void place_operands(const set_tile *st, const oclblas__gemm_problem *p, const oclblas__batch *batch, size_t k,
-                           size_t mp, size_t np, size_t kp, oclblas__fast_layout *f)
+/* What the indirect plan with a tiled kernel of this tile decides before
+ * its steps: the padded problem, which operand is read in place (else
+ * padded, or transposed on the way), the split of k into at most slices
+ * slices (0: as the routine values say, k_slices), and of a batch (not
+ * NULL) the problems of its launch and the copies they take (k never
+ * split). */
+static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                  const oclblas__params *rp, const set_tile *st, size_t slices,
+                                  const oclblas__batch *batch, oclblas__fast_layout *f)
 {
     const oclblas__tile *tile = &st->t;
-    const size_t vwm = tile->vwa, vwn = tile->vwb;
+    const size_t vwm = tile->vwa, vwn = tile->vwb, kwg = tile->k;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
-    const size_t m = p->m, n = p->n, lda = p->a.ld, ldb = p->b.ld;
+    const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
+    const size_t mp = round_up(m, tile->m), np = round_up(n, tile->n), kp = round_up(k, kwg);
+    if (mp > INT_MAX / kp || np > INT_MAX / kp)
+        return OCLBLAS_SIZE_TOO_LARGE;
     /* Both kernels read A as (m, k) with m contiguous and B as (k, n) with
      * n contiguous, and a set that says so (reads_k_contiguous) also an A
      * (B) stored with k contiguous: the caller's A transposed (B not
@@ -397,41 +404,6 @@ static void place_operands(const set_tile *st, const oclblas__gemm_problem *p, c
     f->b_k_contiguous = f->b_in_place && !bt;
     f->a_transposed = !f->a_in_place && at;
     f->b_transposed = !f->b_in_place && !bt;
-}
-
-/* What the indirect plan with a tiled kernel of this tile decides before
- * its steps: the padded problem, which operand is read in place (else
- * padded, or transposed on the way), the split of k into at most slices
- * slices (0: as the routine values say, k_slices), and of a batch (not
- * NULL) the problems of its launch and the copies they take (k never
- * split). */
-static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
-                                  const oclblas__params *rp, const set_tile *st, size_t slices,
-                                  const oclblas__batch *batch, oclblas__fast_layout *f)
-{
-    const oclblas__tile *tile = &st->t;
-    const size_t kwg = tile->k, k = p->k;
-    const size_t mp = round_up(p->m, tile->m), np = round_up(p->n, tile->n);
-    size_t kp = round_up(k, kwg);
-    if (mp > INT_MAX / kp || np > INT_MAX / kp)
-        return OCLBLAS_SIZE_TOO_LARGE;
-    place_operands(st, p, batch, k, mp, np, kp, f);
-    /* A k that is not whole tiles would have both operands padded: where
-     * its whole tiles are read in place, gemm_direct adds the rest after
-     * (a kernel that reads and writes C once, where the pads read and
-     * write both operands twice). Not in a batch. */
-    f->k_tail = 0;
-    const size_t k_whole = k - k % kwg;
-    if (st->ragged && !batch && k_whole && k != k_whole) {
-        oclblas__fast_layout w = *f;
-        place_operands(st, p, batch, k_whole, mp, np, k_whole, &w);
-        oclblas_status dst;
-        if (w.a_in_place && w.b_in_place && oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, NULL, &dst)) {
-            *f = w;
-            kp = k_whole;
-            f->k_tail = k - k_whole;
-        }
-    }
     f->mp = mp;
     f->np = np;
     f->kp = kp;
@@ -533,24 +505,6 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
         oclblas__step *t = add_step(out);
         oclblas__sum_slices_step(hp, &sum, t);
         t->after = 1u << fast;
-    }
-    if (out->fast.k_tail) {
-        /* The rest of k, C += alpha A B over it, once C holds the rest: A's
-         * and B's columns (rows) from kp on, in place. */
-        const size_t kt = out->fast.k_tail;
-        const oclblas__shape tail_shape = {m, n, kt, 0};
-        oclblas_status dst;
-        const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &tail_shape, &dst);
-        if (!dp)
-            return dst;
-        const oclblas__gemm_direct_args d = {at, bt, m, n, kt, p->alpha, 1.0f,
-                                             OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                             p->a.offset + (at ? kp : kp * lda), lda,
-                                             p->b.offset + (bt ? kp * ldb : kp), ldb, p->c.offset, p->c.ld};
-        const int last = out->num_steps - 1;
-        oclblas__step *t = add_step(out);
-        oclblas__gemm_direct_step(dp, &d, NULL, t);
-        t->after = 1u << last;
     }
     return OCLBLAS_SUCCESS;
 }
@@ -674,7 +628,7 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
         share *= sr->along_k[1] > 0 ? sr->along_k[1] : device_share;
     const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
     const int split = f->slices > 1;
-    oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split + (f->k_tail > 0), 0,
+    oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
                               {(f->mp / tile->m) * (f->np / tile->n) * f->slices * f->problems, items,
                                2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, sr->rate, share}};
     if (!f->a_in_place)
@@ -683,8 +637,6 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
         mp.bytes += fl * (double)f->b_copies * (n * k + pn * pk);
     if (split)
         mp.bytes += fl * ((double)f->slices * pm * pn + (p->beta != 0.0f ? 2 : 1) * m * n);
-    if (f->k_tail) /* gemm_direct reads and writes C, and reads the rest of A and B */
-        mp.bytes += fl * (2 * m * n + (m + n) * (double)f->k_tail);
     return oclblas__model_plan_s(&cx->model, &mp);
 }
 
@@ -1010,8 +962,6 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
-        if (plan->fast.k_tail)
-            put(buf, len, &used, ", the last %zu of k by gemm_direct", plan->fast.k_tail);
         break;
     }
     }

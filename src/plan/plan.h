@@ -57,10 +57,6 @@ typedef struct {
     int a_k_contiguous, b_k_contiguous; /* ... and stored with k contiguous (kernels/tiled.h) */
     int a_transposed, b_transposed; /* padded through pad_transpose */
     size_t slices, k_slice;         /* the split of k (1 slice: none) */
-    /* The k past the whole tiles that gemm_direct adds after the tiled
-     * kernel (and the sum of its slices), so that both operands are read
-     * in place; 0: none (kp covers k). */
-    size_t k_tail;
     /* Of a batch's launch: its problems (0: not even two problems' copies
      * fit the scratch), and the padded copies of A and B it makes (one per
      * problem, or 1: one that every problem shares). */
