@@ -34,9 +34,6 @@ typedef struct {
      * (k, n) at b[b_off + n * b_ld + k]: only where the set reads it so
      * (reads_k_contiguous below). */
     int a_k_contiguous, b_k_contiguous;
-    /* k is not whole tiles (only where the set reads it so,
-     * reads_ragged_k): each slice's first tile read partly as zeros. */
-    int ragged_k;
 } oclblas__tile_args;
 
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;
@@ -60,13 +57,8 @@ struct oclblas__tiled {
     /* Whether the kernel reads operands in place whose m (A) or n (B) is
      * not whole tiles, where it is at least a tile and whole vectors of the
      * operand's width (a tile that would cross the edge of C is moved back
-     * to end at it); 0: such an operand is padded. */
+     * to end at it); 0: such an operand is padded. k is always whole tiles. */
     int reads_ragged;
-    /* Whether the set reads operands in place whose k is not whole tiles
-     * (an operand stored with k contiguous: k whole vectors), given the
-     * real k and ragged_k (its program for such a k); NULL or 0: such
-     * operands are padded and the kernel given k padded. */
-    int (*reads_ragged_k)(const oclblas__params *p);
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);

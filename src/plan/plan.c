@@ -341,33 +341,30 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
-    int ragged, ragged_k;
+    int ragged;
 } set_tile;
 
 static set_tile tile_of(int kernel, const oclblas__params *set)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    set_tile st = {{0}, 0, 0, 0, 0};
+    set_tile st = {{0}, 0, 0, 0};
     tiled->tile(set, &st.t);
     if (tiled->reads_k_contiguous) {
         st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
         st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
     }
     st.ragged = tiled->reads_ragged;
-    st.ragged_k = tiled->reads_ragged_k && tiled->reads_ragged_k(set);
     return st;
 }
 
 /* Whether an operand of rows x k (rows: m of A, n of B; tile_rows a
- * tile's, read in vectors of vw, along k where k_contiguous) is in the
- * tiles the set reads in place: rows whole tiles or, where the kernel
- * reads them ragged, at least a tile and whole vectors; k whole tiles or,
- * where the set reads it ragged, anything (along k: whole vectors). */
-static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
+ * tile's, read in vectors of vw) is in the tiles the set reads in place:
+ * k whole tiles, and rows whole tiles or, where the kernel reads them
+ * ragged, at least a tile and whole vectors. */
+static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw)
 {
     const int rows_fit = rows % tile_rows == 0 || (st->ragged && rows >= tile_rows && rows % vw == 0);
-    const int k_fit = k % st->t.k == 0 || (st->ragged_k && (!k_contiguous || k % vw == 0));
-    return rows_fit && k_fit;
+    return rows_fit && k % st->t.k == 0;
 }
 
 /* What the indirect plan with a tiled kernel of this tile decides before
@@ -397,19 +394,16 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * int; in a batch, if every problem's operand starts on a whole
      * vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
+    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm) &&
                     lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
                     stride_a % vwm == 0;
-    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
+    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn) &&
                     ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
                     stride_b % vwn == 0;
     f->a_k_contiguous = f->a_in_place && at;
     f->b_k_contiguous = f->b_in_place && !bt;
     f->a_transposed = !f->a_in_place && at;
     f->b_transposed = !f->b_in_place && !bt;
-    /* The set's program for a k that is not whole tiles, where that lets
-     * an operand be read in place (the kernel is then given the real k). */
-    f->ragged_k = k != kp && (f->a_in_place || f->b_in_place);
     f->mp = mp;
     f->np = np;
     f->kp = kp;
@@ -486,7 +480,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    oclblas__tile_args g = {m, n, out->fast.ragged_k ? k : kp, k_slice, mp * np,
+    oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
                             split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
                             a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
                             b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
@@ -494,7 +488,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
                             a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                             b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
                             split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0},
-                            out->fast.a_k_contiguous, out->fast.b_k_contiguous, out->fast.ragged_k};
+                            out->fast.a_k_contiguous, out->fast.b_k_contiguous};
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
@@ -691,7 +685,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
     const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
-                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0};
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0};
     tiled->step(set, &any, &probe);
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
@@ -968,8 +962,6 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
-        if (plan->fast.ragged_k)
-            put(buf, len, &used, ", k of %zu read ragged", call->k);
         break;
     }
     }

@@ -57,7 +57,6 @@ typedef struct {
     int a_k_contiguous, b_k_contiguous; /* ... and stored with k contiguous (kernels/tiled.h) */
     int a_transposed, b_transposed; /* padded through pad_transpose */
     size_t slices, k_slice;         /* the split of k (1 slice: none) */
-    int ragged_k;                   /* k not whole tiles, read in place (the set's program for it) */
     /* Of a batch's launch: its problems (0: not even two problems' copies
      * fit the scratch), and the padded copies of A and B it makes (one per
      * problem, or 1: one that every problem shares). */
