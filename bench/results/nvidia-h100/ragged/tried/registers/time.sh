@@ -4,7 +4,7 @@
 # grafted in (bench/results/shapes-model.sh's graft), timed on three
 # problems whose operands are whole tiles, twice -> $OUT/t-NAME-RUN.csv.
 #   A: the edge tiles moved back (the kernel as landed), B: the first tile
-#   of k before the loop (first-k-tile.cl), C: the kernel before with only
+#   of k before the loop (first-k-tile.patch), C: the kernel before with only
 #   its count of k tiles rounded up (the code whole tiles run is the
 #   kernel before's).
 source .device/env.sh
@@ -13,7 +13,7 @@ out=$OUT
 export OUT=$out/x
 mkdir -p /tmp/var/A/kernels /tmp/var/B/kernels /tmp/var/C/kernels
 cp kernels/gemm_fast.cl /tmp/var/A/kernels/
-cp $here/first-k-tile.cl /tmp/var/B/kernels/gemm_fast.cl
+patch -s -o /tmp/var/B/kernels/gemm_fast.cl .s5-base/kernels/gemm_fast.cl $here/first-k-tile.patch
 sed 's|const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;|const int k_len = k_slice ? min(k_slice, K - k_begin) : K;\n    const int num_k_tiles = (k_len + KWG - 1) / KWG;|' \
   .s5-base/kernels/gemm_fast.cl > /tmp/var/C/kernels/gemm_fast.cl
 for v in A B C; do bash bench/results/shapes-model.sh graft $v .s5-base /tmp/var/$v kernels/gemm_fast.cl > /dev/null 2>&1; done
