@@ -128,52 +128,48 @@ static void test_fast_local_b(void **state)
                 "MWG=32,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=4,VWN=8,STRM=1,STRN=0,SA=0,SB=1", NULL);
 }
 
-/* Operands stored with k contiguous (a transposed A, an untransposed B in
- * the plan's column-major terms) read in place along k by sets with local
- * memory for them: vector widths 1 to 8 (1 to 32 vectors of k a row of a
- * tile), every layout and transpose pair,
- * sizes that are tile multiples (in place: leading dimensions and offsets
- * in whole vectors, or more than the minimum) and sizes or offsets that
- * are not (through the helpers), alpha and beta with beta 0 over NaN, and
- * k split into slices. OCLBLAS_VERBOSE=1 names the operands read "in place
- * along k". */
-static void test_fast_k_contiguous(void **state)
+/* The four gemm_fast sets between them take every way of staging an
+ * operand: local memory for both, for A alone, for B alone, vector widths
+ * 1 to 8 (1 to 32 vectors of k a row of a tile). */
+static const char *const staged_sets[] = {
+    "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1",
+    "MWG=64,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=4,VWM=8,VWN=1,STRM=0,STRN=0,SA=1,SB=1",
+    "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
+    "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
+    NULL, /* the database's */
+};
+#define NUM_STAGED_SETS (sizeof staged_sets / sizeof staged_sets[0])
+
+/* Every set of staged_sets, both layouts, the first num_trans transposes
+ * of each operand, each shape, with the extra leading dimension and the
+ * offsets of A, B and C of extras in turn, alpha and beta in turn (beta 0
+ * over NaN included), every product through gemm_fast; the first set with
+ * GEMM_SPLIT_K 64 (few tiles of C: a long k split). */
+static void staged_sweep(const char *what, const size_t (*shapes)[3], size_t num_shapes, int num_trans,
+                         const size_t (*extras)[4], size_t num_extras, unsigned seed)
 {
-    (void)state;
     tu_env env;
     tu_get_env(&env);
-    static const char *const sets[] = {
-        "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1",
-        "MWG=64,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=4,VWM=8,VWN=1,STRM=0,STRN=0,SA=1,SB=1",
-        "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
-        "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
-    };
-    /* Tile multiples of every set (in place where ld and offsets allow), then not. */
-    static const size_t shapes[][3] = {{128, 64, 64}, {64, 128, 96}, {100, 70, 40}};
-    /* The extra leading dimension and the offsets (A, B, C): whole vectors of 8 or not. */
-    static const size_t layout_of[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}, {0, 5, 3, 1}};
     int cases = 0, failures = 0;
     double worst = 0.0;
-    for (size_t set = 0; set < sizeof sets / sizeof sets[0]; ++set) {
+    for (size_t set = 0; set < NUM_STAGED_SETS; ++set) {
         tu_override(&env, "routine", set == 0 ? "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64" : "GEMM_MIN_INDIRECT=0");
-        tu_override(&env, "gemm_fast", sets[set]);
+        tu_override(&env, "gemm_fast", staged_sets[set]);
         for (int l = 0; l < 2; ++l)
-            for (int ia = 0; ia < 3; ++ia)
-                for (int ib = 0; ib < 3; ++ib)
-                    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
-                        const size_t *o = layout_of[(cases + sh) % 4];
+            for (int ia = 0; ia < num_trans; ++ia)
+                for (int ib = 0; ib < num_trans; ++ib)
+                    for (size_t sh = 0; sh < num_shapes; ++sh) {
+                        const size_t *o = extras[(cases + sh) % num_extras];
+                        const size_t *d = shapes[sh];
                         const int v = cases % 5;
-                        /* The first set splits a long k (GEMM_SPLIT_K 64: few tiles of C). */
-                        const size_t k = set == 0 && sh == 0 ? 2048 : shapes[sh][2];
                         const double r = tu_gemm_case(&env, 0, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR,
-                                                      transposes[ia], transposes[ib], shapes[sh][0], shapes[sh][1], k,
-                                                      alphas[v], betas[v], o[0], o[1], o[2], o[3],
-                                                      4321u + (unsigned)cases);
+                                                      transposes[ia], transposes[ib], d[0], d[1], d[2], alphas[v],
+                                                      betas[v], o[0], o[1], o[2], o[3], seed + (unsigned)cases);
                         if (r > 1.0) {
-                            print_message("FAILED set %zu %s %c%c %zux%zux%zu alpha=%g beta=%g pad=%zu offsets "
+                            print_message("%s: FAILED set %zu %s %c%c %zux%zux%zu alpha=%g beta=%g pad=%zu offsets "
                                           "%zu %zu %zu: error %.3g x bound\n",
-                                          set, l ? "row" : "col", "NTC"[ia], "NTC"[ib], shapes[sh][0], shapes[sh][1],
-                                          k, (double)alphas[v], (double)betas[v], o[0], o[1], o[2], o[3], r);
+                                          what, set, l ? "row" : "col", "NTC"[ia], "NTC"[ib], d[0], d[1], d[2],
+                                          (double)alphas[v], (double)betas[v], o[0], o[1], o[2], o[3], r);
                             ++failures;
                         }
                         worst = r > worst ? r : worst;
@@ -182,63 +178,37 @@ static void test_fast_k_contiguous(void **state)
     }
     tu_override(&env, "routine", NULL);
     tu_override(&env, "gemm_fast", NULL);
-    print_message("operands stored with k contiguous: %d cases, worst error %.3g of the bound\n", cases, worst);
+    print_message("%s: %d cases, worst error %.3g of the bound\n", what, cases, worst);
     assert_int_equal(failures, 0);
+}
+
+/* Operands stored with k contiguous (a transposed A, an untransposed B in
+ * the plan's column-major terms) read in place along k by the sets with
+ * local memory for them, every layout and transpose pair, sizes that are
+ * tile multiples of every set (in place: leading dimensions and offsets
+ * in whole vectors, or more than the minimum) and sizes or offsets that
+ * are not (through the helpers), and a long k split into slices.
+ * OCLBLAS_VERBOSE=1 names the operands read "in place along k". */
+static void test_fast_k_contiguous(void **state)
+{
+    (void)state;
+    static const size_t shapes[][3] = {{128, 64, 64}, {64, 128, 96}, {100, 70, 40}, {128, 64, 2048}};
+    /* The extra leading dimension and the offsets (A, B, C): whole vectors of 8 or not. */
+    static const size_t extras[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}, {0, 5, 3, 1}};
+    staged_sweep("operands stored with k contiguous", shapes, sizeof shapes / sizeof shapes[0], 3, extras,
+                 sizeof extras / sizeof extras[0], 4321u);
 }
 
 /* Operands whose m and n are not whole tiles (but at least one and whole
  * vectors) read in place, the edge tiles moved back, with k whole tiles or
- * not (then padded), split or not; by the four sets of
- * test_fast_k_contiguous and the database's, every layout and transpose
- * pair, leading dimensions and offsets in whole vectors or not, alpha and
- * beta with beta 0 over NaN. */
+ * not (then padded), split or not; n not whole vectors (padded). */
 static void test_fast_ragged(void **state)
 {
     (void)state;
-    tu_env env;
-    tu_get_env(&env);
-    static const char *const sets[] = {
-        NULL,
-        "MWG=32,NWG=64,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=2,VWN=4,STRM=1,STRN=1,SA=1,SB=1",
-        "MWG=64,NWG=64,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=4,VWM=8,VWN=1,STRM=0,STRN=0,SA=1,SB=1",
-        "MWG=64,NWG=32,KWG=16,MDIMC=16,NDIMC=8,MDIMA=16,NDIMB=8,KWI=8,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=0",
-        "MWG=16,NWG=64,KWG=8,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=8,VWM=1,VWN=8,STRM=0,STRN=1,SA=0,SB=1",
-    };
-    /* A tile and a part along m and n, k whole tiles of every set or not;
-     * long k (split by the first set); n not whole vectors (padded). */
     static const size_t shapes[][3] = {{72, 136, 64}, {136, 72, 100}, {200, 104, 1024}, {72, 73, 64}};
-    static const size_t layout_of[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}};
-    int cases = 0, failures = 0;
-    double worst = 0.0;
-    for (size_t set = 0; set < sizeof sets / sizeof sets[0]; ++set) {
-        tu_override(&env, "routine", set == 1 ? "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64" : "GEMM_MIN_INDIRECT=0");
-        tu_override(&env, "gemm_fast", sets[set]);
-        for (int l = 0; l < 2; ++l)
-            for (int ia = 0; ia < 2; ++ia)
-                for (int ib = 0; ib < 2; ++ib)
-                    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; ++sh) {
-                        const size_t *o = layout_of[(cases + sh) % 3];
-                        const int v = cases % 5;
-                        const double r = tu_gemm_case(&env, 0, l ? OCLBLAS_ROW_MAJOR : OCLBLAS_COL_MAJOR,
-                                                      transposes[ia], transposes[ib], shapes[sh][0], shapes[sh][1],
-                                                      shapes[sh][2], alphas[v], betas[v], o[0], o[1], o[2], o[3],
-                                                      5150u + (unsigned)cases);
-                        if (r > 1.0) {
-                            print_message("FAILED set %zu %s %c%c %zux%zux%zu alpha=%g beta=%g pad=%zu offsets "
-                                          "%zu %zu %zu: error %.3g x bound\n",
-                                          set, l ? "row" : "col", "NT"[ia], "NT"[ib], shapes[sh][0], shapes[sh][1],
-                                          shapes[sh][2], (double)alphas[v], (double)betas[v], o[0], o[1], o[2], o[3],
-                                          r);
-                            ++failures;
-                        }
-                        worst = r > worst ? r : worst;
-                        ++cases;
-                    }
-    }
-    tu_override(&env, "routine", NULL);
-    tu_override(&env, "gemm_fast", NULL);
-    print_message("operands not whole tiles: %d cases, worst error %.3g of the bound\n", cases, worst);
-    assert_int_equal(failures, 0);
+    static const size_t extras[][4] = {{0, 0, 0, 0}, {8, 16, 8, 3}, {3, 0, 0, 0}};
+    staged_sweep("operands not whole tiles", shapes, sizeof shapes / sizeof shapes[0], 2, extras,
+                 sizeof extras / sizeof extras[0], 5150u);
 }
 
 /* GEMM_MIN_INDIRECT huge: everything goes through gemm_direct. */
