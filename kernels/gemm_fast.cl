@@ -1,28 +1,27 @@
-// gemm_fast: C = alpha * A * B + beta * C on tile-aligned operands, the
-// kernel that large SGEMMs run on. Column-major throughout: element (m, k)
-// of A sits at ag[a_off + k * a_ld + m], element (k, n) of B at
-// bg[b_off + k * b_ld + n] (B is stored with n contiguous), C(m, n) at
-// cg[c_off + n * c_ld + m]. With SA, A may instead be stored with k
-// contiguous, (m, k) at ag[a_off + m * a_ld + k] (a_k_contiguous; the
-// caller's transposed A read in place), and with SB so may B, (k, n) at
-// bg[b_off + n * b_ld + k] (b_k_contiguous): the loader reads such a tile
-// along k and transposes it on its way into local memory. K must be a
-// multiple of KWG (zeros beyond the real K in a padded copy). A's m and B's
-// n extents are multiples of MWG and NWG, or padded to them, or else at
-// least a tile and whole vectors: a work-group whose tile would cross the
-// edge of C is moved back to end at it, so that it reads no row past M (no
-// column past N) and stores only the elements no other group does.
-// Offsets and leading dimensions of A and B are in vectors of VWM and VWN,
-// which an operand stored with k contiguous is read in along k (KWG whole
-// vectors). C is read and written in place, guarded at its edges, so it
-// needs no helper pass. Each
-// work-group computes an MWG x NWG tile; each work-item an MWI x NWI block
-// of it held in registers. Tiles of A and B go through local memory (SA,
-// SB) in two buffers: the next tile is fetched from global memory into
-// registers while the current one is multiplied, so there is one barrier
-// per KWG step and the global loads' latency hides behind the math. The
-// launch's third dimension is either a split of k or a batch of products
-// of one shape (see the kernel's first lines).
+// gemm_fast: C = alpha * A * B + beta * C, the kernel that large SGEMMs
+// run on. Column-major throughout: element (m, k) of A sits at
+// ag[a_off + k * a_ld + m], element (k, n) of B at bg[b_off + k * b_ld + n]
+// (B is stored with n contiguous), C(m, n) at cg[c_off + n * c_ld + m].
+// With SA, A may instead be stored with k contiguous, (m, k) at
+// ag[a_off + m * a_ld + k] (a_k_contiguous; the caller's transposed A read
+// in place), and with SB so may B, (k, n) at bg[b_off + n * b_ld + k]
+// (b_k_contiguous): the loader reads such a tile along k and transposes it
+// on its way into local memory. K must be a multiple of KWG (zeros beyond
+// the real K in a padded copy). A's m and B's n extents are multiples of
+// MWG and NWG, or padded to them, or else at least a tile and whole
+// vectors: a work-group whose tile would cross the edge of C is moved back
+// to end at it, so that it reads no row past M (no column past N) and
+// stores only the elements no other group does. Offsets and leading
+// dimensions of A and B are in vectors of VWM and VWN, which an operand
+// stored with k contiguous is read in along k (KWG whole vectors). C is
+// read and written in place, guarded at its edges, so it needs no helper
+// pass. Each work-group computes an MWG x NWG tile; each work-item an MWI x
+// NWI block of it held in registers. Tiles of A and B go through local
+// memory (SA, SB) in two buffers: the next tile is fetched from global
+// memory into registers while the current one is multiplied, so there is
+// one barrier per KWG step and the global loads' latency hides behind the
+// math. The launch's third dimension is either a split of k or a batch of
+// products of one shape (see the kernel's first lines).
 
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_fast.c): MWG NWG KWG tile of a work-group;

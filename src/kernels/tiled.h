@@ -18,9 +18,10 @@
  * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
  * contiguous (unless the flags below say k contiguous); both are padded to
  * the tile (m, n and k to multiples of the tile, zeros beyond the real
- * sizes; m and n need not be where the kernel reads them ragged, below). Offsets and leading dimensions are in elements; those of A must
- * be multiples of the kernel's vwa, of B of its vwb. C is read and written
- * in place, guarded at its edges. */
+ * sizes; m and n need not be where the kernel reads them ragged, below).
+ * Offsets and leading dimensions are in elements; those of A must be
+ * multiples of the kernel's vwa, of B of its vwb. C is read and written in
+ * place, guarded at its edges. */
 typedef struct {
     size_t m, n, k, k_slice, c_slice;
     float alpha, beta;
