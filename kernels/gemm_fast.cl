@@ -7,9 +7,16 @@
 // in place), and with SB so may B, (k, n) at bg[b_off + n * b_ld + k]
 // (b_k_contiguous): the loader reads such a tile along k and transposes it
 // on its way into local memory. K must be a multiple of KWG (zeros beyond
-// the real K in a padded copy). A's m and B's n extents are multiples of
-// MWG and NWG, or padded to them, or else at least a tile and whole
-// vectors: a work-group whose tile would cross the edge of C is moved back
+// the real K in a padded copy), except in the program built with PEELED
+// (SA and SB only): there tile 0 of each slice of k is fetched before the
+// loop, which starts at tile 1, and it may start before the slice, its k
+// there read as zeros, so that every other tile is whole and K may be
+// anything. It is a second program of the set because the fetch before the
+// loop takes registers that a set at the limit spills, while on sets with
+// room it runs faster than the loop with tile 0 inside it, whatever K (the
+// plan picks per set, by its measured rate). A's m and B's n extents are
+// multiples of MWG and NWG, or padded to them, or else at least a tile and
+// whole vectors: a work-group whose tile would cross the edge of C is moved back
 // to end at it, so that it reads no row past M (no column past N) and
 // stores only the elements no other group does. Offsets and leading
 // dimensions of A and B are in vectors of VWM and VWN, which an operand
@@ -27,15 +34,16 @@
 // options (src/kernels/gemm_fast.c): MWG NWG KWG tile of a work-group;
 // MDIMC NDIMC its shape; MDIMA NDIMB the loaders' shapes; KWI unroll; VWM
 // VWN vector widths; STRM STRN strided access; SA SB local memory for A, B;
-// WGS work-items; MWI NWI elements per work-item, MVI NVI in vectors; MVG
-// NVG the tile in vectors; with SA the loader of A is MDIMA x KDIMA
+// PEELED tile 0 fetched before the loop (any K); WGS work-items;
+// MWI NWI elements per work-item, MVI NVI in vectors; MVG NVG the tile in
+// vectors; with SA the loader of A is MDIMA x KDIMA
 // work-items of MVA x KWA vectors each, and an A stored with k contiguous
 // has AKV vectors of k a row of its tile; with SB the loader of B is NDIMB
 // x KDIMB of NVB x KWB, and BKV the same as AKV.
 #if !defined(MWG) || !defined(NWG) || !defined(KWG) || !defined(MDIMC) || !defined(NDIMC) || !defined(MDIMA) || \
     !defined(NDIMB) || !defined(KWI) || !defined(VWM) || !defined(VWN) || !defined(STRM) || !defined(STRN) ||     \
     !defined(SA) || !defined(SB) || !defined(WGS) || !defined(MWI) || !defined(NWI) || !defined(MVI) ||          \
-    !defined(NVI) || !defined(MVG) || !defined(NVG)
+    !defined(NVI) || !defined(MVG) || !defined(NVG) || !defined(PEELED)
 #error "gemm_fast: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 #if SA && (!defined(KDIMA) || !defined(MVA) || !defined(KWA) || !defined(AKV))
@@ -43,6 +51,9 @@
 #endif
 #if SB && (!defined(KDIMB) || !defined(NVB) || !defined(KWB) || !defined(BKV))
 #error "gemm_fast: SB needs KDIMB, NVB, KWB and BKV"
+#endif
+#if PEELED && !(SA && SB)
+#error "gemm_fast: PEELED needs SA and SB"
 #endif
 
 #if VWM == 1
@@ -130,7 +141,11 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
                                  (a_k_contiguous ? m_tile * a_ld + k_begin / VWM : m_tile / VWM + k_begin * a_ld);
     const global realN *b_tile = bg + b_off + z * b_batch +
                                  (b_k_contiguous ? n_tile * b_ld + k_begin / VWN : n_tile / VWN + k_begin * b_ld);
-    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / KWG;
+    // The slice's k in tiles; with PEELED the first one's first k_skip
+    // (before the slice) read as zeros.
+    const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
+    const int num_k_tiles = (k_len + (PEELED ? KWG - 1 : 0)) / KWG;
+    const int k_skip = PEELED ? num_k_tiles * KWG - k_len : 0;
 
     float acc[MWI][NWI];
 #pragma unroll
@@ -162,7 +177,8 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < MVA; ++i) {
             const int q = (j * MVA + i) * WGS + tid;
-            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG : (la_k + j * KDIMA) * a_ld + la_m + i * MDIMA;
+            a_src[j][i] = a_k_contiguous ? q % MWG * a_ld + q / MWG - k_skip / VWM
+                                         : (la_k + j * KDIMA - k_skip) * a_ld + la_m + i * MDIMA;
         }
     const int a_step = a_k_contiguous ? AKV : KWG * a_ld;
 #endif
@@ -177,20 +193,46 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #pragma unroll
         for (int i = 0; i < NVB; ++i) {
             const int q = (j * NVB + i) * WGS + tid;
-            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG : (lb_k + j * KDIMB) * b_ld + lb_n + i * NDIMB;
+            b_src[j][i] = b_k_contiguous ? q % NWG * b_ld + q / NWG - k_skip / VWN
+                                         : (lb_k + j * KDIMB - k_skip) * b_ld + lb_n + i * NDIMB;
         }
     const int b_step = b_k_contiguous ? BKV : KWG * b_ld;
+#endif
+
+#if PEELED
+    // Tile 0 into registers before the loop, its k before the slice (none
+    // where K is whole tiles) as zeros, never loaded: before the slice may
+    // lie before the operand. A
+    // vector of k stored contiguous lies wholly before it or in it (the
+    // host's rule: K whole vectors).
+#pragma unroll
+    for (int j = 0; j < KWA; ++j)
+#pragma unroll
+        for (int i = 0; i < MVA; ++i) {
+            const int q = (j * MVA + i) * WGS + tid;
+            const int k = a_k_contiguous ? q / MWG * VWM : la_k + j * KDIMA;
+            areg[j][i] = k >= k_skip ? a_tile[a_src[j][i]] : (realM)0.0f;
+        }
+#pragma unroll
+    for (int j = 0; j < KWB; ++j)
+#pragma unroll
+        for (int i = 0; i < NVB; ++i) {
+            const int q = (j * NVB + i) * WGS + tid;
+            const int k = b_k_contiguous ? q / NWG * VWN : lb_k + j * KDIMB;
+            breg[j][i] = k >= k_skip ? b_tile[b_src[j][i]] : (realN)0.0f;
+        }
 #endif
 
     // Step t stores tile t-1 (fetched during step t-1) into local buffer
     // (t-1)&1, fetches tile t into registers and multiplies tile t-1. The
     // buffer written at step t was last read at step t-2, before the
-    // barrier of step t-1, so one barrier per step suffices.
-    for (int t = 0; t <= num_k_tiles; ++t) {
+    // barrier of step t-1, so one barrier per step suffices. With PEELED
+    // tile 0 was fetched above.
+    for (int t = PEELED; t <= num_k_tiles; ++t) {
         const int tc = t - 1;
 #if SA || SB
         const int buf = tc & 1;
-        if (t > 0) {
+        if (PEELED || t > 0) {
             // A vector of k of one row goes down a column of the local tile, one value at a time.
 #if SA
             if (a_k_contiguous) {
@@ -257,7 +299,7 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #endif
         }
 #endif
-        if (t == 0)
+        if (!PEELED && t == 0)
             continue;
         for (int kb = 0; kb < KWG; kb += KWI) {
 #pragma unroll

@@ -251,8 +251,8 @@ static void gemv_case(const char *what, oclblas_layout layout, oclblas_transpose
  * both layouts; a strided batch (the launches' third dimension); k in
  * slices (GEMM_MAX_SLICE_K=1: a slice per k tile) summed by sum_slices;
  * C = beta C; tile-aligned operands stored with k contiguous, read in
- * place along k, alone, batched and in slices; and operands whose m and n
- * are not whole tiles read in place, alone, batched and in slices. */
+ * place along k, alone, batched and in slices; and operands whose m, n
+ * and k are not whole tiles read in place, alone, batched and in slices. */
 static void run_indirect(void)
 {
     oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0");
@@ -282,9 +282,12 @@ static void run_indirect(void)
         gemm_case_as("sgemm along k, batch of 2 tiles NT row-major, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
                      OCLBLAS_TRANS, tn, tm, tk, -1.0f, 0.0f, 2, 1);
     }
-    /* m and n not whole tiles, read in place: a tile and 8 more (whole
-     * vectors; the edge tiles move back to end at the edge). */
-    const size_t rm = tm + 8, rn = tn + 8, rk = tk;
+    /* Not whole tiles, read in place: m and n a tile and 8 more (whole
+     * vectors; the edge tiles move back to end at the edge), k a tile and
+     * a part (where the set stages both operands through local memory, its
+     * program for such a k reads the first tile of k from before the
+     * operands' start, as zeros). */
+    const size_t rm = tm + 8, rn = tn + 8, rk = tk + (kwg > 8 ? 8 : 4);
     if (tm && tn && tk) {
         gemm_case_as("sgemm ragged in place NN", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, rm, rn, rk,
                      1.5f, 0.5f, 1, 1);

@@ -239,6 +239,15 @@ static void test_format(void **state)
     assert_near(e->classes[0].along_k[OCLBLAS__K_GEMM_FAST][1], 1);
     assert_true(e->along_k[OCLBLAS__K_GEMM_DIRECT][0] == 0);
     free(e);
+
+    /* A set's peeled program's factor, below or above 1, in the entry and in a class. */
+    e = parse_ok(entry("peeled", "\"rates\": {\"gemm_fast\": 48300}, \"peeled_factors\": {\"gemm_fast\": 0.94}",
+                       "{\"name\": \"narrow\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                       " \"peeled_factors\": {\"gemm_fast\": 1.13}}"));
+    assert_near(e->peeled[OCLBLAS__K_GEMM_FAST], 0.94);
+    assert_near(e->classes[0].peeled[OCLBLAS__K_GEMM_FAST], 1.13);
+    assert_true(e->peeled[OCLBLAS__K_GEMM_DIRECT] == 0);
+    free(e);
 }
 
 /* The facts of a model with one member more (or, where they come first, in place of one). */
@@ -287,6 +296,17 @@ static void test_format_refused(void **state)
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}}, " SHARES("[0.9, 0.9]")
          "}",
          "shares along k without a set of parameters beside them: gemm_fast"},
+        /* Peeled factors: one in (0, 4], for a kernel with a peeled program, beside its set. */
+        {"\"peeled_factors\": {\"gemm_fast\": 0}", "", "expected a factor in (0, 4] for gemm_fast"},
+        {"\"peeled_factors\": {\"gemm_fast\": 4.5}", "", "expected a factor in (0, 4] for gemm_fast"},
+        {"\"peeled_factors\": {\"gemm_fast\": [1.1]}", "", "expected a factor in (0, 4] for gemm_fast"},
+        {"\"peeled_factors\": [1.1]", "", "expected an object for \"peeled_factors\""},
+        {"\"peeled_factors\": {\"gemm_tc\": 1.1}", "",
+         "a peeled factor for a kernel without a peeled program: gemm_tc"},
+        {"",
+         "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
+         " \"peeled_factors\": {\"gemm_fast\": 1.1}}",
+         "a peeled factor without a set of parameters beside it: gemm_fast"},
         /* A class's rate stands beside the class's own set. */
         {"",
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
@@ -327,9 +347,12 @@ static void test_resolution(void **state)
      * compute units; each set has its own entry's rate and shares along k. */
     load("vendor.json", entry(NULL, MODEL, ""));
     load("device.json",
-         entry("model-a", "\"rates\": {\"gemm_fast\": 20000}, \"along_k_shares\": {\"gemm_fast\": [0.8, 0.9]}",
+         entry("model-a",
+               "\"rates\": {\"gemm_fast\": 20000}, \"along_k_shares\": {\"gemm_fast\": [0.8, 0.9]},"
+               " \"peeled_factors\": {\"gemm_fast\": 0.9}",
                "{\"name\": \"wide\", \"when\": \"n >= 4096\", \"parameters\": {\"gemm_fast\": {\"NWG\": 128}},"
-               " \"rates\": {\"gemm_fast\": 15000}, \"along_k_shares\": {\"gemm_fast\": [0.7, 0.6]}}"));
+               " \"rates\": {\"gemm_fast\": 15000}, \"along_k_shares\": {\"gemm_fast\": [0.7, 0.6]},"
+               " \"peeled_factors\": {\"gemm_fast\": 1.2}}"));
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_true(oclblas__model_valid(&cx.model));
     assert_int_equal(cx.model.compute_units, 24);
@@ -341,6 +364,8 @@ static void test_resolution(void **state)
     assert_near(cx.along_k[OCLBLAS__K_GEMM_FAST][1], 0.9);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[0], 0.7);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1], 0.6);
+    assert_near(cx.peeled[OCLBLAS__K_GEMM_FAST], 0.9);
+    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled, 1.2);
     assert_true(cx.rate[OCLBLAS__K_GEMM_DIRECT] == 0); /* the global default's set: never measured */
 
     /* An override makes a set one nobody measured: no rate, on every set it changes. */
@@ -349,6 +374,7 @@ static void test_resolution(void **state)
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
     assert_true(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate == 0);
     assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1] == 0);
+    assert_true(cx.peeled[OCLBLAS__K_GEMM_FAST] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled == 0);
     assert_int_equal(oclblas_override_params(NULL, "gemm_fast", NULL), OCLBLAS_SUCCESS);
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);

@@ -279,11 +279,28 @@ static void test_in_place(void **state)
         assert_int_equal(arg_b(&plan.step[1], 7), OCLBLAS__BUF_S0);
         assert_int_equal(arg_i(&plan.step[1], 9), 256 / 2); /* the padded A's leading dimension */
     }
-    /* k not a multiple of KWG: neither operand in place. */
+    /* k not a multiple of KWG: read in place by the set's program for such
+     * a k (it stages both operands through local memory), the kernel given
+     * the real k; whole tiles of k never run that program. */
     p = gemm(0, 1, 256, 512, 120);
     plan = plan_of(&p);
-    assert_false(plan.fast.a_in_place || plan.fast.b_in_place);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place && plan.fast.peeled);
+    assert_int_equal(plan.num_steps, 1);
     assert_int_equal(plan.fast.kp, 128);
+    assert_int_equal(arg_i(&plan.step[0], 2), 120);
+    assert_int_equal(plan.step[0].params.v[GF_PEELED], 1);
+    p = gemm(0, 1, 256, 512, 128);
+    plan = plan_of(&p);
+    assert_false(plan.fast.peeled);
+    assert_int_equal(plan.step[0].params.v[GF_PEELED], 0);
+    /* Without local memory for A, no such program: both padded, k with them. */
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    p = gemm(0, 1, 256, 512, 120);
+    plan = plan_of(&p);
+    assert_false(plan.fast.a_in_place || plan.fast.b_in_place || plan.fast.peeled);
+    assert_int_equal(arg_i(&plan.step[plan.main], 2), 128);
+    assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 0);
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
     /* m and n not whole tiles but at least one and whole vectors (m of A,
      * n of B: their contiguous extents): read in place by any set, the
      * edge tiles moved back; the grid covers m and n in whole tiles. */
@@ -319,8 +336,14 @@ static void test_in_place(void **state)
     plan = plan_of(&p);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 1);
-    /* k not whole tiles: pad_transpose, both; gemm_fast's program is taken first. */
+    /* k not whole tiles but whole vectors of both widths: the same, by the
+     * set's program for such a k. */
     p = gemm(1, 0, 250, 500, 120);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous && plan.fast.peeled);
+    assert_int_equal(plan.num_steps, 1);
+    /* k neither whole tiles nor whole vectors: pad_transpose, both; gemm_fast's program is taken first. */
+    p = gemm(1, 0, 250, 500, 127);
     plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
@@ -377,7 +400,7 @@ static void test_in_place_along_k(void **state)
         size_t m, k, lda, off;
         unsigned align;
     } not_a[] = {{251, 128, 128, 0, 32},                    /* m neither a tile multiple nor whole vectors */
-                 {256, 120, 120, 0, 32},                    /* k not a tile multiple (nor B's then) */
+                 {256, 125, 126, 0, 32},                    /* k neither whole tiles nor whole vectors (nor B's) */
                  {256, 128, 129, 0, 32},                    /* lda not whole vectors of k */
                  {256, 128, 128, 1, 4},                     /* offset not a whole vector */
                  {256, 128, 128, 0, 4},                     /* the buffer's start not aligned */
@@ -1789,6 +1812,76 @@ static void test_model_database(void **state)
     assert_true(plan.fast.slices > 1);
 }
 
+/* A set's peeled program runs by the model only where the entry gives its
+ * factor: without one a k that is not whole tiles is padded; with one below
+ * 1 such a k is read in place by it (no pass) while whole tiles of k run
+ * the first program; with one above 1 every k runs it, priced faster by
+ * the factor. The step carries the program the plan chose. */
+static void test_model_peeled(void **state)
+{
+    (void)state;
+    with_model();
+    oclblas__gemm_problem ragged = gemm(0, 1, 1024, 1024, 1000), whole = gemm(0, 1, 1024, 1024, 1024);
+    oclblas__plan plan = plan_of(&ragged);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_false(plan.fast.peeled || plan.fast.a_in_place || plan.fast.b_in_place);
+    assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 0);
+    const double padded_s = plan.model.time_s;
+    plan = plan_of(&whole);
+    assert_false(plan.fast.peeled);
+    const double first_s = plan.model.time_s;
+
+    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0.9;
+    plan = plan_of(&ragged);
+    assert_true(plan.fast.peeled && plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 1);
+    assert_int_equal(arg_i(&plan.step[plan.main], 2), 1000); /* the kernel's K: the real k */
+    assert_true(plan.model.time_s < padded_s);
+    plan = plan_of(&whole);
+    assert_false(plan.fast.peeled);
+    assert_true(fabs(plan.model.time_s - first_s) <= 1e-12);
+    /* So low that the passes cost less: padded again. */
+    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0.2;
+    plan = plan_of(&ragged);
+    assert_false(plan.fast.peeled);
+
+    cx.peeled[OCLBLAS__K_GEMM_FAST] = 1.1;
+    plan = plan_of(&whole);
+    assert_true(plan.fast.peeled && plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 1);
+    assert_true(plan.model.time_s < first_s);
+    /* A set without local memory for A has no peeled program, whatever its factor. */
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
+    plan = plan_of(&whole);
+    assert_false(plan.fast.peeled);
+    assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 0);
+    cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
+    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0;
+}
+
+/* The H100's entry: the set for every shape, which spills in its peeled
+ * program, reads 1000^3's operands in place only where that beats the
+ * passes; the narrow and small sets run it for every k. */
+static void test_peeled_database(void **state)
+{
+    (void)state;
+    oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
+    assert_true(out.peeled[OCLBLAS__K_GEMM_FAST] > 0 && out.peeled[OCLBLAS__K_GEMM_FAST] < 1);
+    int above = 0;
+    for (int i = 0; i < out.num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
+        above += out.classes[OCLBLAS__K_GEMM_FAST][i].peeled > 1;
+    assert_true(above > 0);
+    /* A set whose factor is above 1 runs peeled on whole tiles of k too. */
+    oclblas__gemm_problem p = gemm(0, 0, 4096, 32, 4096);
+    oclblas__plan plan;
+    assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_string_equal(plan.cls, "narrow-n");
+    assert_true(plan.fast.peeled);
+}
+
 /* Sets every gemm_fast set's share of its rate reading an operand (0: A,
  * 1: B) along k (0: the device's along_k_share stands for it). */
 static void set_shares(oclblas__devctx *out, int operand, double share)
@@ -1867,6 +1960,7 @@ int main(void)
         cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
+        cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),
         cmocka_unit_test_setup(test_batch_along_k, setup),     cmocka_unit_test_setup(test_model_along_k, setup),
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),

@@ -16,7 +16,10 @@
  * ("rates": {"gemm_fast": GFLOPS, ...}, in the entry for its sets for
  * every shape, in a class for the class's) and, for a kernel that reads
  * operands along k, the shares of that rate it keeps doing so
- * ("along_k_shares": {"gemm_fast": [A, B]}).
+ * ("along_k_shares": {"gemm_fast": [A, B]}), and for a kernel whose sets
+ * have a second, peeled program (kernels/tiled.h), the factor on that rate
+ * of that program ("peeled_factors": {"gemm_fast": F}); without one the
+ * model never runs it.
  */
 #include "db/db.h"
 #include "kernels/tiled.h"
@@ -122,6 +125,31 @@ static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const c
     return OCLBLAS_SUCCESS;
 }
 
+/* "peeled_factors": {"KERNEL": F, ...}: the factor on its rate of the
+ * peeled program of a set that has (a bit per kernel), in (0, 4]: at most
+ * 1 it runs only where k is not whole tiles, above 1 wherever it can; only
+ * for a kernel with such a program. */
+static oclblas_status parse_peeled(const oclblas__json *fj, unsigned has, const char *origin,
+                                   double factors[], char *err, size_t err_len)
+{
+    if (fj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"peeled_factors\"");
+    for (const oclblas__json *kj = fj->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel in \"peeled_factors\":", kj->key);
+        const oclblas__tiled *tiled = oclblas__kernels[k]->tiled;
+        if (!tiled || !tiled->peels)
+            return bad(err, err_len, origin, "a peeled factor for a kernel without a peeled program:", kj->key);
+        if (!(has & (1u << k)))
+            return bad(err, err_len, origin, "a peeled factor without a set of parameters beside it:", kj->key);
+        if (kj->type != OCLBLAS__JSON_NUMBER || !(kj->number > 0 && kj->number <= 4))
+            return bad(err, err_len, origin, "expected a factor in (0, 4] for", kj->key);
+        factors[k] = kj->number;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
 /* "along_k_shares": {"KERNEL": [A, B], ...}: the shares of its rate a set
  * that has (a bit per kernel) keeps reading A, and B, in place along k,
  * each in (0, 1], into shares[]; only for a kernel that can. */
@@ -195,8 +223,8 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
     return OCLBLAS_SUCCESS;
 }
 
-/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}, "rates": {...}, "along_k_shares": {...}}, ...],
- * tried in order. */
+/* "classes": [{"name": "...", "when": "RULE", "parameters": {...}, "rates": {...}, "along_k_shares": {...},
+ * "peeled_factors": {...}}, ...], tried in order. */
 static oclblas_status parse_classes(const oclblas__json *arr, const char *origin, oclblas__db_entry *e, char *err,
                                     size_t err_len)
 {
@@ -210,7 +238,7 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
             return bad(err, err_len, origin, "a class must be a JSON object", NULL);
         for (const oclblas__json *c = cj->child; c; c = c->next)
             if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters") &&
-                strcmp(c->key, "rates") && strcmp(c->key, "along_k_shares"))
+                strcmp(c->key, "rates") && strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors"))
                 return bad(err, err_len, origin, "unknown member of a class:", c->key);
         oclblas__db_class *dc = &e->classes[e->num_classes];
         const oclblas__json *name = oclblas__json_get(cj, "name");
@@ -254,6 +282,9 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
         const oclblas__json *along = oclblas__json_get(cj, "along_k_shares");
         if (along && (st = parse_along_k(along, dc->has, origin, dc->along_k, err, err_len)))
             return st;
+        const oclblas__json *peeled = oclblas__json_get(cj, "peeled_factors");
+        if (peeled && (st = parse_peeled(peeled, dc->has, origin, dc->peeled, err, err_len)))
+            return st;
         /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
         for (int i = 0; i < e->num_classes; ++i)
             if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
@@ -280,7 +311,7 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
     for (const oclblas__json *c = j->child; c; c = c->next)
         if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
             strcmp(c->key, "parameters") && strcmp(c->key, "classes") && strcmp(c->key, "rates") &&
-            strcmp(c->key, "along_k_shares") && strcmp(c->key, "model"))
+            strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors") && strcmp(c->key, "model"))
             return bad(err, err_len, origin, "unknown member", c->key);
 
     const oclblas__json *dev = oclblas__json_get(j, "device");
@@ -323,6 +354,9 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
         return st;
     const oclblas__json *along = oclblas__json_get(j, "along_k_shares");
     if (along && (st = parse_along_k(along, e->has, origin, e->along_k, err, err_len)))
+        return st;
+    const oclblas__json *peeled = oclblas__json_get(j, "peeled_factors");
+    if (peeled && (st = parse_peeled(peeled, e->has, origin, e->peeled, err, err_len)))
         return st;
     const oclblas__json *model = oclblas__json_get(j, "model");
     if (model && (st = parse_model(model, origin, e, err, err_len)))

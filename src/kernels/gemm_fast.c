@@ -7,7 +7,8 @@
  * kernels/gemm_fast.cl derives nothing itself), its launch geometry and
  * its tile, as the plan asks of a tiled kernel (kernels/tiled.h): which
  * operands it can read in place stored with k contiguous as well, and
- * that it reads m and n that are not whole tiles.
+ * that it reads m, n and k that are not whole tiles (the last in its
+ * second program, peeled).
  */
 #include "kernels/gemm_fast.h"
 
@@ -153,6 +154,7 @@ static int derive(const int *v, oclblas__derived *out)
         out[n++] = (oclblas__derived){"KWB", kdimb ? v[GF_KWG] / kdimb : 0};
         out[n++] = (oclblas__derived){"BKV", k_vectors(v[GF_KWG], v[GF_VWN])};
     }
+    out[n++] = (oclblas__derived){"PEELED", v[GF_SA] && v[GF_SB] && v[GF_PEELED]};
     return n;
 }
 
@@ -163,6 +165,7 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     const oclblas__batch *batch = &a->batch;
     const int batched = batch->count > 1;
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_FAST, .entry = "gemm_fast", .params = *p};
+    s->params.v[GF_PEELED] = a->peeled;
     s->geo.dims = 3;
     s->geo.local[0] = (size_t)v[GF_MDIMC];
     s->geo.local[1] = (size_t)v[GF_NDIMC];
@@ -221,10 +224,16 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return operand == 0 ? v[GF_SA] && k_vectors(v[GF_KWG], v[GF_VWM]) : v[GF_SB] && k_vectors(v[GF_KWG], v[GF_VWN]);
 }
 
+/* The second program, tile 0 of k fetched before the loop (partly as
+ * zeros where k is not whole tiles): where both operands go through local
+ * memory. */
+static int peels(const oclblas__params *p) { return p->v[GF_SA] && p->v[GF_SB]; }
+
 static const oclblas__tiled tiled = {.tile = tile,
                                      .step = oclblas__gemm_fast_step,
                                      .reads_k_contiguous = reads_k_contiguous,
-                                     .reads_ragged = 1};
+                                     .reads_ragged = 1,
+                                     .peels = peels};
 
 const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .name = "gemm_fast",

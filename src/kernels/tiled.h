@@ -35,6 +35,10 @@ typedef struct {
      * (k, n) at b[b_off + n * b_ld + k]: only where the set reads it so
      * (reads_k_contiguous below). */
     int a_k_contiguous, b_k_contiguous;
+    /* The set's second program (only where it has one, peels): tile 0
+     * of each slice of k fetched before the loop, partly as zeros where k
+     * is not whole tiles. */
+    int peeled;
 } oclblas__tile_args;
 
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;
@@ -58,8 +62,14 @@ struct oclblas__tiled {
     /* Whether the kernel reads operands in place whose m (A) or n (B) is
      * not whole tiles, where it is at least a tile and whole vectors of the
      * operand's width (a tile that would cross the edge of C is moved back
-     * to end at it); 0: such an operand is padded. k is always whole tiles. */
+     * to end at it); 0: such an operand is padded. */
     int reads_ragged;
+    /* Whether the set has a second program, peeled: tile 0 of k fetched
+     * before the loop, which reads operands in place whose k is not whole
+     * tiles (an operand stored with k contiguous: k whole vectors), given
+     * the real k, and on some sets runs faster whatever k; NULL or 0: such
+     * operands are padded and the kernel given k padded. */
+    int (*peels)(const oclblas__params *p);
     /* The set that runs in a math mode (gemm_tc: its number of products);
      * NULL: the set as it is, in every mode. */
     oclblas__params (*for_mode)(const oclblas__params *p, oclblas_math_mode mode);

@@ -336,35 +336,41 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
     f->b_copies = stride[1] && !in_place[1] ? f->problems : 1;
 }
 
-/* A set's tile, whether it reads A and B in place stored with k
- * contiguous, and m and n that are not whole tiles (kernels/tiled.h). */
+/* A set's tile and what the plan may have it read (kernels/tiled.h): A
+ * and B in place stored with k contiguous, m and n that are not whole
+ * tiles; peeled: its second program for a k that is not whole tiles (read
+ * in place), and peel_whole: for every k (where the model priced it
+ * faster). */
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
-    int ragged;
+    int ragged, peeled, peel_whole;
 } set_tile;
 
 static set_tile tile_of(int kernel, const oclblas__params *set)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    set_tile st = {{0}, 0, 0, 0};
+    set_tile st = {{0}, 0, 0, 0, 0, 0};
     tiled->tile(set, &st.t);
     if (tiled->reads_k_contiguous) {
         st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
         st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
     }
     st.ragged = tiled->reads_ragged;
+    st.peeled = tiled->peels && tiled->peels(set);
     return st;
 }
 
 /* Whether an operand of rows x k (rows: m of A, n of B; tile_rows a
- * tile's, read in vectors of vw) is in the tiles the set reads in place:
- * k whole tiles, and rows whole tiles or, where the kernel reads them
- * ragged, at least a tile and whole vectors. */
-static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw)
+ * tile's, read in vectors of vw, along k where k_contiguous) is in the
+ * tiles the set reads in place: rows whole tiles or, where the kernel
+ * reads them ragged, at least a tile and whole vectors; k whole tiles or,
+ * where the set reads it ragged, anything (along k: whole vectors). */
+static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
 {
     const int rows_fit = rows % tile_rows == 0 || (st->ragged && rows >= tile_rows && rows % vw == 0);
-    return rows_fit && k % st->t.k == 0;
+    const int k_fit = k % st->t.k == 0 || (st->peeled && (!k_contiguous || k % vw == 0));
+    return rows_fit && k_fit;
 }
 
 /* What the indirect plan with a tiled kernel of this tile decides before
@@ -394,16 +400,20 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * int; in a batch, if every problem's operand starts on a whole
      * vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm) &&
+    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
                     lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
                     stride_a % vwm == 0;
-    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn) &&
+    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
                     ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
                     stride_b % vwn == 0;
     f->a_k_contiguous = f->a_in_place && at;
     f->b_k_contiguous = f->b_in_place && !bt;
     f->a_transposed = !f->a_in_place && at;
     f->b_transposed = !f->b_in_place && !bt;
+    /* The set's second program where k is not whole tiles and that lets an
+     * operand be read in place, or wherever it may (the kernel is then
+     * given the real k). */
+    f->peeled = st->peeled && (st->peel_whole || (k != kp && (f->a_in_place || f->b_in_place)));
     f->mp = mp;
     f->np = np;
     f->kp = kp;
@@ -426,21 +436,18 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
  * set (of the class cls, NULL for the set for every shape) on operands
  * that the helpers pad (and transpose) into scratch buffers, unless the
  * kernel reads the caller's own layout in place (fast_layout), with k in
- * at most slices slices (0: as the routine values say), reading along k
- * only where along_k says it may; of a strided batch where batch is
- * not NULL (gemm_fast only), or, where not even two problems' copies fit
- * the scratch, the single problem's plan. */
+ * at most slices slices (0: as the routine values say), reading what
+ * reads (the set's tile_of, or less) says it may; of a strided batch where
+ * batch is not NULL (gemm_fast only), or, where not even two problems'
+ * copies fit the scratch, the single problem's plan. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__params *hp, const oclblas__params *rp,
                                  int main_kernel, const oclblas__params *main_set, const char *cls, size_t slices,
-                                 int along_k, oclblas__plan *out)
+                                 const set_tile *reads, oclblas__plan *out)
 {
     memset(out, 0, sizeof *out);
     const oclblas__tiled *tiled = oclblas__kernels[main_kernel]->tiled;
-    set_tile tile = tile_of(main_kernel, main_set);
-    if (!along_k)
-        tile.a_k_contiguous = tile.b_k_contiguous = 0;
-    const oclblas_status st = fast_layout(cx, p, rp, &tile, slices, batch, &out->fast);
+    const oclblas_status st = fast_layout(cx, p, rp, reads, slices, batch, &out->fast);
     if (st != OCLBLAS_SUCCESS)
         return st;
     if (out->fast.problems == 0)
@@ -480,7 +487,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
-    oclblas__tile_args g = {m, n, kp, k_slice, mp * np,
+    oclblas__tile_args g = {m, n, out->fast.peeled ? k : kp, k_slice, mp * np,
                             split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
                             a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
                             b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
@@ -488,7 +495,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
                             a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                             b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
                             split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0},
-                            out->fast.a_k_contiguous, out->fast.b_k_contiguous};
+                            out->fast.a_k_contiguous, out->fast.b_k_contiguous, out->fast.peeled};
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
@@ -512,8 +519,9 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
 /* The indirect plan by the routine values and the classes' rules:
  * gemm_tc where the mode allows it (tc_mode_set), m * n * k is at least
  * GEMM_TC_MIN cubed and the plan is not a batch's (gemm_tc has no batch
- * dimension), else gemm_fast with the set of its class for the shape; k
- * split by k_slices. hp and rp: the helpers' and the routine's sets in
+ * dimension), else gemm_fast with the set of its class for the shape (its
+ * second program only for a k that is not whole tiles); k split by
+ * k_slices. hp and rp: the helpers' and the routine's sets in
  * force for the shape. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
@@ -525,13 +533,16 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const char *cls = NULL;
     double rate;
     if (!batch && (double)p->m * (double)p->n * (double)p->k >= min * min * min &&
-        tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate))
-        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, 1, out);
+        tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate)) {
+        const set_tile reads = tile_of(OCLBLAS__K_GEMM_TC, &tc_set);
+        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
+    }
     const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!fp)
         return st;
+    const set_tile reads = tile_of(OCLBLAS__K_GEMM_FAST, fp);
     return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_FAST, fp,
-                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, 1, out);
+                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, &reads, out);
 }
 
 /* gemm_direct with the given set, straight from the caller's buffers; of
@@ -603,11 +614,14 @@ static size_t groups_of(const oclblas__step *s)
     return groups;
 }
 
-/* What the entry measured of a set: its rate (flop/s) and the shares of it
- * kept reading A, and B, in place along k (0: not measured). */
+/* What the entry measured of a set: its rate (flop/s), the shares of it
+ * kept reading A, and B, in place along k, and the factor on it of its
+ * second program, peeled (0: not measured; a set without that factor
+ * never runs that program by the model). */
 typedef struct {
     double rate;
     double along_k[2];
+    double peeled;
 } set_rate;
 
 /* The model's time for an indirect plan of this layout: its launches (the
@@ -615,7 +629,8 @@ typedef struct {
  * move, and its kernel's work-groups (a tile of C and a slice of k each,
  * for each problem of a batch's launch) at the set's rate, less its share
  * for each operand read in place along k (the set's own, measured, else
- * the device's along_k_share). */
+ * the device's along_k_share), times its peeled program's factor where it
+ * runs that. */
 static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
                          const oclblas__fast_layout *f, size_t items, const set_rate *sr)
 {
@@ -626,6 +641,8 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
         share *= sr->along_k[0] > 0 ? sr->along_k[0] : device_share;
     if (f->b_k_contiguous)
         share *= sr->along_k[1] > 0 ? sr->along_k[1] : device_share;
+    if (f->peeled)
+        share *= sr->peeled;
     const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
     const int split = f->slices > 1;
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
@@ -642,25 +659,27 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
 
 /* The model's choice so far: the kernel, its set (a copy: gemm_tc's is
  * made for the mode), its class, the split, whether the batch runs as one
- * launch (else one problem per plan); the time of its plan and of each
- * problem it computes, and how many ways were priced. */
+ * launch (else one problem per plan), what a tiled kernel may read (else
+ * the helpers pad or turn it) and whether it runs its peeled program; the
+ * time of its plan and of each problem it computes, and how many ways were
+ * priced. */
 typedef struct {
     int kernel;
     oclblas__params set;
     const char *cls;
     size_t slices;
     int batched;
-    int along_k; /* a tiled kernel may read an operand in place along k (else the helpers turn it) */
+    set_tile reads;
     double time_s, per_problem_s;
     int ways;
 } choice;
 
 static void consider(choice *best, int kernel, const oclblas__params *set, const char *cls, size_t slices,
-                     int batched, int along_k, double t, size_t problems)
+                     int batched, const set_tile *reads, double t, size_t problems)
 {
     const double per = t / (double)problems;
     if (best->ways++ == 0 || per < best->per_problem_s)
-        *best = (choice){kernel, *set, cls, slices, batched, along_k, t, per, best->ways};
+        *best = (choice){kernel, *set, cls, slices, batched, *reads, t, per, best->ways};
 }
 
 /* The split counts the model tries: up to 64 slices, each of at least 128
@@ -670,30 +689,29 @@ static void consider(choice *best, int kernel, const oclblas__params *set, const
 static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 /* Every split of k the model tries for one set of a tiled kernel, reading
- * operands along k where st_tile allows it; of a batch (not NULL), its one
- * launch without a split. *read_along_k: whether the layout read an
- * operand along k. */
+ * what reads allows; of a batch (not NULL), its one launch without a
+ * split. *read_along_k: whether the layout read an operand along k;
+ * *ran_peeled: whether it ran the peeled program. */
 static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                       const oclblas__batch *batch, const oclblas__params *rp, int kernel,
                                       const oclblas__params *set, const char *cls, const set_rate *sr,
-                                      const set_tile *st_tile_in, choice *best, int *read_along_k)
+                                      const set_tile *reads, choice *best, int *read_along_k, int *ran_peeled)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    const set_tile st_tile = *st_tile_in;
-    const int along_k = st_tile.a_k_contiguous || st_tile.b_k_contiguous;
-    const oclblas__tile tile = st_tile.t;
+    const oclblas__tile tile = reads->t;
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
     const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
-                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0};
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0};
     tiled->step(set, &any, &probe);
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
-    oclblas_status st = fast_layout(cx, p, rp, &st_tile, 1, batch, &f);
+    oclblas_status st = fast_layout(cx, p, rp, reads, 1, batch, &f);
     *read_along_k = st == OCLBLAS_SUCCESS && (f.a_k_contiguous || f.b_k_contiguous);
+    *ran_peeled = st == OCLBLAS_SUCCESS && f.peeled;
     if (st != OCLBLAS_SUCCESS || batch) {
         if (st == OCLBLAS_SUCCESS && f.problems) /* else the copies of two problems do not fit */
-            consider(best, kernel, set, cls, 1, 1, along_k, tiled_time(cx, p, &tile, &f, items, sr), f.problems);
+            consider(best, kernel, set, cls, 1, 1, reads, tiled_time(cx, p, &tile, &f, items, sr), f.problems);
         return st;
     }
     const size_t kt = f.kp / tile.k, min_kt = (128 + tile.k - 1) / tile.k;
@@ -709,19 +727,20 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
      * product at the set's full rate: where the best so far does, the
      * splits after the first way are not priced. */
     const oclblas__model_device *d = &cx->model;
+    const double top = sr->rate * (f.peeled && sr->peeled > 1 ? sr->peeled : 1);
     const double bound = d->call_s + (1 + !f.a_in_place + !f.b_in_place) * d->launch_s +
-                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / sr->rate;
+                         2.0 * (double)f.mp * (double)f.np * (double)f.kp / top;
     size_t last = 0;
     for (size_t i = 0; i <= sizeof split_tries / sizeof split_tries[0]; ++i) {
         const size_t s = i == 0 ? need : split_tries[i - 1];
         if (s < need || s > (upper > 1 ? upper : 1) || (last && bound >= best->per_problem_s))
             continue;
-        if ((st = fast_layout(cx, p, rp, &st_tile, s, NULL, &f)) != OCLBLAS_SUCCESS)
+        if ((st = fast_layout(cx, p, rp, reads, s, NULL, &f)) != OCLBLAS_SUCCESS)
             return st;
         if (f.slices == last)
             continue;
         last = f.slices;
-        consider(best, kernel, set, cls, f.slices, 0, along_k, tiled_time(cx, p, &tile, &f, items, sr), 1);
+        consider(best, kernel, set, cls, f.slices, 0, reads, tiled_time(cx, p, &tile, &f, items, sr), 1);
     }
     return OCLBLAS_SUCCESS;
 }
@@ -729,18 +748,35 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
 /* One set of a tiled kernel: its splits reading in place along k what it
  * can, and, where that reads an operand along k, its splits with the
  * helpers turning that operand first (a pass over it, against a slower
- * load in every work-group: the model weighs the two). */
+ * load in every work-group: the model weighs the two); each with its
+ * peeled program where the entry measured that program's factor (for
+ * every k where the factor is at least 1, else only where k is not whole
+ * tiles, against the other program on padded k) and without it. */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
                                      const oclblas__params *set, const char *cls, const set_rate *sr, choice *best)
 {
-    set_tile st_tile = tile_of(kernel, set);
-    int read_along_k;
-    oclblas_status st = consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &st_tile, best, &read_along_k);
-    if (st != OCLBLAS_SUCCESS || !read_along_k)
-        return st;
-    st_tile.a_k_contiguous = st_tile.b_k_contiguous = 0;
-    return consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &st_tile, best, &read_along_k);
+    set_tile full = tile_of(kernel, set);
+    full.peeled = full.peeled && sr->peeled > 0;
+    full.peel_whole = full.peeled && sr->peeled >= 1;
+    oclblas_status st;
+    for (int along_k = 1; along_k >= 0; --along_k) {
+        set_tile reads = full;
+        if (!along_k)
+            reads.a_k_contiguous = reads.b_k_contiguous = 0;
+        int read_along_k, ran_peeled;
+        if ((st = consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &reads, best, &read_along_k, &ran_peeled)))
+            return st;
+        if (ran_peeled) {
+            reads.peeled = reads.peel_whole = 0;
+            int unused;
+            if ((st = consider_splits(cx, p, batch, rp, kernel, set, cls, sr, &reads, best, &unused, &unused)))
+                return st;
+        }
+        if (!read_along_k)
+            break;
+    }
+    return OCLBLAS_SUCCESS;
 }
 
 /* The plan the model finds fastest among: gemm_direct with each of its
@@ -771,7 +807,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
         for (int i = -1; i < cx->num_classes[kernel]; ++i) {
             const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
             const double *along_k = c ? c->along_k : cx->along_k[kernel];
-            const set_rate sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]}};
+            const set_rate sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]},
+                                 c ? c->peeled : cx->peeled[kernel]};
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
             const char *cls = c ? c->cls.name : NULL;
             if (!(sr.rate > 0))
@@ -784,7 +821,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                 const size_t groups = groups_of(s);
                 const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)probe.problems;
                 const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, sr.rate, 1}};
-                consider(&best, kernel, set, cls, 0, batch != NULL, 0, oclblas__model_plan_s(&cx->model, &mp),
+                const set_tile reads_as_is = {{0}, 0, 0, 0, 0, 0}; /* not a tiled kernel's */
+                consider(&best, kernel, set, cls, 0, batch != NULL, &reads_as_is, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);
             } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, &sr, &best))) {
                 return st;
@@ -793,7 +831,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    set_rate tc_rate = {0, {0, 0}}; /* gemm_tc reads no operand along k */
+    set_rate tc_rate = {0, {0, 0}, 0}; /* gemm_tc reads no operand along k, has one program */
     if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
         (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
@@ -806,7 +844,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     const oclblas__batch *b = best.batched ? batch : NULL;
     if (best.kernel == OCLBLAS__K_GEMM_DIRECT)
         direct_plan(p, b, &best.set, best.cls, out);
-    else if ((st = tiled_plan(cx, p, b, hp, rp, best.kernel, &best.set, best.cls, best.slices, best.along_k, out)))
+    else if ((st = tiled_plan(cx, p, b, hp, rp, best.kernel, &best.set, best.cls, best.slices, &best.reads, out)))
         return st;
     out->model.time_s = best.time_s;
     out->model.ways = best.ways;
@@ -962,6 +1000,8 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
+        if (plan->fast.peeled)
+            put(buf, len, &used, ", k of %zu read ragged", call->k);
         break;
     }
     }

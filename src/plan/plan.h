@@ -57,6 +57,7 @@ typedef struct {
     int a_k_contiguous, b_k_contiguous; /* ... and stored with k contiguous (kernels/tiled.h) */
     int a_transposed, b_transposed; /* padded through pad_transpose */
     size_t slices, k_slice;         /* the split of k (1 slice: none) */
+    int peeled;                     /* the set's second program (tiled.h): k may be not whole tiles, read in place */
     /* Of a batch's launch: its problems (0: not even two problems' copies
      * fit the scratch), and the padded copies of A and B it makes (one per
      * problem, or 1: one that every problem shares). */
