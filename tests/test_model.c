@@ -241,12 +241,13 @@ static void test_format(void **state)
     free(e);
 
     /* A set's peeled program's factor, below or above 1, in the entry and in a class. */
-    e = parse_ok(entry("peeled", "\"rates\": {\"gemm_fast\": 48300}, \"peeled_factors\": {\"gemm_fast\": 0.94}",
+    e = parse_ok(entry("peeled", "\"rates\": {\"gemm_fast\": 48300}, \"peeled_factors\": {\"gemm_fast\": [0.94, 1.01, 1.02]}",
                        "{\"name\": \"narrow\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
-                       " \"peeled_factors\": {\"gemm_fast\": 1.13}}"));
-    assert_near(e->peeled[OCLBLAS__K_GEMM_FAST], 0.94);
-    assert_near(e->classes[0].peeled[OCLBLAS__K_GEMM_FAST], 1.13);
-    assert_true(e->peeled[OCLBLAS__K_GEMM_DIRECT] == 0);
+                       " \"peeled_factors\": {\"gemm_fast\": [1.01, 1.15, 1.12]}}"));
+    assert_near(e->peeled[OCLBLAS__K_GEMM_FAST][0], 0.94);
+    assert_near(e->peeled[OCLBLAS__K_GEMM_FAST][2], 1.02);
+    assert_near(e->classes[0].peeled[OCLBLAS__K_GEMM_FAST][1], 1.15);
+    assert_true(e->peeled[OCLBLAS__K_GEMM_DIRECT][0] == 0);
     free(e);
 }
 
@@ -255,6 +256,8 @@ static void test_format(void **state)
 #define MODEL_WITH(member) "\"model\": {" FACTS ", " member "}"
 #define SHARES(value) "\"along_k_shares\": {\"gemm_fast\": " value "}"
 #define BAD_SHARES "expected [A, B], two shares in (0, 1], for gemm_fast"
+#define PEELED(value) "\"peeled_factors\": {\"gemm_fast\": " value "}"
+#define BAD_PEELED "expected [F, A, B], three factors in (0, 4], for gemm_fast"
 
 static void test_format_refused(void **state)
 {
@@ -296,16 +299,19 @@ static void test_format_refused(void **state)
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}}, " SHARES("[0.9, 0.9]")
          "}",
          "shares along k without a set of parameters beside them: gemm_fast"},
-        /* Peeled factors: one in (0, 4], for a kernel with a peeled program, beside its set. */
-        {"\"peeled_factors\": {\"gemm_fast\": 0}", "", "expected a factor in (0, 4] for gemm_fast"},
-        {"\"peeled_factors\": {\"gemm_fast\": 4.5}", "", "expected a factor in (0, 4] for gemm_fast"},
-        {"\"peeled_factors\": {\"gemm_fast\": [1.1]}", "", "expected a factor in (0, 4] for gemm_fast"},
+        /* Peeled factors: three, each in (0, 4], for a kernel with a peeled program, beside its set. */
+        {PEELED("[0, 1, 1]"), "", BAD_PEELED},
+        {PEELED("[1, 4.5, 1]"), "", BAD_PEELED},
+        {PEELED("[1.1, 1]"), "", BAD_PEELED},
+        {PEELED("[1.1, 1, 1, 1]"), "", BAD_PEELED},
+        {PEELED("[1.1, 1, \"more\"]"), "", BAD_PEELED},
+        {PEELED("1.1"), "", BAD_PEELED},
         {"\"peeled_factors\": [1.1]", "", "expected an object for \"peeled_factors\""},
-        {"\"peeled_factors\": {\"gemm_tc\": 1.1}", "",
+        {"\"peeled_factors\": {\"gemm_tc\": [1, 1, 1]}", "",
          "a peeled factor for a kernel without a peeled program: gemm_tc"},
         {"",
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
-         " \"peeled_factors\": {\"gemm_fast\": 1.1}}",
+         " " PEELED("[1, 1, 1]") "}",
          "a peeled factor without a set of parameters beside it: gemm_fast"},
         /* A class's rate stands beside the class's own set. */
         {"",
@@ -349,10 +355,10 @@ static void test_resolution(void **state)
     load("device.json",
          entry("model-a",
                "\"rates\": {\"gemm_fast\": 20000}, \"along_k_shares\": {\"gemm_fast\": [0.8, 0.9]},"
-               " \"peeled_factors\": {\"gemm_fast\": 0.9}",
+               " \"peeled_factors\": {\"gemm_fast\": [0.9, 1, 1.1]}",
                "{\"name\": \"wide\", \"when\": \"n >= 4096\", \"parameters\": {\"gemm_fast\": {\"NWG\": 128}},"
                " \"rates\": {\"gemm_fast\": 15000}, \"along_k_shares\": {\"gemm_fast\": [0.7, 0.6]},"
-               " \"peeled_factors\": {\"gemm_fast\": 1.2}}"));
+               " \"peeled_factors\": {\"gemm_fast\": [1.2, 1.1, 1]}}"));
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_true(oclblas__model_valid(&cx.model));
     assert_int_equal(cx.model.compute_units, 24);
@@ -364,8 +370,8 @@ static void test_resolution(void **state)
     assert_near(cx.along_k[OCLBLAS__K_GEMM_FAST][1], 0.9);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[0], 0.7);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1], 0.6);
-    assert_near(cx.peeled[OCLBLAS__K_GEMM_FAST], 0.9);
-    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled, 1.2);
+    assert_near(cx.peeled[OCLBLAS__K_GEMM_FAST][2], 1.1);
+    assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled[0], 1.2);
     assert_true(cx.rate[OCLBLAS__K_GEMM_DIRECT] == 0); /* the global default's set: never measured */
 
     /* An override makes a set one nobody measured: no rate, on every set it changes. */
@@ -374,7 +380,7 @@ static void test_resolution(void **state)
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
     assert_true(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate == 0);
     assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1] == 0);
-    assert_true(cx.peeled[OCLBLAS__K_GEMM_FAST] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled == 0);
+    assert_true(cx.peeled[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled[0] == 0);
     assert_int_equal(oclblas_override_params(NULL, "gemm_fast", NULL), OCLBLAS_SUCCESS);
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);

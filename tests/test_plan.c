@@ -1812,11 +1812,22 @@ static void test_model_database(void **state)
     assert_true(plan.fast.slices > 1);
 }
 
+/* Sets the factors of the set for every shape's peeled program. */
+static void set_peeled(double f, double a, double b)
+{
+    double *p = cx.peeled[OCLBLAS__K_GEMM_FAST];
+    p[0] = f;
+    p[1] = a;
+    p[2] = b;
+}
+
 /* A set's peeled program runs by the model only where the entry gives its
- * factor: without one a k that is not whole tiles is padded; with one below
- * 1 such a k is read in place by it (no pass) while whole tiles of k run
- * the first program; with one above 1 every k runs it, priced faster by
- * the factor. The step carries the program the plan chose. */
+ * factors, and there where the model prices it lower: without them a k
+ * that is not whole tiles is padded; with a factor below 1 such a k is
+ * read in place by it (no pass) while whole tiles of k run the first
+ * program; above 1, every k runs it, priced faster by the factor; the
+ * factors for operands along k count only where one is read so. The step
+ * carries the program the plan chose. */
 static void test_model_peeled(void **state)
 {
     (void)state;
@@ -1831,9 +1842,10 @@ static void test_model_peeled(void **state)
     assert_false(plan.fast.peeled);
     const double first_s = plan.model.time_s;
 
-    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0.9;
+    set_peeled(0.9, 1.5, 1.5); /* neither operand along k here: 0.9 */
     plan = plan_of(&ragged);
     assert_true(plan.fast.peeled && plan.fast.a_in_place && plan.fast.b_in_place);
+    assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
     assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 1);
     assert_int_equal(arg_i(&plan.step[plan.main], 2), 1000); /* the kernel's K: the real k */
     assert_true(plan.model.time_s < padded_s);
@@ -1841,45 +1853,64 @@ static void test_model_peeled(void **state)
     assert_false(plan.fast.peeled);
     assert_true(fabs(plan.model.time_s - first_s) <= 1e-12);
     /* So low that the passes cost less: padded again. */
-    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0.2;
+    set_peeled(0.2, 1, 1);
     plan = plan_of(&ragged);
     assert_false(plan.fast.peeled);
 
-    cx.peeled[OCLBLAS__K_GEMM_FAST] = 1.1;
+    set_peeled(1.1, 1, 1);
     plan = plan_of(&whole);
     assert_true(plan.fast.peeled && plan.fast.a_in_place && plan.fast.b_in_place);
     assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 1);
     assert_true(plan.model.time_s < first_s);
-    /* A set without local memory for A has no peeled program, whatever its factor. */
+
+    /* A stored with k contiguous, read along k: 0.95 * 1.2 with it, peeled. */
+    set_peeled(0.95, 1.2, 1);
+    oclblas__gemm_problem along = gemm(1, 1, 1024, 1024, 1024);
+    plan = plan_of(&along);
+    assert_true(plan.fast.a_k_contiguous && !plan.fast.b_k_contiguous);
+    assert_true(plan.fast.peeled);
+    set_peeled(0.95, 1, 1.2); /* the factor for B, which is not read along k */
+    plan = plan_of(&along);
+    assert_false(plan.fast.peeled);
+
+    /* A set without local memory for A has no peeled program, whatever its factors. */
+    /* A batch's one launch runs the first program, whatever the factors
+     * (here too small a gain to pay a call per problem). */
+    set_peeled(1.02, 1, 1);
+    plan = batch_plan_of(&whole, 16, 1024 * 1024, 1024 * 1024, 1024 * 1024);
+    assert_int_equal(plan.problems, 16);
+    assert_false(plan.fast.peeled);
+    set_peeled(1.1, 1, 1);
     cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 0;
     plan = plan_of(&whole);
     assert_false(plan.fast.peeled);
     assert_int_equal(plan.step[plan.main].params.v[GF_PEELED], 0);
     cx.params[OCLBLAS__K_GEMM_FAST].v[GF_SA] = 1;
-    cx.peeled[OCLBLAS__K_GEMM_FAST] = 0;
+    set_peeled(0, 0, 0);
 }
 
 /* The H100's entry: the set for every shape, which spills in its peeled
- * program, reads 1000^3's operands in place only where that beats the
- * passes; the narrow and small sets run it for every k. */
+ * program, has a factor below 1, others above; a narrow product that a
+ * set with room takes, reading its large operand along k, runs peeled on
+ * whole tiles of k. */
 static void test_peeled_database(void **state)
 {
     (void)state;
     oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
     oclblas__devctx out;
     assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
-    assert_true(out.peeled[OCLBLAS__K_GEMM_FAST] > 0 && out.peeled[OCLBLAS__K_GEMM_FAST] < 1);
+    assert_true(out.peeled[OCLBLAS__K_GEMM_FAST][0] > 0 && out.peeled[OCLBLAS__K_GEMM_FAST][0] < 1);
     int above = 0;
     for (int i = 0; i < out.num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
-        above += out.classes[OCLBLAS__K_GEMM_FAST][i].peeled > 1;
+        above += out.classes[OCLBLAS__K_GEMM_FAST][i].peeled[0] > 1;
     assert_true(above > 0);
-    /* A set whose factor is above 1 runs peeled on whole tiles of k too. */
-    oclblas__gemm_problem p = gemm(0, 0, 4096, 32, 4096);
+    /* Row-major TN 32 x 4096 x 4096: column-major 4096 x 32, both operands stored with k contiguous. */
+    oclblas__gemm_problem p = gemm(1, 0, 4096, 32, 4096);
     oclblas__plan plan;
     assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
     assert_string_equal(plan.cls, "narrow-n");
-    assert_true(plan.fast.peeled);
+    assert_true(plan.fast.peeled && plan.fast.a_k_contiguous);
 }
 
 /* Sets every gemm_fast set's share of its rate reading an operand (0: A,

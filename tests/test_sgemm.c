@@ -203,7 +203,7 @@ static void test_fast_k_contiguous(void **state)
  * vectors) read in place, the edge tiles moved back, and whose k is not
  * whole tiles read in place by a set's program for such a k (sets with
  * local memory for both operands; else padded), split or not; n not whole
- * vectors (padded). OCLBLAS_VERBOSE=1 says "k of N read ragged". */
+ * vectors (padded). OCLBLAS_VERBOSE=1 says "peeled (k read ragged)". */
 static void test_fast_ragged(void **state)
 {
     (void)state;

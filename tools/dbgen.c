@@ -41,8 +41,8 @@ static void values(FILE *out, const int v[OCLBLAS__K_COUNT][OCLBLAS__MAX_PARAMS]
     fputs("}", out);
 }
 
-/* A number per kernel (rates in flop/s, factors), as a C initializer. */
-static void per_kernel(FILE *out, const double r[OCLBLAS__K_COUNT])
+/* Rates per kernel (flop/s), as a C initializer. */
+static void rates(FILE *out, const double r[OCLBLAS__K_COUNT])
 {
     fputs("{", out);
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
@@ -56,6 +56,15 @@ static void shares(FILE *out, const double s[OCLBLAS__K_COUNT][2])
     fputs("{", out);
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
         fprintf(out, "{%.17g, %.17g}%s", s[k][0], s[k][1], k + 1 < OCLBLAS__K_COUNT ? "," : "");
+    fputs("}", out);
+}
+
+/* Peeled factors per kernel (F, A, B), as a C initializer. */
+static void factors(FILE *out, const double f[OCLBLAS__K_COUNT][3])
+{
+    fputs("{", out);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        fprintf(out, "{%.17g, %.17g, %.17g}%s", f[k][0], f[k][1], f[k][2], k + 1 < OCLBLAS__K_COUNT ? "," : "");
     fputs("}", out);
 }
 
@@ -144,11 +153,11 @@ int main(int argc, char **argv)
         fprintf(out, "\n     .has = 0x%xu, .values = ", e->has);
         values(out, e->values);
         fputs(", .rates = ", out);
-        per_kernel(out, e->rates);
+        rates(out, e->rates);
         fputs(", .along_k = ", out);
         shares(out, e->along_k);
         fputs(", .peeled = ", out);
-        per_kernel(out, e->peeled);
+        factors(out, e->peeled);
         if (e->has_model)
             fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g, %.17g}",
                     e->model.call_s, e->model.launch_s, e->model.bandwidth, e->model.item_rate,
@@ -168,11 +177,11 @@ int main(int argc, char **argv)
             fputs("}, .values = ", out);
             values(out, dc->values);
             fputs(", .rates = ", out);
-            per_kernel(out, dc->rates);
+            rates(out, dc->rates);
             fputs(", .along_k = ", out);
             shares(out, dc->along_k);
             fputs(", .peeled = ", out);
-            per_kernel(out, dc->peeled);
+            factors(out, dc->peeled);
             fputs("}", out);
         }
         fprintf(out, "}},\n");

@@ -646,7 +646,8 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
         cs->rate = over ? 0 : dc->rates[kernel];
         for (int i = 0; i < 2; ++i)
             cs->along_k[i] = over ? 0 : dc->along_k[kernel][i];
-        cs->peeled = over ? 0 : dc->peeled[kernel];
+        for (int i = 0; i < 3; ++i)
+            cs->peeled[i] = over ? 0 : dc->peeled[kernel][i];
         if (oclblas__verbose()) {
             char rule[256], where[400 + 256 + 64];
             oclblas__class_format(&dc->cls, rule, sizeof rule);
@@ -659,7 +660,8 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
     cx->rate[kernel] = over ? 0 : ks.base_entry->rates[kernel];
     for (int i = 0; i < 2; ++i)
         cx->along_k[kernel][i] = over ? 0 : ks.base_entry->along_k[kernel][i];
-    cx->peeled[kernel] = over ? 0 : ks.base_entry->peeled[kernel];
+    for (int i = 0; i < 3; ++i)
+        cx->peeled[kernel][i] = over ? 0 : ks.base_entry->peeled[kernel][i];
     if (oclblas__verbose()) {
         const size_t used = strlen(ks.from);
         if (over)

@@ -17,9 +17,9 @@
  * every shape, in a class for the class's) and, for a kernel that reads
  * operands along k, the shares of that rate it keeps doing so
  * ("along_k_shares": {"gemm_fast": [A, B]}), and for a kernel whose sets
- * have a second, peeled program (kernels/tiled.h), the factor on that rate
- * of that program ("peeled_factors": {"gemm_fast": F}); without one the
- * model never runs it.
+ * have a second, peeled program (kernels/tiled.h), the factors on that
+ * rate of that program ("peeled_factors": {"gemm_fast": [F, A, B]});
+ * without them the model never runs it.
  */
 #include "db/db.h"
 #include "kernels/tiled.h"
@@ -125,12 +125,12 @@ static oclblas_status parse_rates(const oclblas__json *rj, unsigned has, const c
     return OCLBLAS_SUCCESS;
 }
 
-/* "peeled_factors": {"KERNEL": F, ...}: the factor on its rate of the
- * peeled program of a set that has (a bit per kernel), in (0, 4]: at most
- * 1 it runs only where k is not whole tiles, above 1 wherever it can; only
- * for a kernel with such a program. */
+/* "peeled_factors": {"KERNEL": [F, A, B], ...}: the factors on its rate of
+ * the peeled program of a set that has (a bit per kernel), each in (0, 4]:
+ * with neither operand read along k, and further with A, with B read along
+ * k; only for a kernel with such a program. */
 static oclblas_status parse_peeled(const oclblas__json *fj, unsigned has, const char *origin,
-                                   double factors[], char *err, size_t err_len)
+                                   double factors[][3], char *err, size_t err_len)
 {
     if (fj->type != OCLBLAS__JSON_OBJECT)
         return bad(err, err_len, origin, "expected an object for", "\"peeled_factors\"");
@@ -143,9 +143,14 @@ static oclblas_status parse_peeled(const oclblas__json *fj, unsigned has, const 
             return bad(err, err_len, origin, "a peeled factor for a kernel without a peeled program:", kj->key);
         if (!(has & (1u << k)))
             return bad(err, err_len, origin, "a peeled factor without a set of parameters beside it:", kj->key);
-        if (kj->type != OCLBLAS__JSON_NUMBER || !(kj->number > 0 && kj->number <= 4))
-            return bad(err, err_len, origin, "expected a factor in (0, 4] for", kj->key);
-        factors[k] = kj->number;
+        const oclblas__json *f = kj->type == OCLBLAS__JSON_ARRAY ? kj->child : NULL;
+        for (int i = 0; i < 3; ++i, f = f ? f->next : NULL) {
+            if (!f || f->type != OCLBLAS__JSON_NUMBER || !(f->number > 0 && f->number <= 4))
+                return bad(err, err_len, origin, "expected [F, A, B], three factors in (0, 4], for", kj->key);
+            factors[k][i] = f->number;
+        }
+        if (f)
+            return bad(err, err_len, origin, "expected [F, A, B], three factors in (0, 4], for", kj->key);
     }
     return OCLBLAS_SUCCESS;
 }

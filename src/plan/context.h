@@ -22,14 +22,15 @@
  * (flop per second when it fills the device, as measured for the entry;
  * 0: unknown, as after an override) and the shares of that rate it keeps
  * reading A, and B, in place along k (0: not measured; the device's
- * along_k_share stands in), and the factor on it of its peeled program
- * (kernels/tiled.h; 0: not measured, and the model does not run it). */
+ * along_k_share stands in), and the factors on it of its peeled program
+ * (kernels/tiled.h), with neither operand along k and further with A, with
+ * B along k (0: not measured, and the model does not run it). */
 typedef struct {
     oclblas__shape_class cls;
     oclblas__params params;
     double rate;
     double along_k[2];
-    double peeled;
+    double peeled[3];
 } oclblas__class_set;
 
 typedef struct {
@@ -39,7 +40,7 @@ typedef struct {
     oclblas__params params[OCLBLAS__K_COUNT]; /* the set for every shape (of no class below) */
     double rate[OCLBLAS__K_COUNT];            /* its rate, as a class set's; 0: unknown */
     double along_k[OCLBLAS__K_COUNT][2];      /* its shares along k, as a class set's */
-    double peeled[OCLBLAS__K_COUNT];          /* its peeled program's factor, as a class set's */
+    double peeled[OCLBLAS__K_COUNT][3];       /* its peeled program's factors, as a class set's */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];

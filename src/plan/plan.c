@@ -339,8 +339,8 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
 /* A set's tile and what the plan may have it read (kernels/tiled.h): A
  * and B in place stored with k contiguous, m and n that are not whole
  * tiles; peeled: its second program for a k that is not whole tiles (read
- * in place), and peel_whole: for every k (where the model priced it
- * faster). */
+ * in place), and peel_whole: for every k (the model prices it against the
+ * first). */
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
@@ -615,13 +615,14 @@ static size_t groups_of(const oclblas__step *s)
 }
 
 /* What the entry measured of a set: its rate (flop/s), the shares of it
- * kept reading A, and B, in place along k, and the factor on it of its
- * second program, peeled (0: not measured; a set without that factor
- * never runs that program by the model). */
+ * kept reading A, and B, in place along k, and the factors on it of its
+ * second program, peeled: with neither operand along k, and further with
+ * A, with B along k (0: not measured; a set without them never runs that
+ * program by the model). */
 typedef struct {
     double rate;
     double along_k[2];
-    double peeled;
+    double peeled[3];
 } set_rate;
 
 /* The model's time for an indirect plan of this layout: its launches (the
@@ -629,8 +630,8 @@ typedef struct {
  * move, and its kernel's work-groups (a tile of C and a slice of k each,
  * for each problem of a batch's launch) at the set's rate, less its share
  * for each operand read in place along k (the set's own, measured, else
- * the device's along_k_share), times its peeled program's factor where it
- * runs that. */
+ * the device's along_k_share), times its peeled program's factors where
+ * it runs that. */
 static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
                          const oclblas__fast_layout *f, size_t items, const set_rate *sr)
 {
@@ -642,7 +643,7 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
     if (f->b_k_contiguous)
         share *= sr->along_k[1] > 0 ? sr->along_k[1] : device_share;
     if (f->peeled)
-        share *= sr->peeled;
+        share *= sr->peeled[0] * (f->a_k_contiguous ? sr->peeled[1] : 1) * (f->b_k_contiguous ? sr->peeled[2] : 1);
     const double pm = (double)f->mp, pn = (double)f->np, pk = (double)f->kp;
     const int split = f->slices > 1;
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
@@ -727,7 +728,9 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
      * product at the set's full rate: where the best so far does, the
      * splits after the first way are not priced. */
     const oclblas__model_device *d = &cx->model;
-    const double top = sr->rate * (f.peeled && sr->peeled > 1 ? sr->peeled : 1);
+    double top = sr->rate; /* the fastest it may run, peeled or not */
+    for (int i = 0; i < 3 && f.peeled; ++i)
+        top *= sr->peeled[i] > 1 ? sr->peeled[i] : 1;
     const double bound = d->call_s + (1 + !f.a_in_place + !f.b_in_place) * d->launch_s +
                          2.0 * (double)f.mp * (double)f.np * (double)f.kp / top;
     size_t last = 0;
@@ -749,16 +752,16 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
  * can, and, where that reads an operand along k, its splits with the
  * helpers turning that operand first (a pass over it, against a slower
  * load in every work-group: the model weighs the two); each with its
- * peeled program where the entry measured that program's factor (for
- * every k where the factor is at least 1, else only where k is not whole
- * tiles, against the other program on padded k) and without it. */
+ * peeled program where the entry measured that program's factors, and
+ * without it (on padded k where k is not whole tiles). A batch's launch
+ * runs the first program: the factors were measured on single problems,
+ * and a batch of short products ran slower peeled. */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
                                      const oclblas__params *set, const char *cls, const set_rate *sr, choice *best)
 {
     set_tile full = tile_of(kernel, set);
-    full.peeled = full.peeled && sr->peeled > 0;
-    full.peel_whole = full.peeled && sr->peeled >= 1;
+    full.peeled = full.peel_whole = full.peeled && sr->peeled[0] > 0 && !batch;
     oclblas_status st;
     for (int along_k = 1; along_k >= 0; --along_k) {
         set_tile reads = full;
@@ -807,8 +810,9 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
         for (int i = -1; i < cx->num_classes[kernel]; ++i) {
             const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
             const double *along_k = c ? c->along_k : cx->along_k[kernel];
+            const double *peeled = c ? c->peeled : cx->peeled[kernel];
             const set_rate sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]},
-                                 c ? c->peeled : cx->peeled[kernel]};
+                                 {peeled[0], peeled[1], peeled[2]}};
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
             const char *cls = c ? c->cls.name : NULL;
             if (!(sr.rate > 0))
@@ -831,7 +835,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    set_rate tc_rate = {0, {0, 0}, 0}; /* gemm_tc reads no operand along k, has one program */
+    set_rate tc_rate = {0, {0, 0}, {0, 0, 0}}; /* gemm_tc reads no operand along k, has one program */
     if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
         (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
@@ -1001,7 +1005,7 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         if (plan->fast.peeled)
-            put(buf, len, &used, ", k of %zu read ragged", call->k);
+            put(buf, len, &used, ", peeled%s", plan->fast.kp != call->k ? " (k read ragged)" : "");
         break;
     }
     }
