@@ -1890,20 +1890,25 @@ static void test_model_peeled(void **state)
 }
 
 /* The H100's entry: the set for every shape, which spills in its peeled
- * program, has a factor below 1, others above; a narrow product that a
- * set with room takes, reading its large operand along k, runs peeled on
- * whole tiles of k. */
+ * program, has no factors (it never runs peeled by the model), others
+ * have some above 1; a narrow product that such a set takes, reading its
+ * operands along k, runs peeled on whole tiles of k. */
 static void test_peeled_database(void **state)
 {
     (void)state;
     oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
     oclblas__devctx out;
     assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
-    assert_true(out.peeled[OCLBLAS__K_GEMM_FAST][0] > 0 && out.peeled[OCLBLAS__K_GEMM_FAST][0] < 1);
+    assert_true(out.peeled[OCLBLAS__K_GEMM_FAST][0] == 0);
     int above = 0;
     for (int i = 0; i < out.num_classes[OCLBLAS__K_GEMM_FAST]; ++i)
         above += out.classes[OCLBLAS__K_GEMM_FAST][i].peeled[0] > 1;
     assert_true(above > 0);
+    /* 1500^3 in place: never the set for every shape peeled. */
+    oclblas__gemm_problem square = gemm(0, 1, 1500, 1500, 1500);
+    oclblas__plan square_plan;
+    assert_int_equal(oclblas__gemm_plan(&out, &square, &square_plan), OCLBLAS_SUCCESS);
+    assert_false(square_plan.fast.peeled && square_plan.cls[0] == '\0');
     /* Row-major TN 32 x 4096 x 4096: column-major 4096 x 32, both operands stored with k contiguous. */
     oclblas__gemm_problem p = gemm(1, 0, 4096, 32, 4096);
     oclblas__plan plan;
