@@ -289,6 +289,38 @@ static void test_strided_cl_along_k(void **state)
     print_message("strided along k: %d cases, worst error %.3g of the bound\n", cases, worst);
 }
 
+/* One batch shape called again and again (the thread reuses its last
+ * batch's plan), its operands' offsets changing between calls so that the
+ * plan must read them in place, then pad them, then in place again, and
+ * the parameters changed by an override between two calls: every result
+ * right, nothing outside C written. */
+static void test_strided_cl_repeated(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0");
+    tu_override(&env, "gemm_fast",
+                "MWG=32,NWG=32,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=1");
+    static const size_t offsets[][3] = {{0, 0, 0}, {0, 0, 0}, {1, 3, 2}, {1, 3, 2}, {0, 0, 0}, {0, 0, 0}};
+    double worst = 0.0;
+    for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; ++i) {
+        if (i == 4) /* a new snapshot of the parameters: the same tile, k in steps of 32 */
+            tu_override(&env, "gemm_fast", "MWG=32,NWG=32,KWG=32,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,"
+                                           "STRM=1,STRN=0,SA=1,SB=1");
+        const gemm_case g = {COL, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 64, 32, 64, 1.5f, 0.5f, 0, TIGHT, TIGHT, TIGHT, 6,
+                             offsets[i][0], offsets[i][1], offsets[i][2]};
+        const double r = strided_gemm(&env, 0, &g, 9100u + (unsigned)i);
+        if (r > 1.0)
+            fail_msg("repeated batch, call %zu (offsets %zu %zu %zu): error %.3g x bound", i, offsets[i][0],
+                     offsets[i][1], offsets[i][2], r);
+        worst = r > worst ? r : worst;
+    }
+    tu_override(&env, "routine", NULL);
+    tu_override(&env, "gemm_fast", NULL);
+    print_message("repeated batch: worst error %.3g of the bound\n", worst);
+}
+
 /* Every batch through gemm_direct. */
 static void test_strided_cl_direct(void **state)
 {
@@ -911,6 +943,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_strided_cl),
         cmocka_unit_test(test_strided_cl_fast),
         cmocka_unit_test(test_strided_cl_along_k),
+        cmocka_unit_test(test_strided_cl_repeated),
         cmocka_unit_test(test_strided_cl_direct),
         cmocka_unit_test(test_host_strided),
         cmocka_unit_test(test_host_strided_blas),

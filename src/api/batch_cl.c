@@ -149,7 +149,7 @@ oclblas_status oclblas__sgemm_strided_run(oclblas_layout layout, const oclblas__
         p.b.align = uses_ab ? oclblas__alignment(ops[1], p.b.offset) : 0;
         oclblas__batch rest = whole;
         rest.count = count - first;
-        st = oclblas__gemm_batch_plan(cx, &p, &rest, &plan);
+        st = oclblas__gemm_batch_plan_of(cx, &p, &rest, &plan);
         if (st != OCLBLAS_SUCCESS)
             break;
         st = batch_launch(&launched, cx, &plan, first, count, ctx, queue, ops, event);

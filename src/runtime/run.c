@@ -12,7 +12,10 @@
  * A call that repeats the thread's last call of its routine on the same
  * snapshot of the device's context (a loop over one shape) reuses that
  * call's plan: plans are pure functions of the two, and choosing SGEMM's
- * plan by the cost model costs about as much host time as a launch.
+ * plan by the cost model costs about as much host time as a launch. So
+ * does a strided SGEMM batch (oclblas__gemm_batch_plan_of, for
+ * api/batch_cl.c), whose short products' launches the host's planning
+ * would otherwise pace.
  */
 #include "runtime/run.h"
 #include "plan/plan.h"
@@ -67,7 +70,14 @@ typedef struct {
     oclblas__gemv_problem problem;
     oclblas__plan plan;
 } gemv_memo;
+typedef struct {
+    const oclblas__devctx *cx;
+    oclblas__gemm_problem problem;
+    oclblas__batch batch;
+    oclblas__plan plan;
+} batch_memo;
 static _Thread_local gemm_memo last_gemm;
+static _Thread_local batch_memo last_batch;
 static _Thread_local gemv_memo last_gemv;
 
 static int same_float(float x, float y) { return memcmp(&x, &y, sizeof x) == 0; }
@@ -105,6 +115,26 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, int own, const oclbla
     if (own && st == OCLBLAS_SUCCESS) {
         m->cx = cx;
         m->problem = *p;
+        m->plan = *out;
+    }
+    return st;
+}
+
+oclblas_status oclblas__gemm_batch_plan_of(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                          const oclblas__batch *batch, oclblas__plan *out)
+{
+    batch_memo *m = &last_batch;
+    if (m->cx == cx && same_gemm(&m->problem, p) && m->batch.count == batch->count &&
+        m->batch.stride_a == batch->stride_a && m->batch.stride_b == batch->stride_b &&
+        m->batch.stride_c == batch->stride_c) {
+        *out = m->plan;
+        return OCLBLAS_SUCCESS;
+    }
+    const oclblas_status st = oclblas__gemm_batch_plan(cx, p, batch, out);
+    if (st == OCLBLAS_SUCCESS) {
+        m->cx = cx;
+        m->problem = *p;
+        m->batch = *batch;
         m->plan = *out;
     }
     return st;

@@ -7,6 +7,7 @@
 #define OCLBLAS_RUN_H
 
 #include "plan/context.h"
+#include "plan/plan.h"
 #include "plan/record.h"
 
 /* The call of record r (operands in device buffers, arguments checked),
@@ -14,6 +15,12 @@
  * device) in the record's math mode, and enqueued on queue. */
 oclblas_status oclblas__run(const oclblas__devctx *cx, const oclblas__record *r, cl_command_queue queue,
                             cl_event *event);
+
+/* The plan of a strided SGEMM batch (plan/plan.h's oclblas__gemm_batch_plan)
+ * on cx, one of the library's snapshots: the thread's last one where it
+ * was made from the same problem and batch. */
+oclblas_status oclblas__gemm_batch_plan_of(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
+                                          const oclblas__batch *batch, oclblas__plan *out);
 
 /* The queue's context, and the current context of its device unless *cx
  * is given (not NULL). */
