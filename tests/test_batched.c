@@ -249,6 +249,11 @@ static void test_strided_cl_fast(void **state)
                  "strided through gemm_fast", 0);
 }
 
+/* A set with local memory for A and B (tile 32 x 32 x 16, vectors of 4
+ * and 2): it reads operands in place along k. */
+static const char *const staging_set =
+    "MWG=32,NWG=32,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=1";
+
 /* Batches whose operands are stored with k contiguous, read in place
  * along k by a set with local memory for A and B (tile 32 x 32 x 16,
  * vectors of 4 and 2): every layout and transpose pair on tile multiples,
@@ -261,8 +266,7 @@ static void test_strided_cl_along_k(void **state)
     tu_env env;
     tu_get_env(&env);
     tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0");
-    tu_override(&env, "gemm_fast",
-                "MWG=32,NWG=32,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=1");
+    tu_override(&env, "gemm_fast", staging_set);
     static const size_t shapes[][3] = {{32, 32, 32}, {64, 32, 16}, {32, 96, 48}};
     static const size_t counts[] = {5, 1, 3, 8};
     int cases = 0;
@@ -300,8 +304,7 @@ static void test_strided_cl_repeated(void **state)
     tu_env env;
     tu_get_env(&env);
     tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0");
-    tu_override(&env, "gemm_fast",
-                "MWG=32,NWG=32,KWG=16,MDIMC=8,NDIMC=8,MDIMA=8,NDIMB=8,KWI=2,VWM=4,VWN=2,STRM=1,STRN=0,SA=1,SB=1");
+    tu_override(&env, "gemm_fast", staging_set);
     static const size_t offsets[][3] = {{0, 0, 0}, {0, 0, 0}, {1, 3, 2}, {1, 3, 2}, {0, 0, 0}, {0, 0, 0}};
     double worst = 0.0;
     for (size_t i = 0; i < sizeof offsets / sizeof offsets[0]; ++i) {
