@@ -12,7 +12,9 @@ dest=$OUT
 export OUT=$dest/compare-$1
 mkdir -p "$OUT"
 m=bench/results/shapes-model.sh
-[ -x /tmp/new/bench/oclblas-bench ] && [ -x /tmp/base/bench/oclblas-bench ] || bash $m build new . build base .s6-base > /dev/null 2>&1
+# Phase 1 builds both; phase 2 only where phase 1 did not run on this machine.
+[ "$1" = 2 ] && [ -x /tmp/new/bench/oclblas-bench ] && [ -x /tmp/base/bench/oclblas-bench ] ||
+  bash $m build new . build base .s6-base > /dev/null 2>&1
 ragged=500x500x500,1000x1000x1000,1500x1500x1500,2000x2000x2000,3000x3000x3000,1000x1000x4000,4000x1000x1000,1000x4000x1000,2000x2000x500
 if [ "$1" = 1 ]; then
   ctest --test-dir /tmp/new --timeout 300 -j4 -R '^(test_gemm_tc|test_sgemm|test_sgemv|test_batched|test_batched_copies|test_batched_chunks|test_plan|test_model|test_host_plan|test_threads)$' \
