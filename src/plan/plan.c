@@ -365,7 +365,8 @@ static set_tile tile_of(int kernel, const oclblas__params *set)
  * tile's, read in vectors of vw, along k where k_contiguous) is in the
  * tiles the set reads in place: rows whole tiles or, where the kernel
  * reads them ragged, at least a tile and whole vectors; k whole tiles or,
- * where the set reads it ragged, anything (along k: whole vectors). */
+ * where the set may run its peeled program, anything (along k: whole
+ * vectors). */
 static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
 {
     const int rows_fit = rows % tile_rows == 0 || (st->ragged && rows >= tile_rows && rows % vw == 0);
