@@ -16,9 +16,9 @@
 // room it runs faster than the loop with tile 0 inside it, whatever K (the
 // plan picks per set, by its measured rate). A's m and B's n extents are
 // multiples of MWG and NWG, or padded to them, or else at least a tile and
-// whole vectors: a work-group whose tile would cross the edge of C is moved back
-// to end at it, so that it reads no row past M (no column past N) and
-// stores only the elements no other group does. Offsets and leading
+// whole vectors: a work-group whose tile would cross the edge of C is
+// moved back to end at it, so that it reads no row past M (no column past
+// N) and stores only the elements no other group does. Offsets and leading
 // dimensions of A and B are in vectors of VWM and VWN, which an operand
 // stored with k contiguous is read in along k (KWG whole vectors). C is
 // read and written in place, guarded at its edges, so it needs no helper
@@ -202,9 +202,8 @@ kernel void gemm_fast(const int M, const int N, const int K, const int k_slice, 
 #if PEELED
     // Tile 0 into registers before the loop, its k before the slice (none
     // where K is whole tiles) as zeros, never loaded: before the slice may
-    // lie before the operand. A
-    // vector of k stored contiguous lies wholly before it or in it (the
-    // host's rule: K whole vectors).
+    // lie before the operand. A vector of k stored contiguous lies wholly
+    // before it or in it (the host's rule: K whole vectors).
 #pragma unroll
     for (int j = 0; j < KWA; ++j)
 #pragma unroll
