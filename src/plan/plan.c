@@ -756,7 +756,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
  * peeled program where the entry measured that program's factors, and
  * without it (on padded k where k is not whole tiles). A batch's launch
  * runs the first program: the factors were measured on single problems,
- * and a batch of short products ran slower peeled. */
+ * never on a batch's launch. */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
                                      const oclblas__params *set, const char *cls, const set_rate *sr, choice *best)
