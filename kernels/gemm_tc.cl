@@ -7,8 +7,11 @@
 // aligned), m and n padded to multiples of BM and BN, K to a multiple of
 // BK, zeros beyond the real sizes; C is column-major, read and written in
 // place, guarded at its edges.
-// The split of k is gemm_fast's: work-group z multiplies k in
-// [z k_slice, (z + 1) k_slice) into its own C, c_slice elements further on.
+// The launch's third dimension is gemm_fast's: with k_slice > 0 a split of
+// k, work-group z multiplying k in [z k_slice, (z + 1) k_slice) into its
+// own C, c_slice elements further on; with k_slice = 0 a batch, work-group
+// z computing problem z over the whole K, its A a_batch float4s, its B
+// b_batch float4s and its C c_slice elements after problem z - 1's.
 //
 // Each work-group computes a BM x BN tile with THREADS = 32 * WARPS_M *
 // WARPS_N work-items; each warp a WM x WN block of it as MT x NT m16n8
@@ -515,7 +518,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                     const float alpha, const float beta,
                     const global float4 *restrict ag, const int a_off, const int a_ld,
                     const global float4 *restrict bg, const int b_off, const int b_ld,
-                    global float *cg, const int c_off, const int c_ld)
+                    global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
 {
     local float4 lds_a[2 * A_PLANE / 4];
     local float4 lds_b[2 * B_PLANE / 4];
@@ -540,9 +543,9 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     const int m_tile = get_group_id(0) * BM, n_tile = get_group_id(1) * BN;
     const int z = get_group_id(2);
     const int k_begin = z * k_slice;
-    const global float4 *const a_tile = ag + a_off + m_tile / 4 + k_begin * a_ld;
-    const global float4 *const b_tile = bg + b_off + n_tile / 4 + k_begin * b_ld;
-    const int num_k_tiles = min(k_slice, K - k_begin) / BK;
+    const global float4 *const a_tile = ag + a_off + z * a_batch + m_tile / 4 + k_begin * a_ld;
+    const global float4 *const b_tile = bg + b_off + z * b_batch + n_tile / 4 + k_begin * b_ld;
+    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / BK;
     if (lid == 0)
         fallback = 0;
     int bad = 0; // this work-item saw a reason for the fallback

@@ -30,10 +30,11 @@
  * Both check what a mode may never change: every layout and transpose,
  * edges in m, n and k, leading dimensions and offsets (operands padded by
  * the helpers and read in place), alpha and beta, beta = 0 with NaN in C,
- * the split of k; NaN and Inf in A or B as FP32 arithmetic gives them;
- * operands near the ends of the float range with FP32 accuracy, and
- * overflow to Inf. Each call's plan is checked to be gemm_tc's (gemm_fast's
- * in the strict mode), so that no test passes on the FFMA kernel unseen.
+ * the split of k, a strided batch in one launch; NaN and Inf in A or B as
+ * FP32 arithmetic gives them; operands near the ends of the float range
+ * with FP32 accuracy, and overflow to Inf. Each call's plan is checked to
+ * be gemm_tc's (gemm_fast's in the strict mode), so that no test passes on
+ * the FFMA kernel unseen.
  */
 #include "kernels/gemm_tc.h"
 #include "kernels/routine.h"
@@ -468,6 +469,88 @@ static void test_range_ends(void **state)
     free(a), free(b), free(c0), free(c);
 }
 
+/* A strided batch of column-major products, B transposed where bt, in one
+ * launch of gemm_tc: the plan takes every problem into that launch, and
+ * reads both operands in place where in_place says it must. */
+static void expect_batch_launch(size_t m, size_t n, size_t k, int bt, size_t count, size_t sa, size_t sb,
+                                size_t sc, int in_place)
+{
+    const oclblas__device_info *dev;
+    const oclblas__devctx *cx;
+    TU_CHECK(oclblas__device_info_get(env.device, &dev));
+    TU_CHECK(oclblas__devctx_get(dev, &cx));
+    const oclblas__gemm_problem p = {0, bt, m, n, k, 1.5f, 0.5f, {0, m, 0, 16}, {0, bt ? n : k, 0, 16},
+                                     {0, m, 0, 0}, oclblas_get_math_mode()};
+    const oclblas__batch b = {count, sa, sb, sc};
+    oclblas__plan plan;
+    TU_CHECK(oclblas__gemm_batch_plan(cx, &p, &b, &plan));
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.problems, count);
+    assert_int_equal(plan.step[plan.main].geo.global[2], count);
+    if (in_place)
+        assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+}
+
+/* A strided batch in one launch of gemm_tc (the problems its third
+ * dimension): each problem within FP32's bound of its own operands, the
+ * elements of C between problems untouched, a NaN and an Inf in one
+ * problem each (the fallback in that problem's work-groups alone).
+ * Operands padded problem by problem (A's stride odd), one B for every
+ * problem (stride 0), and both read in place (tile multiples, B stored
+ * transposed, strides whole spans). */
+static void test_batched(void **state)
+{
+    (void)state;
+    const size_t count = 3;
+    static const struct {
+        size_t m, n, k;
+        int in_place;
+    } cases[] = {
+        {100 * SEMANTICS_SCALE + 1, 75 * SEMANTICS_SCALE, 50 * SEMANTICS_SCALE + 3, 0},
+        {128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
+    };
+    for (int set = 0; set < NUM_SETS; ++set) {
+        use_set(set);
+        for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
+            const size_t m = cases[t].m, n = cases[t].n, k = cases[t].k;
+            const int in_place = cases[t].in_place;
+            const size_t sa = m * k + (in_place ? 0 : 5), sb = in_place ? n * k : 0, sc = m * n + 7;
+            const size_t na = (count - 1) * sa + m * k, nb = (count - 1) * sb + n * k, nc = count * sc;
+            expect_batch_launch(m, n, k, in_place, count, sa, sb, sc, in_place);
+            float *a = floats(na), *b = floats(nb), *c0 = floats(nc), *c = floats(nc), *bk = floats(k * n);
+            fill_uniform(a, na, 110u + (unsigned)t);
+            fill_uniform(b, nb, 111u + (unsigned)t);
+            fill_uniform(c0, nc, 112u + (unsigned)t);
+            a[1 * sa + 7 * m + 3] = NAN;      /* problem 1, row 3 */
+            a[2 * sa + 4 * m + 6] = INFINITY; /* problem 2, row 6 */
+            memcpy(c, c0, nc * sizeof *c);
+            cl_mem da = tu_buffer(&env, a, na), db = tu_buffer(&env, b, nb), dc = tu_buffer(&env, c, nc);
+            TU_CHECK(oclblas_sgemm_strided_batched_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS,
+                                                      in_place ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, m, n, k, 1.5f, da, 0,
+                                                      m, sa, db, 0, in_place ? n : k, sb, 0.5f, dc, 0, m, sc, count,
+                                                      env.queue, NULL));
+            tu_read(&env, dc, c, nc);
+            clReleaseMemObject(da);
+            clReleaseMemObject(db);
+            clReleaseMemObject(dc);
+            for (size_t p = 0; p < count; ++p) {
+                const float *bp = b + p * sb; /* as k x n, k contiguous, for the reference */
+                for (size_t j = 0; j < n; ++j)
+                    for (size_t l = 0; l < k; ++l)
+                        bk[j * k + l] = in_place ? bp[l * n + j] : bp[j * k + l];
+                char what[96];
+                snprintf(what, sizeof what, "set %d, batch of %zux%zux%zu, problem %zu", set, m, n, k, p);
+                check_fp32(what, m, n, k, 1.5f, a + p * sa, bk, 0.5f, c0 + p * sc, c + p * sc);
+                for (size_t e = m * n; e < sc; ++e)
+                    if (memcmp(&c[p * sc + e], &c0[p * sc + e], sizeof *c))
+                        fail_msg("%s: C's element %zu after the problem was written", what, e);
+            }
+            free(a), free(b), free(c0), free(c), free(bk);
+        }
+    }
+}
+
 /* A set without an accurate form (one product, KPAIR): the tf32 mode runs
  * it, the accurate mode keeps gemm_fast rather than lose accuracy. */
 static void test_tf32_only_set(void **state)
@@ -614,7 +697,7 @@ int main(void)
         cmocka_unit_test_setup(test_modes_choose, setup),  cmocka_unit_test_setup(test_semantics, setup),
         cmocka_unit_test_setup(test_split_k, setup),       cmocka_unit_test_setup(test_nan_inf, setup),
         cmocka_unit_test_setup(test_range_ends, setup),    cmocka_unit_test_setup(test_tf32_only_set, setup),
-        cmocka_unit_test_setup(test_accuracy_gate, setup),
+        cmocka_unit_test_setup(test_batched, setup),       cmocka_unit_test_setup(test_accuracy_gate, setup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -763,22 +763,53 @@ static void test_batch_along_k(void **state)
     assert_int_equal(plan.num_steps, 2);
 }
 
-/* A problem whose own plan runs a kernel without a batch dimension, large
- * enough to fill the device alone, runs by that plan, one per plan. */
-static void test_batch_alone(void **state)
+/* A batch by the rules: one launch of gemm_tc in the accurate mode (of
+ * gemm_fast in the strict), GEMM_TC_MIN weighed on the whole batch's work
+ * as GEMM_MIN_INDIRECT is; problems mostly padding in gemm_tc's tiles stay
+ * with gemm_fast. A batch of matrix-vector products large enough to fill
+ * the device alone runs one gemv per problem. */
+static void test_batch_rules(void **state)
 {
     (void)state;
-    /* gemm_tc in the accurate mode. */
     routine(RT_GEMM_TC_MIN, 500);
     oclblas__gemm_problem p = gemm(0, 0, 1000, 1000, 1000);
     p.mode = OCLBLAS_MATH_ACCURATE;
-    oclblas__plan plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
-    assert_int_equal(plan.problems, 1);
-    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    oclblas__plan plan = batch_plan_of(&p, 16, 1000 * 1024, 1024 * 1000, 1000 * 1000 + 8);
+    assert_int_equal(plan.problems, 16);
+    const oclblas__step *g = &plan.step[plan.main];
+    assert_int_equal(g->kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(g->params.v[TC_PRODUCTS], 6);
+    assert_int_equal(g->geo.global[2], 16);
+    assert_int_equal(plan.fast.slices, 1);
+    assert_int_equal(arg_i(g, 3), 0);                /* k_slice 0: a batch */
+    assert_int_equal(arg_i(g, 4), 1000 * 1000 + 8); /* C's stride */
+    /* Both operands padded, each problem its own copy: the copies' strides, in float4s. */
+    assert_int_equal(arg_i(g, 16), 1024 * 1008 / 4);
+    assert_int_equal(arg_i(g, 17), 1024 * 1008 / 4);
+    assert_int_equal(plan.scratch[0], 16 * 1024 * 1008 * sizeof(float));
+    /* The single launch passes zero strides. */
+    const oclblas__plan one = plan_of(&p);
+    assert_int_equal(one.step[one.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(one.step[one.main].num_args, 18);
+    assert_int_equal(arg_i(&one.step[one.main], 16) + arg_i(&one.step[one.main], 17), 0);
     p.mode = OCLBLAS_MATH_STRICT; /* gemm_fast takes the batch */
     plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
     assert_int_equal(plan.problems, 16);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    /* 300^3 alone is below GEMM_TC_MIN cubed, 16 of them beyond it; 16 of
+     * 100 x 100 x 3000 too, but mostly padding in 128 x 128 tiles. */
+    p = gemm(0, 0, 300, 300, 300);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    plan = batch_plan_of(&p, 16, 300 * 300, 300 * 300, 300 * 300);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.problems, 16);
+    p = gemm(0, 0, 60, 60, 3000);
+    p.mode = OCLBLAS_MATH_ACCURATE;
+    plan = batch_plan_of(&p, 64, 60 * 3000, 3000 * 60, 60 * 60);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(plan.problems, 64);
     routine(RT_GEMM_TC_MIN, 0);
 
     /* One column of C: a gemv beyond the crossover, else gemm_direct batched. */
@@ -1680,10 +1711,10 @@ static void test_model_never_worse(void **state)
             }
 }
 
-/* A strided batch by the model: one launch for many small problems, the
- * single problem's own plan (gemm_tc, which has no batch dimension) run
- * once per problem where the model finds that faster, and never slower per
- * problem by the model than the single problem's plan. */
+/* A strided batch by the model: one launch for many small problems, one
+ * launch of gemm_tc for large ones in the accurate mode (of gemm_fast in
+ * the strict), and never slower per problem by the model than the single
+ * problem's plan. */
 static void test_model_batch(void **state)
 {
     (void)state;
@@ -1697,19 +1728,19 @@ static void test_model_batch(void **state)
     assert_true(plan.model.ways > 2);
     assert_true(plan.model.time_s / 1000 < one.model.time_s / 10);
     assert_int_equal(plan.step[plan.main].geo.global[2], 1000);
-    /* 16 x 4096^3 in the accurate mode: gemm_tc's rate pays more than one
-     * launch saves; each problem by its own plan. In the strict mode the
-     * batch is one gemm_fast launch. */
-    p = gemm(0, 1, 4096, 4096, 4096);
+    /* 64 x 512^3 in the accurate mode: gemm_tc's rate, its launch taking
+     * the batch; in the strict mode one gemm_fast launch. */
+    p = gemm(0, 1, 512, 512, 512);
     p.mode = OCLBLAS_MATH_ACCURATE;
-    const size_t big = (size_t)4096 * 4096;
-    plan = batch_plan_of(&p, 16, big, big, big);
-    assert_int_equal(plan.problems, 1);
+    const size_t big = (size_t)512 * 512;
+    plan = batch_plan_of(&p, 64, big, big, big);
+    assert_int_equal(plan.problems, 64);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.step[plan.main].geo.global[2], 64);
     assert_true(plan.model.ways > 2);
     p.mode = OCLBLAS_MATH_STRICT;
-    plan = batch_plan_of(&p, 16, big, big, big);
-    assert_int_equal(plan.problems, 16);
+    plan = batch_plan_of(&p, 64, big, big, big);
+    assert_int_equal(plan.problems, 64);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
     assert_int_equal(plan.fast.slices, 1);
     /* Per problem, never slower by the model than a plan per problem. */
@@ -2001,7 +2032,7 @@ int main(void)
         cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
-        cmocka_unit_test_setup(test_batch_alone, setup),       cmocka_unit_test_setup(test_model_batch, setup),
+        cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),

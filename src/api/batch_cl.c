@@ -6,9 +6,9 @@
  * runner enqueues the batch:
  *   - a strided SGEMM batch by the batched plans (plan.c), each covering
  *     as many problems as one launch takes (all of them, unless scratch or
- *     the grid's third dimension caps it; one where a problem runs a kernel
- *     without a batch dimension), in the caller's layout turned
- *     column-major as the single call does (C^T = B^T A^T); a batch whose
+ *     the grid's third dimension caps it; one where each problem's own
+ *     plan is faster, or fills the device alone), in the caller's layout
+ *     turned column-major as the single call does (C^T = B^T A^T); a batch whose
  *     operands reach past the kernels' int runs problem by problem as the
  *     single call runs them (split.c);
  *   - a grouped batch as strided batches: consecutive problems of one

@@ -28,8 +28,7 @@ typedef struct {
     oclblas__buf a, b, c;
     size_t a_off, a_ld, b_off, b_ld, c_off, c_ld;
     /* A strided batch over the whole k (k not split; count 0 or 1: one
-     * problem); A's and B's strides multiples of vwa and vwb. Only
-     * gemm_fast takes one: the plan gives gemm_tc none. */
+     * problem); A's and B's strides multiples of vwa and vwb. */
     oclblas__batch batch;
     /* A stored with k contiguous, (m, k) at a[a_off + m * a_ld + k], and B,
      * (k, n) at b[b_off + n * b_ld + k]: only where the set reads it so

@@ -43,17 +43,16 @@
  * problem's shape), scratch for each problem's padded copies (one copy of
  * an A or B that every problem shares), k never split (the batch gives the
  * parallelism). Where the model chooses, it prices the batch's launch with
- * gemm_direct and with each set of gemm_fast against the single problem's
- * own plan run once per problem (the way for gemm_tc, which has no batch
- * dimension), per problem. By the rules instead: gemm_fast or gemm_direct
- * by the same crossover applied to the batch's whole work (the batch fills
- * the device where one problem cannot, so the padding passes pay sooner)
- * unless the problems are mostly padding in gemm_fast's tiles, and a
- * problem whose own plan runs a kernel without a batch dimension (gemm_tc;
- * a gemv kernel for a product large enough to fill the device alone) runs
- * by that single plan, one problem per plan. A plan may take fewer
- * problems than the batch holds (plan.problems): the caller plans the rest
- * after.
+ * gemm_direct, with each set of gemm_fast and with gemm_tc's set for the
+ * mode against the single problem's own plan run once per problem, per
+ * problem. By the rules instead: the single problem's rows with the
+ * crossovers (GEMM_MIN_INDIRECT, GEMM_TC_MIN) applied to the batch's whole
+ * work (the batch fills the device where one problem cannot, so the
+ * padding passes and the large tiles pay sooner), unless the problems are
+ * mostly padding in the tiled kernel's tiles (gemm_direct then); a batch
+ * of matrix-vector products large enough to fill the device alone runs
+ * one gemv per problem. A plan may take fewer problems than the batch
+ * holds (plan.problems): the caller plans the rest after.
  */
 #include "plan/plan.h"
 #include "kernels/gemm_direct.h"
@@ -439,8 +438,8 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
  * kernel reads the caller's own layout in place (fast_layout), with k in
  * at most slices slices (0: as the routine values say), reading what
  * reads (the set's tile_of, or less) says it may; of a strided batch where
- * batch is not NULL (gemm_fast only), or, where not even two problems'
- * copies fit the scratch, the single problem's plan. */
+ * batch is not NULL, or, where not even two problems' copies fit the
+ * scratch, the single problem's plan. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__params *hp, const oclblas__params *rp,
                                  int main_kernel, const oclblas__params *main_set, const char *cls, size_t slices,
@@ -517,26 +516,38 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     return OCLBLAS_SUCCESS;
 }
 
+/* Whether a problem is mostly padding in a tiled kernel's tiles: its tiles
+ * more than four times its work, well beyond gemm_fast's speed over
+ * gemm_direct's on the devices measured (a batch of such problems goes to
+ * the kernel with smaller tiles: from gemm_tc to gemm_fast, from gemm_fast
+ * to gemm_direct, whose every access is guarded). */
+static int mostly_padding(const oclblas__tile *tile, const oclblas__shape *s)
+{
+    const double padded = (double)round_up(s->m, tile->m) * (double)round_up(s->n, tile->n) * (double)round_up(s->k, tile->k);
+    return padded > 4.0 * (double)s->m * (double)s->n * (double)s->k;
+}
+
 /* The indirect plan by the routine values and the classes' rules:
- * gemm_tc where the mode allows it (tc_mode_set), m * n * k is at least
- * GEMM_TC_MIN cubed and the plan is not a batch's (gemm_tc has no batch
- * dimension), else gemm_fast with the set of its class for the shape (its
- * second program only for a k that is not whole tiles); k split by
- * k_slices. hp and rp: the helpers' and the routine's sets in
- * force for the shape. */
+ * gemm_tc where the mode allows it (tc_mode_set), m * n * k (of a batch:
+ * the whole batch's) is at least GEMM_TC_MIN cubed, and a batch's
+ * problems are not mostly padding in its tiles; else gemm_fast with the
+ * set of its class for the shape (its second program only for a k that is
+ * not whole tiles); k split by k_slices. hp and rp: the helpers' and the
+ * routine's sets in force for the shape. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
                                 const oclblas__params *rp, oclblas__plan *out)
 {
     oclblas_status st;
     const double min = (double)rp->v[RT_GEMM_TC_MIN];
+    const double work = (double)p->m * (double)p->n * (double)p->k * (double)(batch ? batch->count : 1);
     oclblas__params tc_set;
     const char *cls = NULL;
     double rate;
-    if (!batch && (double)p->m * (double)p->n * (double)p->k >= min * min * min &&
-        tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate)) {
+    if (work >= min * min * min && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate)) {
         const set_tile reads = tile_of(OCLBLAS__K_GEMM_TC, &tc_set);
-        return tiled_plan(cx, p, NULL, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
+        if (!batch || !mostly_padding(&reads.t, shape))
+            return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
     }
     const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
     if (!fp)
@@ -563,24 +574,19 @@ static void direct_plan(const oclblas__gemm_problem *p, const oclblas__batch *ba
     oclblas__gemm_direct_step(dp, &d, batch ? &db : NULL, add_step(out));
 }
 
-/* Whether a batch of count problems of the shape pays gemm_fast's plan
+/* Whether a batch of count problems of the shape pays the indirect plan
  * (by the rules): the launch's whole work at the crossover or beyond
  * (where the padding passes pay for a single problem), and the problems
- * not mostly padding (their tiles at most four times their work, well
- * below gemm_fast's speed over gemm_direct's on the devices measured; a
- * batch of tiny products stays with gemm_direct, whose every access is
- * guarded). */
+ * not mostly padding in gemm_fast's tiles. */
 static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, size_t count, double cube)
 {
     oclblas_status st;
     const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, s, &st);
-    const double work = (double)s->m * (double)s->n * (double)s->k;
-    if (!fp || (double)count * work < cube)
+    if (!fp || (double)count * (double)s->m * (double)s->n * (double)s->k < cube)
         return 0;
     oclblas__tile tile;
     oclblas__kernels[OCLBLAS__K_GEMM_FAST]->tiled->tile(fp, &tile);
-    const double padded = (double)round_up(s->m, tile.m) * (double)round_up(s->n, tile.n) * (double)round_up(s->k, tile.k);
-    return padded <= 4.0 * work;
+    return !mostly_padding(&tile, s);
 }
 
 /* ---- the choice by the cost model ----------------------------------------- */
@@ -790,9 +796,9 @@ static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__g
  * (a rule says where a set was tuned for, not where it may run); a set
  * without a measured rate is not. The ways are priced from their
  * decisions alone; only the chosen one is built. Of a batch (not NULL),
- * the ways are its one launch with gemm_direct or gemm_fast with each set
- * (no split), and the single problem's own choice run once per problem,
- * compared per problem. hp and rp as for fast_plan. */
+ * the ways are its one launch with gemm_direct, gemm_fast with each set
+ * or gemm_tc (no split), and the single problem's own choice run once per
+ * problem, compared per problem. hp and rp as for fast_plan. */
 static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
                                  const oclblas__params *rp, oclblas__plan *out)
@@ -837,8 +843,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     oclblas__params tc_set;
     const char *cls = NULL;
     set_rate tc_rate = {0, {0, 0}, {0, 0, 0}}; /* gemm_tc reads no operand along k, has one program */
-    if (!batch && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
-        (st = consider_tiled(cx, p, NULL, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
+    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
+        (st = consider_tiled(cx, p, batch, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
     if (!best.ways)
         return OCLBLAS_INVALID_PARAMS;
@@ -909,19 +915,8 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return st;
     memset(out, 0, sizeof *out);
     out->problems = launch_problems(batch);
-    if (batch) {
-        /* One problem's own plan, where its kernel has no batch dimension
-         * (gemm_tc): one problem per plan. */
-        st = gemm_plan(cx, p, NULL, out);
-        if (st != OCLBLAS_SUCCESS)
-            return st;
-        if (out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_TC)
-            return OCLBLAS_SUCCESS;
-        if (batch_pays_fast(cx, &shape, batch->count, cube))
-            return hp ? fast_plan(cx, p, batch, &shape, hp, rp, out) : hst;
-    } else if (work >= cube) {
-        return hp ? fast_plan(cx, p, NULL, &shape, hp, rp, out) : hst;
-    }
+    if (batch ? batch_pays_fast(cx, &shape, batch->count, cube) : work >= cube)
+        return hp ? fast_plan(cx, p, batch, &shape, hp, rp, out) : hst;
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
         return st;
