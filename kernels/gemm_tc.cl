@@ -3,10 +3,13 @@
 // and above), for the `accurate` (6xBF16) and `tf32` (1xTF32) math modes.
 // Operands come in gemm_fast's padded layout: element (m, k) of A at
 // ag[a_off + k * a_ld + m] and (k, n) of B at bg[b_off + k * b_ld + n],
-// read as float4 (offsets and leading dimensions in float4s, rows 16-byte
-// aligned), m and n padded to multiples of BM and BN, K to a multiple of
-// BK, zeros beyond the real sizes; C is column-major, read and written in
-// place, guarded at its edges.
+// or, where a_k_contiguous (b_k_contiguous) says so, stored with k
+// contiguous, at ag[a_off + m * a_ld + k] (bg[b_off + n * b_ld + k]) and
+// turned on its way into local memory (not with KPAIR); read as float4
+// (offsets and leading dimensions in float4s, rows 16-byte aligned), m and
+// n padded to multiples of BM and BN, K to a multiple of BK, zeros beyond
+// the real sizes; C is column-major, read and written in place, guarded at
+// its edges.
 // The launch's third dimension is gemm_fast's: with k_slice > 0 a split of
 // k, work-group z multiplying k in [z k_slice, (z + 1) k_slice) into its
 // own C, c_slice elements further on; with k_slice = 0 a batch, work-group
@@ -255,22 +258,47 @@ inline void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *w
 // Where this work-item's float4 number i of a k-tile of one operand comes
 // from (src, in float4s from the tile's first row in global memory of
 // leading dimension g_ld) and goes (dst, in floats from the slot's start,
-// local rows of l_ld floats), for a tile `width` floats wide. With KPAIR a
-// work-item takes the same 4 columns of k rows 2p and 2p + 1 (float4s 2h
-// and 2h + 1), which go to local memory as two interleaved quads: columns
-// 4c, 4c + 1 at kp[h], 4c + 2, 4c + 3 at kp[h] ^ 4. dst is the plain
-// layout either way (the fallback's).
-inline void stage_offset(const int lid, const int i, const int width, const int g_ld, const int l_ld, int *src,
-                         int *dst, int *kp)
+// local rows of l_ld floats: k rows of the tile's `width` floats). With
+// KPAIR a work-item takes the same 4 columns of k rows 2p and 2p + 1
+// (float4s 2h and 2h + 1), which go to local memory as two interleaved
+// quads: columns 4c, 4c + 1 at kp[h], 4c + 2, 4c + 3 at kp[h] ^ 4. dst is
+// the plain layout either way (the fallback's). Stored with k contiguous
+// (k_contiguous, never with KPAIR), the tile in global memory is `width`
+// rows of BK / 4 float4s of k; neighbouring work-items take neighbouring
+// rows (the rest of each memory sector in their next float4, moments
+// later), and each float4 goes to local memory as four floats down a
+// column, at dst, dst + l_ld, ...: neighbours in neighbouring banks.
+inline void stage_offset(const int lid, const int i, const int width, const int g_ld, const int l_ld,
+                         const int k_contiguous, int *src, int *dst, int *kp)
 {
 #if KPAIR
     const int c = lid + (i / 2) * THREADS, p = c / (width / 4), col = c % (width / 4), row = 2 * p + (i & 1);
     *kp = p * 2 * l_ld + col * 8 + KP_SWAP(col);
 #else
     const int c = lid + i * THREADS, row = c / (width / 4), col = c % (width / 4);
+    if (k_contiguous) {
+        const int along = c % width, kq = c / width;
+        *src = along * g_ld + kq;
+        *dst = 4 * kq * l_ld + along;
+        return;
+    }
 #endif
     *src = row * g_ld + col;
     *dst = row * l_ld + col * 4;
+}
+
+// A float4 of an operand into local memory at dst (stage_offset's): four
+// floats of one row of k, or, stored with k contiguous, four rows of k.
+inline void stage_store(local float *s, const int dst, const float4 x, const int k_contiguous, const int l_ld)
+{
+    if (k_contiguous) {
+        s[dst] = x.s0;
+        s[dst + l_ld] = x.s1;
+        s[dst + 2 * l_ld] = x.s2;
+        s[dst + 3 * l_ld] = x.s3;
+    } else {
+        *(local float4 *)(s + dst) = x;
+    }
 }
 
 // A k-tile's float4s of A and B from global memory into registers.
@@ -290,7 +318,7 @@ inline void fetch_tile(const global float4 *a, const global float4 *b, const int
 // out of range. With KPAIR, rows k = 2p (x) and 2p + 1 (y): A's quads are
 // (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1, y1), (x2, y2, x3, y3).
 inline int store_tile(local float *sa, local float *sb, const float4 *areg, const float4 *breg, const int *a_dst,
-                      const int *b_dst, const int *a_kp, const int *b_kp)
+                      const int *b_dst, const int *a_kp, const int *b_kp, const int a_kc, const int b_kc)
 {
     int bad = 0;
 #if KPAIR
@@ -312,12 +340,12 @@ inline int store_tile(local float *sa, local float *sb, const float4 *areg, cons
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i) {
         bad |= out_of_range4(areg[i]);
-        *(local float4 *)(sa + a_dst[i]) = areg[i];
+        stage_store(sa, a_dst[i], areg[i], a_kc, LDA);
     }
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i) {
         bad |= out_of_range4(breg[i]);
-        *(local float4 *)(sb + b_dst[i]) = breg[i];
+        stage_store(sb, b_dst[i], breg[i], b_kc, LDB);
     }
 #endif
     return bad;
@@ -455,8 +483,9 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 // in k order, as FP32 arithmetic does it, through slot 0 in the plain
 // layout. All work-items of the work-group call it together.
 inline void ffma_tile(float *acc, local float *la, local float *lb, const global float4 *a_tile,
-                      const global float4 *b_tile, const int a_ld, const int b_ld, const int num_k_tiles,
-                      const int *a_src, const int *a_dst, const int *b_src, const int *b_dst, const warp_place *wp)
+                      const global float4 *b_tile, const int a_step, const int b_step, const int num_k_tiles,
+                      const int *a_src, const int *a_dst, const int *b_src, const int *b_dst, const int a_kc,
+                      const int b_kc, const warp_place *wp)
 {
 #pragma unroll
     for (int e = 0; e < NACC; ++e)
@@ -464,10 +493,10 @@ inline void ffma_tile(float *acc, local float *la, local float *lb, const global
     for (int t = 0; t < num_k_tiles; ++t) {
 #pragma unroll
         for (int i = 0; i < A_CHUNKS; ++i)
-            *(local float4 *)(la + a_dst[i]) = a_tile[t * BK * a_ld + a_src[i]];
+            stage_store(la, a_dst[i], a_tile[t * a_step + a_src[i]], a_kc, LDA);
 #pragma unroll
         for (int i = 0; i < B_CHUNKS; ++i)
-            *(local float4 *)(lb + b_dst[i]) = b_tile[t * BK * b_ld + b_src[i]];
+            stage_store(lb, b_dst[i], b_tile[t * b_step + b_src[i]], b_kc, LDB);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int k = 0; k < BK; ++k) {
             float av[MT][2], bv[NT][2];
@@ -518,7 +547,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                     const float alpha, const float beta,
                     const global float4 *restrict ag, const int a_off, const int a_ld,
                     const global float4 *restrict bg, const int b_off, const int b_ld,
-                    global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
+                    global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch,
+                    const int a_k_contiguous, const int b_k_contiguous)
 {
     local float4 lds_a[2 * A_PLANE / 4];
     local float4 lds_b[2 * B_PLANE / 4];
@@ -543,8 +573,12 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     const int m_tile = get_group_id(0) * BM, n_tile = get_group_id(1) * BN;
     const int z = get_group_id(2);
     const int k_begin = z * k_slice;
-    const global float4 *const a_tile = ag + a_off + z * a_batch + m_tile / 4 + k_begin * a_ld;
-    const global float4 *const b_tile = bg + b_off + z * b_batch + n_tile / 4 + k_begin * b_ld;
+    // The tile's first float4, and the float4s from one k-tile to the next.
+    const global float4 *const a_tile =
+        ag + a_off + z * a_batch + (a_k_contiguous ? m_tile * a_ld + k_begin / 4 : m_tile / 4 + k_begin * a_ld);
+    const global float4 *const b_tile =
+        bg + b_off + z * b_batch + (b_k_contiguous ? n_tile * b_ld + k_begin / 4 : n_tile / 4 + k_begin * b_ld);
+    const int a_step = a_k_contiguous ? BK / 4 : BK * a_ld, b_step = b_k_contiguous ? BK / 4 : BK * b_ld;
     const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / BK;
     if (lid == 0)
         fallback = 0;
@@ -554,10 +588,10 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     int a_kp[A_CHUNKS], b_kp[B_CHUNKS]; // KPAIR's quads (the first half)
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i)
-        stage_offset(lid, i, BM, a_ld, LDA, &a_src[i], &a_dst[i], &a_kp[i / 2]);
+        stage_offset(lid, i, BM, a_ld, LDA, a_k_contiguous, &a_src[i], &a_dst[i], &a_kp[i / 2]);
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
-        stage_offset(lid, i, BN, b_ld, LDB, &b_src[i], &b_dst[i], &b_kp[i / 2]);
+        stage_offset(lid, i, BN, b_ld, LDB, b_k_contiguous, &b_src[i], &b_dst[i], &b_kp[i / 2]);
     int frag_a[2], frag_b[2];
     fragment_offsets(&wp, frag_a, frag_b);
 
@@ -576,10 +610,10 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     for (int kt = 0; kt < num_k_tiles; ++kt) {
         local float *const sa = la + (kt & 1) * A_PLANE;
         local float *const sb = lb + (kt & 1) * B_PLANE;
-        bad |= store_tile(sa, sb, areg, breg, a_dst, b_dst, a_kp, b_kp);
+        bad |= store_tile(sa, sb, areg, breg, a_dst, b_dst, a_kp, b_kp, a_k_contiguous, b_k_contiguous);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kt + 1 < num_k_tiles)
-            fetch_tile(a_tile + (kt + 1) * BK * a_ld, b_tile + (kt + 1) * BK * b_ld, a_src, b_src, areg, breg);
+            fetch_tile(a_tile + (kt + 1) * a_step, b_tile + (kt + 1) * b_step, a_src, b_src, areg, breg);
 #if PRODUCTS == 6
 #pragma unroll
         for (int s = 0; s < KSTEPS; s += 2) {
@@ -617,6 +651,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         atomic_or(&fallback, 1);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (fallback)
-        ffma_tile(acc, la, lb, a_tile, b_tile, a_ld, b_ld, num_k_tiles, a_src, a_dst, b_src, b_dst, &wp);
+        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, num_k_tiles, a_src, a_dst, b_src, b_dst,
+                  a_k_contiguous, b_k_contiguous, &wp);
     store_c(acc, cg + z * c_slice, c_off, c_ld, M, N, m_tile, n_tile, alpha, beta, &wp);
 }

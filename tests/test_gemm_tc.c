@@ -375,6 +375,9 @@ static void test_semantics(void **state)
         /* Tile-aligned A and B^T are read in place (leading dimensions and offsets multiples of 4). */
         assert_true(tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 128 * SEMANTICS_SCALE,
                                  64 * SEMANTICS_SCALE, 48 * SEMANTICS_SCALE, 1.0f, 1.0f, 4, 8, 4, 3, 21) <= 1.0);
+        /* ... and tile-aligned A^T and B stored with k contiguous, read in place along k. */
+        assert_true(tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 128 * SEMANTICS_SCALE,
+                                 128 * SEMANTICS_SCALE, 48 * SEMANTICS_SCALE, 1.0f, 1.0f, 4, 8, 4, 3, 23) <= 1.0);
         /* The host-pointer API goes the same way. */
         assert_true(tu_gemm_case(&env, 1, OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, m, n, k, -1.0f, 0.25f,
                                  1, 0, 0, 0, 22) <= 1.0);
@@ -469,17 +472,18 @@ static void test_range_ends(void **state)
     free(a), free(b), free(c0), free(c);
 }
 
-/* A strided batch of column-major products, B transposed where bt, in one
- * launch of gemm_tc: the plan takes every problem into that launch, and
- * reads both operands in place where in_place says it must. */
-static void expect_batch_launch(size_t m, size_t n, size_t k, int bt, size_t count, size_t sa, size_t sb,
+/* A strided batch of column-major products (tight leading dimensions) in
+ * one launch of gemm_tc: the plan takes every problem into that launch,
+ * and, where in_place, reads both operands in place (along k where stored
+ * so). */
+static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, size_t count, size_t sa, size_t sb,
                                 size_t sc, int in_place)
 {
     const oclblas__device_info *dev;
     const oclblas__devctx *cx;
     TU_CHECK(oclblas__device_info_get(env.device, &dev));
     TU_CHECK(oclblas__devctx_get(dev, &cx));
-    const oclblas__gemm_problem p = {0, bt, m, n, k, 1.5f, 0.5f, {0, m, 0, 16}, {0, bt ? n : k, 0, 16},
+    const oclblas__gemm_problem p = {at, bt, m, n, k, 1.5f, 0.5f, {0, at ? k : m, 0, 16}, {0, bt ? n : k, 0, 16},
                                      {0, m, 0, 0}, oclblas_get_math_mode()};
     const oclblas__batch b = {count, sa, sb, sc};
     oclblas__plan plan;
@@ -488,8 +492,12 @@ static void expect_batch_launch(size_t m, size_t n, size_t k, int bt, size_t cou
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
     assert_int_equal(plan.problems, count);
     assert_int_equal(plan.step[plan.main].geo.global[2], count);
-    if (in_place)
+    if (in_place) {
         assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+        assert_int_equal(plan.fast.a_k_contiguous, at);
+        assert_int_equal(plan.fast.b_k_contiguous, !bt);
+        assert_int_equal(plan.num_steps, 1);
+    }
 }
 
 /* A strided batch in one launch of gemm_tc (the problems its third
@@ -497,56 +505,64 @@ static void expect_batch_launch(size_t m, size_t n, size_t k, int bt, size_t cou
  * elements of C between problems untouched, a NaN and an Inf in one
  * problem each (the fallback in that problem's work-groups alone).
  * Operands padded problem by problem (A's stride odd), one B for every
- * problem (stride 0), and both read in place (tile multiples, B stored
- * transposed, strides whole spans). */
+ * problem (stride 0), and both read in place (tile multiples, strides
+ * whole spans): stored with m and n contiguous, and with k contiguous. */
 static void test_batched(void **state)
 {
     (void)state;
     const size_t count = 3;
     static const struct {
+        int at, bt;
         size_t m, n, k;
         int in_place;
     } cases[] = {
-        {100 * SEMANTICS_SCALE + 1, 75 * SEMANTICS_SCALE, 50 * SEMANTICS_SCALE + 3, 0},
-        {128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
+        {0, 0, 100 * SEMANTICS_SCALE + 1, 75 * SEMANTICS_SCALE, 50 * SEMANTICS_SCALE + 3, 0},
+        {0, 1, 128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
+        {1, 0, 128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
     };
     for (int set = 0; set < NUM_SETS; ++set) {
         use_set(set);
         for (size_t t = 0; t < sizeof cases / sizeof cases[0]; ++t) {
             const size_t m = cases[t].m, n = cases[t].n, k = cases[t].k;
-            const int in_place = cases[t].in_place;
+            const int at = cases[t].at, bt = cases[t].bt, in_place = cases[t].in_place;
+            const size_t lda = at ? k : m, ldb = bt ? n : k;
             const size_t sa = m * k + (in_place ? 0 : 5), sb = in_place ? n * k : 0, sc = m * n + 7;
             const size_t na = (count - 1) * sa + m * k, nb = (count - 1) * sb + n * k, nc = count * sc;
-            expect_batch_launch(m, n, k, in_place, count, sa, sb, sc, in_place);
-            float *a = floats(na), *b = floats(nb), *c0 = floats(nc), *c = floats(nc), *bk = floats(k * n);
+            expect_batch_launch(at, bt, m, n, k, count, sa, sb, sc, in_place);
+            float *a = floats(na), *b = floats(nb), *c0 = floats(nc), *c = floats(nc);
+            float *am = floats(m * k), *bk = floats(k * n);
             fill_uniform(a, na, 110u + (unsigned)t);
             fill_uniform(b, nb, 111u + (unsigned)t);
             fill_uniform(c0, nc, 112u + (unsigned)t);
-            a[1 * sa + 7 * m + 3] = NAN;      /* problem 1, row 3 */
-            a[2 * sa + 4 * m + 6] = INFINITY; /* problem 2, row 6 */
+            a[1 * sa + (at ? 3 * lda + 7 : 7 * lda + 3)] = NAN;      /* problem 1, row 3 */
+            a[2 * sa + (at ? 6 * lda + 4 : 4 * lda + 6)] = INFINITY; /* problem 2, row 6 */
             memcpy(c, c0, nc * sizeof *c);
             cl_mem da = tu_buffer(&env, a, na), db = tu_buffer(&env, b, nb), dc = tu_buffer(&env, c, nc);
-            TU_CHECK(oclblas_sgemm_strided_batched_cl(OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS,
-                                                      in_place ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, m, n, k, 1.5f, da, 0,
-                                                      m, sa, db, 0, in_place ? n : k, sb, 0.5f, dc, 0, m, sc, count,
-                                                      env.queue, NULL));
+            TU_CHECK(oclblas_sgemm_strided_batched_cl(OCLBLAS_COL_MAJOR, at ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS,
+                                                      bt ? OCLBLAS_TRANS : OCLBLAS_NO_TRANS, m, n, k, 1.5f, da, 0,
+                                                      lda, sa, db, 0, ldb, sb, 0.5f, dc, 0, m, sc, count, env.queue,
+                                                      NULL));
             tu_read(&env, dc, c, nc);
             clReleaseMemObject(da);
             clReleaseMemObject(db);
             clReleaseMemObject(dc);
             for (size_t p = 0; p < count; ++p) {
-                const float *bp = b + p * sb; /* as k x n, k contiguous, for the reference */
+                /* The problem's operands as check_fp32 reads them: A m x k, B k x n, both column-major. */
+                for (size_t l = 0; l < k; ++l)
+                    for (size_t i = 0; i < m; ++i)
+                        am[l * m + i] = a[p * sa + (at ? i * lda + l : l * lda + i)];
                 for (size_t j = 0; j < n; ++j)
                     for (size_t l = 0; l < k; ++l)
-                        bk[j * k + l] = in_place ? bp[l * n + j] : bp[j * k + l];
+                        bk[j * k + l] = b[p * sb + (bt ? l * ldb + j : j * ldb + l)];
                 char what[96];
-                snprintf(what, sizeof what, "set %d, batch of %zux%zux%zu, problem %zu", set, m, n, k, p);
-                check_fp32(what, m, n, k, 1.5f, a + p * sa, bk, 0.5f, c0 + p * sc, c + p * sc);
+                snprintf(what, sizeof what, "set %d, batch of %zux%zux%zu %c%c, problem %zu", set, m, n, k,
+                         "NT"[at], "NT"[bt], p);
+                check_fp32(what, m, n, k, 1.5f, am, bk, 0.5f, c0 + p * sc, c + p * sc);
                 for (size_t e = m * n; e < sc; ++e)
                     if (memcmp(&c[p * sc + e], &c0[p * sc + e], sizeof *c))
                         fail_msg("%s: C's element %zu after the problem was written", what, e);
             }
-            free(a), free(b), free(c0), free(c), free(bk);
+            free(a), free(b), free(c0), free(c), free(am), free(bk);
         }
     }
 }

@@ -6,8 +6,8 @@
  * when gemm_direct serves, when gemm_fast reads an operand in place
  * (tile-aligned sizes, leading dimensions in whole vectors, aligned
  * addresses; stored either way, along k where its set has local memory for
- * it, never by gemm_tc) and when a helper pads or transposes it, where k is split and
- * into how many slices (uneven last slice, the caps), when a gemv splits its
+ * it, by gemm_tc unless its set pairs k rows) and when a helper pads or
+ * transposes it, where k is split and into how many slices (uneven last slice, the caps), when a gemv splits its
  * reduction; in the accurate and tf32 math modes, when gemm_tc takes
  * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
  * padding, operands in place and split of k, and what the compiled-in
@@ -364,8 +364,9 @@ static void test_in_place(void **state)
 
 /* An operand stored with k contiguous (A transposed, B not, column-major)
  * is read in place along k by a set with local memory for it, tile-aligned
- * and in whole vectors as any in-place operand; never by gemm_tc, nor by a
- * set without local memory for it or whose KWG is not whole vectors. */
+ * and in whole vectors as any in-place operand; not by a set without local
+ * memory for it or whose KWG is not whole vectors. gemm_tc reads it so too,
+ * unless its set stages k rows in pairs (KPAIR). */
 static void test_in_place_along_k(void **state)
 {
     (void)state;
@@ -437,15 +438,28 @@ static void test_in_place_along_k(void **state)
     plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_k_contiguous);
 
-    /* gemm_tc has no such load: its operands stored with k contiguous are transposed by the helpers. */
+    /* gemm_tc: both along k in one launch, its flags the last two arguments. */
     routine(RT_GEMM_TC_MIN, 1);
     p = gemm(1, 0, 256, 384, 64);
     p.mode = OCLBLAS_MATH_ACCURATE;
     plan = plan_of(&p);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.step[0].num_args, 20);
+    assert_int_equal(arg_i(&plan.step[0], 9), 64 / 4); /* lda in float4s */
+    assert_int_equal(arg_i(&plan.step[0], 18) + arg_i(&plan.step[0], 19), 2);
+    /* A tf32 set that pairs k rows (KPAIR) has no such load: the helpers transpose both. */
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_KPAIR] = 1;
+    p.mode = OCLBLAS_MATH_TF32;
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+    assert_int_equal(plan.step[plan.main].params.v[TC_KPAIR], 1);
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 3);
+    assert_int_equal(arg_i(&plan.step[plan.main], 18) + arg_i(&plan.step[plan.main], 19), 0);
+    cx.params[OCLBLAS__K_GEMM_TC].v[TC_KPAIR] = 0;
     routine(RT_GEMM_TC_MIN, 0);
 }
 
@@ -790,7 +804,7 @@ static void test_batch_rules(void **state)
     /* The single launch passes zero strides. */
     const oclblas__plan one = plan_of(&p);
     assert_int_equal(one.step[one.main].kernel, OCLBLAS__K_GEMM_TC);
-    assert_int_equal(one.step[one.main].num_args, 18);
+    assert_int_equal(one.step[one.main].num_args, 20);
     assert_int_equal(arg_i(&one.step[one.main], 16) + arg_i(&one.step[one.main], 17), 0);
     p.mode = OCLBLAS_MATH_STRICT; /* gemm_fast takes the batch */
     plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);

@@ -279,6 +279,8 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
     oclblas__gemm_tile_args(&g, vw, vw, s);
     oclblas__step_int(s, batched ? (int)(batch->stride_a / vw) : 0);
     oclblas__step_int(s, batched ? (int)(batch->stride_b / vw) : 0);
+    oclblas__step_int(s, a->a_k_contiguous);
+    oclblas__step_int(s, a->b_k_contiguous);
 }
 
 /* A work-group computes BM x BN of C per BK of k, reading A and B as float4. */
@@ -289,13 +291,24 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
                            OCLBLAS__GEMM_TC_VW};
 }
 
+/* Either operand stored with k contiguous is turned on its way into local
+ * memory, except by a set that stages k rows in pairs (KPAIR). */
+static int reads_k_contiguous(const oclblas__params *p, int operand)
+{
+    (void)operand;
+    return !p->v[TC_KPAIR];
+}
+
 static const char *label(const oclblas__params *p)
 {
     return p->v[TC_PRODUCTS] == 6 ? "6xBF16" : "1xTF32";
 }
 
-static const oclblas__tiled tiled = {
-    .tile = tile, .step = oclblas__gemm_tc_step, .for_mode = oclblas__gemm_tc_for_mode, .label = label};
+static const oclblas__tiled tiled = {.tile = tile,
+                                     .step = oclblas__gemm_tc_step,
+                                     .reads_k_contiguous = reads_k_contiguous,
+                                     .for_mode = oclblas__gemm_tc_for_mode,
+                                     .label = label};
 
 const oclblas__kernel_desc oclblas__desc_gemm_tc = {
     .name = "gemm_tc",

@@ -55,7 +55,7 @@ struct oclblas__tiled {
     /* Every set reads A stored with m contiguous and B with n contiguous in
      * place. Whether the set also reads in place an A (operand 0) or a B
      * (1) stored with k contiguous, transposing it on its way into local
-     * memory; NULL: never (gemm_tc), such an operand goes through the
+     * memory; NULL (or 0): never, such an operand goes through the
      * helpers' transposing pass. */
     int (*reads_k_contiguous)(const oclblas__params *p, int operand);
     /* Whether the kernel reads operands in place whose m (A) or n (B) is

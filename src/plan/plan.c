@@ -13,7 +13,8 @@
  *                          tile-aligned and in whole vectors, stored
  *                          either way (a set with local memory for an
  *                          operand reads it along k too, transposing as
- *                          it loads; gemm_tc does not);
+ *                          it loads; gemm_tc too, unless its set pairs k
+ *                          rows);
  *                          with k split into slices (summed by sum_slices)
  *                          where the tiles of C alone cannot fill the device;
  *                          in the accurate and tf32 math modes gemm_tc in
@@ -288,9 +289,11 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
  * set for gemm_tc that runs in that mode; the entry may hold a set for each
  * mode, a class on the products the mode asks for. A set is tuned for the
  * accurate mode; one with no legal six-product form (a tf32 set: BK 8 or
- * KPAIR) cannot run it. Its rate, where the entry measured one, in *rate. */
+ * KPAIR) cannot run it. Its rate and its shares along k, where the entry
+ * measured them, in *rate and along_k (else 0). */
 static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
-                       const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate)
+                       const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate,
+                       double along_k[2])
 {
     if (p->mode == OCLBLAS_MATH_STRICT || rp->v[RT_GEMM_TC_MIN] <= 0)
         return 0;
@@ -302,10 +305,15 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
         return 0;
     *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
     *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
+    const double none[2] = {0, 0}, *shares = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
     *rate = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
     for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
-        if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params)
+        if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params) {
             *rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
+            shares = cx->classes[OCLBLAS__K_GEMM_TC][i].along_k;
+        }
+    along_k[0] = shares[0];
+    along_k[1] = shares[1];
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
@@ -543,8 +551,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const double work = (double)p->m * (double)p->n * (double)p->k * (double)(batch ? batch->count : 1);
     oclblas__params tc_set;
     const char *cls = NULL;
-    double rate;
-    if (work >= min * min * min && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate)) {
+    double rate, along_k[2];
+    if (work >= min * min * min && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate, along_k)) {
         const set_tile reads = tile_of(OCLBLAS__K_GEMM_TC, &tc_set);
         if (!batch || !mostly_padding(&reads.t, shape))
             return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
@@ -842,8 +850,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    set_rate tc_rate = {0, {0, 0}, {0, 0, 0}}; /* gemm_tc reads no operand along k, has one program */
-    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate) && tc_rate.rate > 0 &&
+    set_rate tc_rate = {0, {0, 0}, {0, 0, 0}}; /* gemm_tc has one program */
+    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate, tc_rate.along_k) && tc_rate.rate > 0 &&
         (st = consider_tiled(cx, p, batch, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
     if (!best.ways)
