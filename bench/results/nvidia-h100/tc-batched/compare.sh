@@ -6,7 +6,9 @@
 # batched preset in the default (accurate) mode, base then new, with
 # cuBLAS and CLBlast as peers. Phase 2 (after phase 1 on the same machine,
 # else building again): the strict mode the same way, the default mode
-# once more, and new's batch plans. Writes $OUT/compare-PHASE.tgz.
+# once more, new's batch plans, and the shapes preset (single problems,
+# row-major) in the default mode with new's plans. Writes
+# $OUT/compare-PHASE.tgz.
 #   bench/results/nvidia-h100/tc-batched/compare.sh 1|2
 source .device/env.sh
 dest=$OUT
@@ -47,6 +49,13 @@ else
   batched new strict new-strict
   batched base accurate base-accurate-2
   batched new accurate new-accurate-2
+  for t in base new; do # single problems: gemm_tc may now read operands along k
+    /tmp/$t/bench/oclblas-bench --preset shapes --layout row --math accurate --peers cublas,clblast --min-time 0.05 \
+      --quiet --csv "$OUT/shapes-$t-accurate.csv" > /dev/null 2>&1
+    stamp "shapes $t accurate: exit $?"
+  done
+  OCLBLAS_VERBOSE=1 /tmp/new/bench/oclblas-bench --preset shapes --layout row --math accurate --peers none \
+    --min-time 0.001 --quiet 2>&1 | grep "^oclblas: sgemm" | sort -u > "$OUT/shapes-plans.txt"
   for mode in accurate strict; do
     echo "== $mode" >> "$OUT/plans.txt"
     OCLBLAS_VERBOSE=1 /tmp/new/bench/oclblas-bench --preset batched --math $mode --peers none --min-time 0.001 \
