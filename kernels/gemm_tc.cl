@@ -75,12 +75,14 @@
 // set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6,
 // PROMOTE, KPAIR; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
-// rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, GUARD_EMIN
-// and GUARD_EMAX the range of the tensor-core path.
+// rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS
+// and B_ROWS the rows of the blocks an operand stored with k contiguous is
+// turned in (stage_offset), GUARD_EMIN and GUARD_EMAX the range of the
+// tensor-core path.
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
-    !defined(B_CHUNKS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX)
+    !defined(B_CHUNKS) || !defined(A_ROWS) || !defined(B_ROWS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX)
 #error "gemm_tc: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 #if PRODUCTS != 1 && PRODUCTS != 6
@@ -264,12 +266,14 @@ inline void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *w
 // quads: columns 4c, 4c + 1 at kp[h], 4c + 2, 4c + 3 at kp[h] ^ 4. dst is
 // the plain layout either way (the fallback's). Stored with k contiguous
 // (k_contiguous, never with KPAIR), the tile in global memory is `width`
-// rows of BK / 4 float4s of k; neighbouring work-items take neighbouring
-// rows (the rest of each memory sector in their next float4, moments
-// later), and each float4 goes to local memory as four floats down a
-// column, at dst, dst + l_ld, ...: neighbours in neighbouring banks.
+// rows of BK / 4 float4s of k, taken in blocks of `rows` rows (4, 2 or 1:
+// A_ROWS, B_ROWS) x 4 of k: float4s i to i + rows - 1 of a work-item are
+// one block's rows, which it turns into four k rows of `rows` floats, at
+// dst of float4 i (a multiple of rows), dst + l_ld, ... Neighbouring
+// work-items take neighbouring blocks along m: their stores to local
+// memory neighbours.
 inline void stage_offset(const int lid, const int i, const int width, const int g_ld, const int l_ld,
-                         const int k_contiguous, int *src, int *dst, int *kp)
+                         const int k_contiguous, const int rows, int *src, int *dst, int *kp)
 {
 #if KPAIR
     const int c = lid + (i / 2) * THREADS, p = c / (width / 4), col = c % (width / 4), row = 2 * p + (i & 1);
@@ -277,9 +281,9 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
 #else
     const int c = lid + i * THREADS, row = c / (width / 4), col = c % (width / 4);
     if (k_contiguous) {
-        const int along = c % width, kq = c / width;
-        *src = along * g_ld + kq;
-        *dst = 4 * kq * l_ld + along;
+        const int block = lid + (i / rows) * THREADS, mb = block % (width / rows), kq = block / (width / rows);
+        *src = (rows * mb + i % rows) * g_ld + kq;
+        *dst = 4 * kq * l_ld + rows * mb;
         return;
     }
 #endif
@@ -287,17 +291,40 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
     *dst = row * l_ld + col * 4;
 }
 
-// A float4 of an operand into local memory at dst (stage_offset's): four
-// floats of one row of k, or, stored with k contiguous, four rows of k.
-inline void stage_store(local float *s, const int dst, const float4 x, const int k_contiguous, const int l_ld)
+// A work-item's chunks float4s of an operand (x) into local memory, at
+// their dst (stage_offset's): each as it is, or, stored with k contiguous,
+// each `rows` of them the block they make turned.
+inline void stage_store(local float *s, const int *dst, const float4 *x, const int chunks, const int k_contiguous,
+                        const int rows, const int l_ld)
 {
-    if (k_contiguous) {
-        s[dst] = x.s0;
-        s[dst + l_ld] = x.s1;
-        s[dst + 2 * l_ld] = x.s2;
-        s[dst + 3 * l_ld] = x.s3;
+    if (!k_contiguous) {
+#pragma unroll
+        for (int i = 0; i < chunks; ++i)
+            *(local float4 *)(s + dst[i]) = x[i];
+    } else if (rows == 4) {
+#pragma unroll
+        for (int i = 0; i < chunks; i += 4) {
+            *(local float4 *)(s + dst[i]) = (float4)(x[i].s0, x[i + 1].s0, x[i + 2].s0, x[i + 3].s0);
+            *(local float4 *)(s + dst[i] + l_ld) = (float4)(x[i].s1, x[i + 1].s1, x[i + 2].s1, x[i + 3].s1);
+            *(local float4 *)(s + dst[i] + 2 * l_ld) = (float4)(x[i].s2, x[i + 1].s2, x[i + 2].s2, x[i + 3].s2);
+            *(local float4 *)(s + dst[i] + 3 * l_ld) = (float4)(x[i].s3, x[i + 1].s3, x[i + 2].s3, x[i + 3].s3);
+        }
+    } else if (rows == 2) {
+#pragma unroll
+        for (int i = 0; i < chunks; i += 2) {
+            *(local float2 *)(s + dst[i]) = (float2)(x[i].s0, x[i + 1].s0);
+            *(local float2 *)(s + dst[i] + l_ld) = (float2)(x[i].s1, x[i + 1].s1);
+            *(local float2 *)(s + dst[i] + 2 * l_ld) = (float2)(x[i].s2, x[i + 1].s2);
+            *(local float2 *)(s + dst[i] + 3 * l_ld) = (float2)(x[i].s3, x[i + 1].s3);
+        }
     } else {
-        *(local float4 *)(s + dst) = x;
+#pragma unroll
+        for (int i = 0; i < chunks; ++i) {
+            s[dst[i]] = x[i].s0;
+            s[dst[i] + l_ld] = x[i].s1;
+            s[dst[i] + 2 * l_ld] = x[i].s2;
+            s[dst[i] + 3 * l_ld] = x[i].s3;
+        }
     }
 }
 
@@ -338,15 +365,13 @@ inline int store_tile(local float *sa, local float *sb, const float4 *areg, cons
     }
 #else
 #pragma unroll
-    for (int i = 0; i < A_CHUNKS; ++i) {
+    for (int i = 0; i < A_CHUNKS; ++i)
         bad |= out_of_range4(areg[i]);
-        stage_store(sa, a_dst[i], areg[i], a_kc, LDA);
-    }
 #pragma unroll
-    for (int i = 0; i < B_CHUNKS; ++i) {
+    for (int i = 0; i < B_CHUNKS; ++i)
         bad |= out_of_range4(breg[i]);
-        stage_store(sb, b_dst[i], breg[i], b_kc, LDB);
-    }
+    stage_store(sa, a_dst, areg, A_CHUNKS, a_kc, A_ROWS, LDA);
+    stage_store(sb, b_dst, breg, B_CHUNKS, b_kc, B_ROWS, LDB);
 #endif
     return bad;
 }
@@ -491,12 +516,10 @@ inline void ffma_tile(float *acc, local float *la, local float *lb, const global
     for (int e = 0; e < NACC; ++e)
         acc[e] = 0.0f;
     for (int t = 0; t < num_k_tiles; ++t) {
-#pragma unroll
-        for (int i = 0; i < A_CHUNKS; ++i)
-            stage_store(la, a_dst[i], a_tile[t * a_step + a_src[i]], a_kc, LDA);
-#pragma unroll
-        for (int i = 0; i < B_CHUNKS; ++i)
-            stage_store(lb, b_dst[i], b_tile[t * b_step + b_src[i]], b_kc, LDB);
+        float4 areg[A_CHUNKS], breg[B_CHUNKS];
+        fetch_tile(a_tile + t * a_step, b_tile + t * b_step, a_src, b_src, areg, breg);
+        stage_store(la, a_dst, areg, A_CHUNKS, a_kc, A_ROWS, LDA);
+        stage_store(lb, b_dst, breg, B_CHUNKS, b_kc, B_ROWS, LDB);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int k = 0; k < BK; ++k) {
             float av[MT][2], bv[NT][2];
@@ -588,10 +611,10 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     int a_kp[A_CHUNKS], b_kp[B_CHUNKS]; // KPAIR's quads (the first half)
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i)
-        stage_offset(lid, i, BM, a_ld, LDA, a_k_contiguous, &a_src[i], &a_dst[i], &a_kp[i / 2]);
+        stage_offset(lid, i, BM, a_ld, LDA, a_k_contiguous, A_ROWS, &a_src[i], &a_dst[i], &a_kp[i / 2]);
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
-        stage_offset(lid, i, BN, b_ld, LDB, b_k_contiguous, &b_src[i], &b_dst[i], &b_kp[i / 2]);
+        stage_offset(lid, i, BN, b_ld, LDB, b_k_contiguous, B_ROWS, &b_src[i], &b_dst[i], &b_kp[i / 2]);
     int frag_a[2], frag_b[2];
     fragment_offsets(&wp, frag_a, frag_b);
 

@@ -54,15 +54,17 @@ static tu_env env;
 #if TC_TEST_EMULATION
 /* The shipped sets' forms, small (the accurate mode runs each with six
  * BF16 products, a k16 step per mma): two k16 steps per k-tile, 2 x 2
- * warps of 1 x 2 tiles; one k16 step per k-tile, 1 x 2 warps of 2 x 2
+ * warps of 2 x 2 tiles; one k16 step per k-tile, 1 x 2 warps of 2 x 2
  * tiles; the default entry's form (one product with promotion every 32 of
- * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles. With PoCL
+ * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles. Between them
+ * a work-item stages 4, 2 and 1 float4s of an operand, which it turns in
+ * blocks of 4, 2 and 1 rows where it reads the operand along k. With PoCL
  * compiling them, the first's tf32 form and the tf32 set below, the whole
  * test takes about 40 s of CPU time on a cold cache: emulated mma.sync
  * holds two barriers, and the cost grows with the tiles and k-steps a warp
  * unrolls. */
 static const char *const sets[] = {
-    "BM=32,BN=32,BK=32,WM=16,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "BM=64,BN=32,BK=32,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
     "BM=32,BN=32,BK=16,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",

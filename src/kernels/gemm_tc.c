@@ -230,8 +230,12 @@ static int derive(const int *v, oclblas__derived *out)
     out[n++] = (oclblas__derived){"KSTEPS", v[TC_BK] / 8};
     out[n++] = (oclblas__derived){"LDA", v[TC_BM] + v[TC_PADA]}; /* local rows */
     out[n++] = (oclblas__derived){"LDB", v[TC_BN] + v[TC_PADB]};
-    out[n++] = (oclblas__derived){"A_CHUNKS", v[TC_BM] * v[TC_BK] / (4 * t)}; /* float4s per work-item */
-    out[n++] = (oclblas__derived){"B_CHUNKS", v[TC_BN] * v[TC_BK] / (4 * t)};
+    const int a_chunks = v[TC_BM] * v[TC_BK] / (4 * t), b_chunks = v[TC_BN] * v[TC_BK] / (4 * t);
+    out[n++] = (oclblas__derived){"A_CHUNKS", a_chunks}; /* float4s per work-item */
+    out[n++] = (oclblas__derived){"B_CHUNKS", b_chunks};
+    /* Read with k contiguous, a work-item turns its float4s in blocks of as many rows (4 x 4 where it can). */
+    out[n++] = (oclblas__derived){"A_ROWS", a_chunks % 4 == 0 ? 4 : a_chunks % 2 == 0 ? 2 : 1};
+    out[n++] = (oclblas__derived){"B_ROWS", b_chunks % 4 == 0 ? 4 : b_chunks % 2 == 0 ? 2 : 1};
     out[n++] = (oclblas__derived){"GUARD_EMIN", GUARD_EMIN};
     out[n++] = (oclblas__derived){"GUARD_EMAX", GUARD_EMAX};
     if (atomic_load(&emulate))
@@ -291,7 +295,7 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
                            OCLBLAS__GEMM_TC_VW};
 }
 
-/* Either operand stored with k contiguous is turned on its way into local
+/* An operand stored with k contiguous is turned on its way into local
  * memory, except by a set that stages k rows in pairs (KPAIR). */
 static int reads_k_contiguous(const oclblas__params *p, int operand)
 {
