@@ -1027,7 +1027,7 @@ static void test_tc_descriptor(void **state)
     oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
     assert_non_null(strstr(text, "-DPRODUCTS=1 "));
     assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
-                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
+                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DA_ROWS=2 -DB_ROWS=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
     assert_null(strstr(text, "EMULATE"));
     oclblas__params p;
 
