@@ -3,7 +3,7 @@
 // and above), for the `accurate` (6xBF16) and `tf32` (1xTF32) math modes.
 // Operands come in gemm_fast's padded layout: element (m, k) of A at
 // ag[a_off + k * a_ld + m] and (k, n) of B at bg[b_off + k * b_ld + n],
-// or, where a_k_contiguous (b_k_contiguous) says so, stored with k
+// or, in a program built for it (A_ROWS, B_ROWS > 0), stored with k
 // contiguous, at ag[a_off + m * a_ld + k] (bg[b_off + n * b_ld + k]) and
 // turned on its way into local memory (not with KPAIR); read as float4
 // (offsets and leading dimensions in float4s, rows 16-byte aligned), m and
@@ -77,8 +77,8 @@
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS
 // and B_ROWS the rows of the blocks an operand stored with k contiguous is
-// turned in (stage_offset), GUARD_EMIN and GUARD_EMAX the range of the
-// tensor-core path.
+// turned in (stage_offset; 0: stored with m, n contiguous), GUARD_EMIN and
+// GUARD_EMAX the range of the tensor-core path.
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
@@ -265,22 +265,22 @@ inline void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *w
 // (float4s 2h and 2h + 1), which go to local memory as two interleaved
 // quads: columns 4c, 4c + 1 at kp[h], 4c + 2, 4c + 3 at kp[h] ^ 4. dst is
 // the plain layout either way (the fallback's). Stored with k contiguous
-// (k_contiguous, never with KPAIR), the tile in global memory is `width`
-// rows of BK / 4 float4s of k, taken in blocks of `rows` rows (4, 2 or 1:
-// A_ROWS, B_ROWS) x 4 of k: float4s i to i + rows - 1 of a work-item are
-// one block's rows, which it turns into four k rows of `rows` floats, at
-// dst of float4 i (a multiple of rows), dst + l_ld, ... Neighbouring
+// (rows > 0: A_ROWS, B_ROWS; never with KPAIR), the tile in global memory
+// is `width` rows of BK / 4 float4s of k, taken in blocks of `rows` rows
+// (4, 2 or 1) x 4 of k: float4s i to i + rows - 1 of a work-item are one
+// block's rows, which it turns into four k rows of `rows` floats, at dst
+// of float4 i (a multiple of rows), dst + l_ld, ... Neighbouring
 // work-items take neighbouring blocks along m: their stores to local
 // memory neighbours.
 inline void stage_offset(const int lid, const int i, const int width, const int g_ld, const int l_ld,
-                         const int k_contiguous, const int rows, int *src, int *dst, int *kp)
+                         const int rows, int *src, int *dst, int *kp)
 {
 #if KPAIR
     const int c = lid + (i / 2) * THREADS, p = c / (width / 4), col = c % (width / 4), row = 2 * p + (i & 1);
     *kp = p * 2 * l_ld + col * 8 + KP_SWAP(col);
 #else
     const int c = lid + i * THREADS, row = c / (width / 4), col = c % (width / 4);
-    if (k_contiguous) {
+    if (rows) {
         const int block = lid + (i / rows) * THREADS, mb = block % (width / rows), kq = block / (width / rows);
         *src = (rows * mb + i % rows) * g_ld + kq;
         *dst = 4 * kq * l_ld + rows * mb;
@@ -292,12 +292,12 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
 }
 
 // A work-item's chunks float4s of an operand (x) into local memory, at
-// their dst (stage_offset's): each as it is, or, stored with k contiguous,
-// each `rows` of them the block they make turned.
-inline void stage_store(local float *s, const int *dst, const float4 *x, const int chunks, const int k_contiguous,
-                        const int rows, const int l_ld)
+// their dst (stage_offset's): each as it is (rows 0), or, stored with k
+// contiguous, each `rows` of them the block they make turned.
+inline void stage_store(local float *s, const int *dst, const float4 *x, const int chunks, const int rows,
+                        const int l_ld)
 {
-    if (!k_contiguous) {
+    if (rows == 0) {
 #pragma unroll
         for (int i = 0; i < chunks; ++i)
             *(local float4 *)(s + dst[i]) = x[i];
@@ -345,7 +345,7 @@ inline void fetch_tile(const global float4 *a, const global float4 *b, const int
 // out of range. With KPAIR, rows k = 2p (x) and 2p + 1 (y): A's quads are
 // (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1, y1), (x2, y2, x3, y3).
 inline int store_tile(local float *sa, local float *sb, const float4 *areg, const float4 *breg, const int *a_dst,
-                      const int *b_dst, const int *a_kp, const int *b_kp, const int a_kc, const int b_kc)
+                      const int *b_dst, const int *a_kp, const int *b_kp)
 {
     int bad = 0;
 #if KPAIR
@@ -370,8 +370,8 @@ inline int store_tile(local float *sa, local float *sb, const float4 *areg, cons
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
         bad |= out_of_range4(breg[i]);
-    stage_store(sa, a_dst, areg, A_CHUNKS, a_kc, A_ROWS, LDA);
-    stage_store(sb, b_dst, breg, B_CHUNKS, b_kc, B_ROWS, LDB);
+    stage_store(sa, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
+    stage_store(sb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
 #endif
     return bad;
 }
@@ -509,8 +509,7 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 // layout. All work-items of the work-group call it together.
 inline void ffma_tile(float *acc, local float *la, local float *lb, const global float4 *a_tile,
                       const global float4 *b_tile, const int a_step, const int b_step, const int num_k_tiles,
-                      const int *a_src, const int *a_dst, const int *b_src, const int *b_dst, const int a_kc,
-                      const int b_kc, const warp_place *wp)
+                      const int *a_src, const int *a_dst, const int *b_src, const int *b_dst, const warp_place *wp)
 {
 #pragma unroll
     for (int e = 0; e < NACC; ++e)
@@ -518,8 +517,8 @@ inline void ffma_tile(float *acc, local float *la, local float *lb, const global
     for (int t = 0; t < num_k_tiles; ++t) {
         float4 areg[A_CHUNKS], breg[B_CHUNKS];
         fetch_tile(a_tile + t * a_step, b_tile + t * b_step, a_src, b_src, areg, breg);
-        stage_store(la, a_dst, areg, A_CHUNKS, a_kc, A_ROWS, LDA);
-        stage_store(lb, b_dst, breg, B_CHUNKS, b_kc, B_ROWS, LDB);
+        stage_store(la, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
+        stage_store(lb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
         barrier(CLK_LOCAL_MEM_FENCE);
         for (int k = 0; k < BK; ++k) {
             float av[MT][2], bv[NT][2];
@@ -570,8 +569,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
                     const float alpha, const float beta,
                     const global float4 *restrict ag, const int a_off, const int a_ld,
                     const global float4 *restrict bg, const int b_off, const int b_ld,
-                    global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch,
-                    const int a_k_contiguous, const int b_k_contiguous)
+                    global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
 {
     local float4 lds_a[2 * A_PLANE / 4];
     local float4 lds_b[2 * B_PLANE / 4];
@@ -598,10 +596,10 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     const int k_begin = z * k_slice;
     // The tile's first float4, and the float4s from one k-tile to the next.
     const global float4 *const a_tile =
-        ag + a_off + z * a_batch + (a_k_contiguous ? m_tile * a_ld + k_begin / 4 : m_tile / 4 + k_begin * a_ld);
+        ag + a_off + z * a_batch + (A_ROWS ? m_tile * a_ld + k_begin / 4 : m_tile / 4 + k_begin * a_ld);
     const global float4 *const b_tile =
-        bg + b_off + z * b_batch + (b_k_contiguous ? n_tile * b_ld + k_begin / 4 : n_tile / 4 + k_begin * b_ld);
-    const int a_step = a_k_contiguous ? BK / 4 : BK * a_ld, b_step = b_k_contiguous ? BK / 4 : BK * b_ld;
+        bg + b_off + z * b_batch + (B_ROWS ? n_tile * b_ld + k_begin / 4 : n_tile / 4 + k_begin * b_ld);
+    const int a_step = A_ROWS ? BK / 4 : BK * a_ld, b_step = B_ROWS ? BK / 4 : BK * b_ld;
     const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / BK;
     if (lid == 0)
         fallback = 0;
@@ -611,10 +609,10 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     int a_kp[A_CHUNKS], b_kp[B_CHUNKS]; // KPAIR's quads (the first half)
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i)
-        stage_offset(lid, i, BM, a_ld, LDA, a_k_contiguous, A_ROWS, &a_src[i], &a_dst[i], &a_kp[i / 2]);
+        stage_offset(lid, i, BM, a_ld, LDA, A_ROWS, &a_src[i], &a_dst[i], &a_kp[i / 2]);
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
-        stage_offset(lid, i, BN, b_ld, LDB, b_k_contiguous, B_ROWS, &b_src[i], &b_dst[i], &b_kp[i / 2]);
+        stage_offset(lid, i, BN, b_ld, LDB, B_ROWS, &b_src[i], &b_dst[i], &b_kp[i / 2]);
     int frag_a[2], frag_b[2];
     fragment_offsets(&wp, frag_a, frag_b);
 
@@ -633,7 +631,7 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     for (int kt = 0; kt < num_k_tiles; ++kt) {
         local float *const sa = la + (kt & 1) * A_PLANE;
         local float *const sb = lb + (kt & 1) * B_PLANE;
-        bad |= store_tile(sa, sb, areg, breg, a_dst, b_dst, a_kp, b_kp, a_k_contiguous, b_k_contiguous);
+        bad |= store_tile(sa, sb, areg, breg, a_dst, b_dst, a_kp, b_kp);
         barrier(CLK_LOCAL_MEM_FENCE);
         if (kt + 1 < num_k_tiles)
             fetch_tile(a_tile + (kt + 1) * a_step, b_tile + (kt + 1) * b_step, a_src, b_src, areg, breg);
@@ -674,7 +672,6 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         atomic_or(&fallback, 1);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (fallback)
-        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, num_k_tiles, a_src, a_dst, b_src, b_dst,
-                  a_k_contiguous, b_k_contiguous, &wp);
+        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, num_k_tiles, a_src, a_dst, b_src, b_dst, &wp);
     store_c(acc, cg + z * c_slice, c_off, c_ld, M, N, m_tile, n_tile, alpha, beta, &wp);
 }

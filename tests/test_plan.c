@@ -438,7 +438,7 @@ static void test_in_place_along_k(void **state)
     plan = plan_of(&p);
     assert_true(plan.fast.a_transposed && plan.fast.b_k_contiguous);
 
-    /* gemm_tc: both along k in one launch, its flags the last two arguments. */
+    /* gemm_tc: both along k in one launch, by a program built for it. */
     routine(RT_GEMM_TC_MIN, 1);
     p = gemm(1, 0, 256, 384, 64);
     p.mode = OCLBLAS_MATH_ACCURATE;
@@ -446,9 +446,8 @@ static void test_in_place_along_k(void **state)
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
     assert_true(plan.fast.a_k_contiguous && plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 1);
-    assert_int_equal(plan.step[0].num_args, 20);
     assert_int_equal(arg_i(&plan.step[0], 9), 64 / 4); /* lda in float4s */
-    assert_int_equal(arg_i(&plan.step[0], 18) + arg_i(&plan.step[0], 19), 2);
+    assert_int_equal(plan.step[0].params.v[TC_A_ALONG_K] + plan.step[0].params.v[TC_B_ALONG_K], 2);
     /* A tf32 set that pairs k rows (KPAIR) has no such load: the helpers transpose both. */
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_KPAIR] = 1;
     p.mode = OCLBLAS_MATH_TF32;
@@ -458,7 +457,7 @@ static void test_in_place_along_k(void **state)
     assert_true(plan.fast.a_transposed && plan.fast.b_transposed);
     assert_false(plan.fast.a_k_contiguous || plan.fast.b_k_contiguous);
     assert_int_equal(plan.num_steps, 3);
-    assert_int_equal(arg_i(&plan.step[plan.main], 18) + arg_i(&plan.step[plan.main], 19), 0);
+    assert_int_equal(plan.step[plan.main].params.v[TC_A_ALONG_K] + plan.step[plan.main].params.v[TC_B_ALONG_K], 0);
     cx.params[OCLBLAS__K_GEMM_TC].v[TC_KPAIR] = 0;
     routine(RT_GEMM_TC_MIN, 0);
 }
@@ -804,7 +803,7 @@ static void test_batch_rules(void **state)
     /* The single launch passes zero strides. */
     const oclblas__plan one = plan_of(&p);
     assert_int_equal(one.step[one.main].kernel, OCLBLAS__K_GEMM_TC);
-    assert_int_equal(one.step[one.main].num_args, 20);
+    assert_int_equal(one.step[one.main].num_args, 18);
     assert_int_equal(arg_i(&one.step[one.main], 16) + arg_i(&one.step[one.main], 17), 0);
     p.mode = OCLBLAS_MATH_STRICT; /* gemm_fast takes the batch */
     plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
@@ -1027,7 +1026,12 @@ static void test_tc_descriptor(void **state)
     oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
     assert_non_null(strstr(text, "-DPRODUCTS=1 "));
     assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
-                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DA_ROWS=2 -DB_ROWS=2 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
+                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DA_ROWS=0 -DB_ROWS=0 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
+    /* The program that reads A along k turns its two float4s of A in blocks of two rows. */
+    oclblas__params along = cx.params[tc];
+    along.v[TC_A_ALONG_K] = 1;
+    oclblas__params_defines(tc, &along, text, sizeof text);
+    assert_non_null(strstr(text, "-DA_ROWS=2 -DB_ROWS=0 "));
     assert_null(strstr(text, "EMULATE"));
     oclblas__params p;
 

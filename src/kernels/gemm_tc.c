@@ -218,6 +218,10 @@ static const char *capable(const oclblas__limits *lim)
                                       : "tensor cores through mma.sync need an NVIDIA device";
 }
 
+/* The rows of the blocks a work-item turns its chunks float4s of an
+ * operand stored with k contiguous in: 4, or 2, or 1, whichever divides. */
+static int rows_of(int chunks) { return chunks % 4 == 0 ? 4 : chunks % 2 == 0 ? 2 : 1; }
+
 static int derive(const int *v, oclblas__derived *out)
 {
     const int t = threads(v);
@@ -233,9 +237,9 @@ static int derive(const int *v, oclblas__derived *out)
     const int a_chunks = v[TC_BM] * v[TC_BK] / (4 * t), b_chunks = v[TC_BN] * v[TC_BK] / (4 * t);
     out[n++] = (oclblas__derived){"A_CHUNKS", a_chunks}; /* float4s per work-item */
     out[n++] = (oclblas__derived){"B_CHUNKS", b_chunks};
-    /* Read with k contiguous, a work-item turns its float4s in blocks of as many rows (4 x 4 where it can). */
-    out[n++] = (oclblas__derived){"A_ROWS", a_chunks % 4 == 0 ? 4 : a_chunks % 2 == 0 ? 2 : 1};
-    out[n++] = (oclblas__derived){"B_ROWS", b_chunks % 4 == 0 ? 4 : b_chunks % 2 == 0 ? 2 : 1};
+    /* Read with k contiguous, a work-item turns its float4s in blocks of as many rows (4 x 4 where it can); 0: not. */
+    out[n++] = (oclblas__derived){"A_ROWS", v[TC_A_ALONG_K] ? rows_of(a_chunks) : 0};
+    out[n++] = (oclblas__derived){"B_ROWS", v[TC_B_ALONG_K] ? rows_of(b_chunks) : 0};
     out[n++] = (oclblas__derived){"GUARD_EMIN", GUARD_EMIN};
     out[n++] = (oclblas__derived){"GUARD_EMAX", GUARD_EMAX};
     if (atomic_load(&emulate))
@@ -266,6 +270,8 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
     const oclblas__batch *batch = &a->batch;
     const int batched = batch->count > 1;
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_TC, .entry = "gemm_tc", .params = *p};
+    s->params.v[TC_A_ALONG_K] = a->a_k_contiguous;
+    s->params.v[TC_B_ALONG_K] = a->b_k_contiguous;
     /* One dimension of work-items: a warp is 32 consecutive local ids. */
     s->geo.dims = 3;
     s->geo.local[0] = (size_t)threads(v);
@@ -283,8 +289,6 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
     oclblas__gemm_tile_args(&g, vw, vw, s);
     oclblas__step_int(s, batched ? (int)(batch->stride_a / vw) : 0);
     oclblas__step_int(s, batched ? (int)(batch->stride_b / vw) : 0);
-    oclblas__step_int(s, a->a_k_contiguous);
-    oclblas__step_int(s, a->b_k_contiguous);
 }
 
 /* A work-group computes BM x BN of C per BK of k, reading A and B as float4. */

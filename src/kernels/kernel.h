@@ -13,7 +13,9 @@
 
 #include <stddef.h>
 
-#define OCLBLAS__MAX_PARAMS 16
+/* A kernel's parameters, and after them the switches between a set's
+ * programs that a step sets (gemm_fast.h, gemm_tc.h). */
+#define OCLBLAS__MAX_PARAMS 18
 #define OCLBLAS__MAX_CANDIDATES 12
 #define OCLBLAS__MAX_DERIVED 16
 

@@ -8,8 +8,9 @@
 # else building again): the strict mode the same way, the default mode
 # once more, new's batch plans, and the shapes preset (single problems,
 # row-major) in the default mode with new's plans. Writes
-# $OUT/compare-PHASE.tgz.
-#   bench/results/nvidia-h100/tc-batched/compare.sh 1|2
+# $OUT/compare-PHASE.tgz. Phase 3: gemm_tc along k as in phase 1, twice,
+# in base and in this tree, on the same machine.
+#   bench/results/nvidia-h100/tc-batched/compare.sh 1|2|3
 source .device/env.sh
 dest=$OUT
 export OUT=$dest/compare-$1
@@ -22,6 +23,12 @@ nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=c
 [ "$1" = 2 ] && [ -x /tmp/new/bench/oclblas-bench ] && [ -x /tmp/base/bench/oclblas-bench ] ||
   bash $m build new . build base .s7-base > /dev/null 2>&1
 stamp built
+tc=$(python3 -c "import json; print(','.join('%s=%d' % kv for kv in json.load(open('database/nvidia/h100.json'))['parameters']['gemm_tc'].items()))")
+along_k() { # TREE FILE: gemm_tc's set by override, without a rate, so that the rules read in place whatever can be
+  /tmp/$1/bench/oclblas-bench --routine gemm --sizes 2048,4096,8192 --layout col --trans NN,NT,TN,TT --math accurate \
+    --override "gemm_tc:$tc" --peers none --min-time 0.1 --quiet --csv "$OUT/$2.csv" > /dev/null 2>&1
+  stamp "gemm_tc along k, $1: exit $?"
+}
 batched() { # TREE MODE FILE
   /tmp/$1/bench/oclblas-bench --preset batched --math $2 --peers cublas,clblast --min-time 0.05 --quiet \
     --csv "$OUT/$3.csv" > /dev/null 2>&1
@@ -32,18 +39,16 @@ if [ "$1" = 1 ]; then
     -R '^(test_gemm_tc|test_sgemm|test_batched|test_batched_copies|test_batched_chunks|test_plan|test_model|test_threads)$' \
     > "$OUT/ctest.txt" 2>&1
   stamp "GPU tests of new: exit $?"
-  # gemm_tc reading operands along k, against in place as they are (col NT):
-  # its set by override, without a rate, so that the rules read in place
-  # whatever can be.
-  tc=$(python3 -c "import json; print(','.join('%s=%d' % kv for kv in json.load(open('database/nvidia/h100.json'))['parameters']['gemm_tc'].items()))")
-  /tmp/new/bench/oclblas-bench --routine gemm --sizes 2048,4096,8192 --layout col --trans NN,NT,TN,TT --math accurate \
-    --override "gemm_tc:$tc" --peers none --min-time 0.1 --quiet --csv "$OUT/tc-along-k.csv" > /dev/null 2>&1
-  stamp "gemm_tc along k: exit $?"
+  along_k new tc-along-k # gemm_tc reading operands along k, against in place as they are (col NT)
   OCLBLAS_VERBOSE=1 /tmp/new/bench/oclblas-bench --routine gemm --sizes 2048 --layout col --trans NN,NT,TN,TT \
     --math accurate --override "gemm_tc:$tc" --peers none --min-time 0.001 --quiet 2>&1 | grep "^oclblas: sgemm" |
     sort -u > "$OUT/tc-along-k-plans.txt"
   batched base accurate base-accurate
   batched new accurate new-accurate
+elif [ "$1" = 3 ]; then
+  for round in 1 2; do
+    for t in base new; do along_k $t tc-along-k-$t-$round; done
+  done
 else
   batched base strict base-strict
   batched new strict new-strict
