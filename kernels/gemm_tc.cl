@@ -293,15 +293,26 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
 
 // A work-item's chunks float4s of an operand (x) into local memory, at
 // their dst (stage_offset's): each as it is (rows 0), or, stored with k
-// contiguous, each `rows` of them the block they make turned.
-inline void stage_store(local float *s, const int *dst, const float4 *x, const int chunks, const int rows,
-                        const int l_ld)
+// contiguous, each `rows` of them the block they make turned. Returns
+// whether a value calls for the fallback (out_of_range4): tested as each
+// float4 is stored, or, before turned blocks, all first (tested between
+// the stores of turned blocks, the kernel ran 15% slower on the H100).
+inline int stage_store(local float *s, const int *dst, const float4 *x, const int chunks, const int rows,
+                       const int l_ld)
 {
+    int bad = 0;
     if (rows == 0) {
 #pragma unroll
-        for (int i = 0; i < chunks; ++i)
+        for (int i = 0; i < chunks; ++i) {
+            bad |= out_of_range4(x[i]);
             *(local float4 *)(s + dst[i]) = x[i];
-    } else if (rows == 4) {
+        }
+        return bad;
+    }
+#pragma unroll
+    for (int i = 0; i < chunks; ++i)
+        bad |= out_of_range4(x[i]);
+    if (rows == 4) {
 #pragma unroll
         for (int i = 0; i < chunks; i += 4) {
             *(local float4 *)(s + dst[i]) = (float4)(x[i].s0, x[i + 1].s0, x[i + 2].s0, x[i + 3].s0);
@@ -326,6 +337,7 @@ inline void stage_store(local float *s, const int *dst, const float4 *x, const i
             s[dst[i] + 3 * l_ld] = x[i].s3;
         }
     }
+    return bad;
 }
 
 // A k-tile's float4s of A and B from global memory into registers.
@@ -364,14 +376,8 @@ inline int store_tile(local float *sa, local float *sb, const float4 *areg, cons
         *(local float4 *)(sb + (b_kp[i] ^ 4)) = (float4)(x.s2, y.s2, x.s3, y.s3);
     }
 #else
-#pragma unroll
-    for (int i = 0; i < A_CHUNKS; ++i)
-        bad |= out_of_range4(areg[i]);
-#pragma unroll
-    for (int i = 0; i < B_CHUNKS; ++i)
-        bad |= out_of_range4(breg[i]);
-    stage_store(sa, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
-    stage_store(sb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
+    bad |= stage_store(sa, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
+    bad |= stage_store(sb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
 #endif
     return bad;
 }
