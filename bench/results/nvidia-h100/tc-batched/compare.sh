@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # On a lent GPU, from the project root: base (main before gemm_tc took
 # batches, `git archive 0b2c0d1` unpacked in .s7-base) and new (this tree)
-# built side by side. Phase 1: both built, the GPU tests of new, gemm_tc
-# reading operands along k against in place (tc-along-k.csv), the
-# batched preset in the default (accurate) mode, base then new, with
-# cuBLAS and CLBlast as peers. Phase 2 (after phase 1 on the same machine,
-# else building again): the strict mode the same way, the default mode
-# once more, new's batch plans, and the shapes preset (single problems,
-# row-major) in the default mode with new's plans. Writes
-# $OUT/compare-PHASE.tgz. Phase 3: gemm_tc along k as in phase 1, twice,
-# in base and in this tree, on the same machine.
+# built side by side. Phase 1: the GPU tests of new, gemm_tc reading
+# operands along k against in place (tc-along-k.csv), the batched preset
+# in the default (accurate) mode, base then new, with cuBLAS and CLBlast
+# as peers. Phase 2: the strict mode the same way, the default mode once
+# more, new's batch plans, and the shapes preset (single problems,
+# row-major) in the default mode with new's plans. Phase 3: gemm_tc along
+# k as in phase 1, twice, in base and in new. Writes $OUT/compare-PHASE.tgz.
 #   bench/results/nvidia-h100/tc-batched/compare.sh 1|2|3
 source .device/env.sh
 dest=$OUT
@@ -20,8 +18,7 @@ log=$OUT/log.txt
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*" >> "$log"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >> "$log" 2>&1
-[ "$1" = 2 ] && [ -x /tmp/new/bench/oclblas-bench ] && [ -x /tmp/base/bench/oclblas-bench ] ||
-  bash $m build new . build base .s7-base > /dev/null 2>&1
+bash $m build new . build base .s7-base > /dev/null 2>&1 # a warm machine keeps /tmp: build again, in seconds
 stamp built
 tc=$(python3 -c "import json; print(','.join('%s=%d' % kv for kv in json.load(open('database/nvidia/h100.json'))['parameters']['gemm_tc'].items()))")
 along_k() { # TREE FILE: gemm_tc's set by override, without a rate, so that the rules read in place whatever can be
