@@ -161,9 +161,6 @@ static int derive(const int *v, oclblas__derived *out)
 void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
 {
     const int *v = p->v;
-    const size_t vwm = (size_t)v[GF_VWM], vwn = (size_t)v[GF_VWN];
-    const oclblas__batch *batch = &a->batch;
-    const int batched = batch->count > 1;
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_FAST, .entry = "gemm_fast", .params = *p};
     s->params.v[GF_PEELED] = a->peeled;
     s->geo.dims = 3;
@@ -172,27 +169,23 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, (size_t)v[GF_MWG]) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->n, (size_t)v[GF_NWG]) * s->geo.local[1];
-    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
-    /* The kernel reads k_slice 0 as a batch, and then its c_slice as C's stride. */
-    oclblas__tile_args g = *a;
-    if (batched) {
-        g.k_slice = 0;
-        g.c_slice = batch->stride_c;
-    }
-    oclblas__gemm_tile_args(&g, vwm, vwn, s);
-    oclblas__step_int(s, batched ? (int)(batch->stride_a / vwm) : 0);
-    oclblas__step_int(s, batched ? (int)(batch->stride_b / vwn) : 0);
+    oclblas__gemm_tile_args(a, (size_t)v[GF_VWM], (size_t)v[GF_VWN], s);
     oclblas__step_int(s, a->a_k_contiguous);
     oclblas__step_int(s, a->b_k_contiguous);
 }
 
 void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
 {
+    /* The launch's third dimension: the batch, or the slices of k. The
+     * kernels read k_slice 0 as a batch, and then c_slice as C's stride. */
+    const oclblas__batch *batch = &a->batch;
+    const int batched = batch->count > 1;
+    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
     oclblas__step_int(s, (int)a->m);
     oclblas__step_int(s, (int)a->n);
     oclblas__step_int(s, (int)a->k);
-    oclblas__step_int(s, (int)a->k_slice);
-    oclblas__step_int(s, (int)a->c_slice);
+    oclblas__step_int(s, batched ? 0 : (int)a->k_slice);
+    oclblas__step_int(s, (int)(batched ? batch->stride_c : a->c_slice));
     oclblas__step_float(s, a->alpha);
     oclblas__step_float(s, a->beta);
     /* The kernels index A and B in vectors. */
@@ -205,6 +198,8 @@ void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, batched ? (int)(batch->stride_a / vwa) : 0);
+    oclblas__step_int(s, batched ? (int)(batch->stride_b / vwb) : 0);
 }
 
 /* A work-group computes MWG x NWG of C per KWG of k, reading A in vectors

@@ -18,8 +18,10 @@ enum { GF_PEELED = GF_COUNT };
 _Static_assert(GF_PEELED < OCLBLAS__MAX_PARAMS, "gemm_fast's program switch needs a slot after its parameters");
 
 void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
-/* The argument list that gemm_fast and gemm_tc share, appended to s: A and
- * B's offsets and leading dimensions in vectors of vwa and vwb floats. */
+/* The argument list that gemm_fast and gemm_tc share, appended to s (A and
+ * B's offsets, leading dimensions and batch strides in vectors of vwa and
+ * vwb floats), and the launch's third dimension, s->geo.global[2]: the
+ * batch's problems, or the slices of k. */
 void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s);
 
 #endif

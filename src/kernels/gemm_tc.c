@@ -266,9 +266,6 @@ oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math
 void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
 {
     const int *v = p->v;
-    const size_t vw = OCLBLAS__GEMM_TC_VW;
-    const oclblas__batch *batch = &a->batch;
-    const int batched = batch->count > 1;
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_TC, .entry = "gemm_tc", .params = *p};
     s->params.v[TC_A_ALONG_K] = a->a_k_contiguous;
     s->params.v[TC_B_ALONG_K] = a->b_k_contiguous;
@@ -279,16 +276,7 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
     s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, (size_t)v[TC_BM]) * s->geo.local[0];
     s->geo.global[1] = ceil_div(a->n, (size_t)v[TC_BN]);
-    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
-    /* As gemm_fast: k_slice 0 is a batch, and then c_slice C's stride. */
-    oclblas__tile_args g = *a;
-    if (batched) {
-        g.k_slice = 0;
-        g.c_slice = batch->stride_c;
-    }
-    oclblas__gemm_tile_args(&g, vw, vw, s);
-    oclblas__step_int(s, batched ? (int)(batch->stride_a / vw) : 0);
-    oclblas__step_int(s, batched ? (int)(batch->stride_b / vw) : 0);
+    oclblas__gemm_tile_args(a, OCLBLAS__GEMM_TC_VW, OCLBLAS__GEMM_TC_VW, s);
 }
 
 /* A work-group computes BM x BN of C per BK of k, reading A and B as float4. */

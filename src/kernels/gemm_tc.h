@@ -16,8 +16,8 @@ enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_P
  * contiguous (1), turning them as it stages them, in the slots after the
  * parameters, set by the step alone; the database and the tuner never see
  * them, and the program cache keys on them with the rest. A program of
- * its own, not a flag at run time: the branches cost the kernel 2 to 4%
- * on operands stored as it reads them. */
+ * its own, not a flag at run time: the branches cost the kernel about 2%
+ * on operands stored as it reads them (4096^3 on the H100). */
 enum { TC_A_ALONG_K = TC_COUNT, TC_B_ALONG_K };
 _Static_assert(TC_B_ALONG_K < OCLBLAS__MAX_PARAMS, "gemm_tc's program switches need slots after its parameters");
 

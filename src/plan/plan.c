@@ -305,8 +305,9 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
         return 0;
     *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
     *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
-    const double none[2] = {0, 0}, *shares = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
-    *rate = tp == &cx->params[OCLBLAS__K_GEMM_TC] ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
+    const int for_every_shape = tp == &cx->params[OCLBLAS__K_GEMM_TC];
+    const double none[2] = {0, 0}, *shares = for_every_shape ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
+    *rate = for_every_shape ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
     for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
         if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params) {
             *rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
@@ -531,7 +532,8 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
  * to gemm_direct, whose every access is guarded). */
 static int mostly_padding(const oclblas__tile *tile, const oclblas__shape *s)
 {
-    const double padded = (double)round_up(s->m, tile->m) * (double)round_up(s->n, tile->n) * (double)round_up(s->k, tile->k);
+    const double padded =
+        (double)round_up(s->m, tile->m) * (double)round_up(s->n, tile->n) * (double)round_up(s->k, tile->k);
     return padded > 4.0 * (double)s->m * (double)s->n * (double)s->k;
 }
 
