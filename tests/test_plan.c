@@ -7,19 +7,19 @@
  * (tile-aligned sizes, leading dimensions in whole vectors, aligned
  * addresses; stored either way, along k where its set has local memory for
  * it, by gemm_tc unless its set pairs k rows) and when a helper pads or
- * transposes it, where k is split and into how many slices (uneven last slice, the caps), when a gemv splits its
- * reduction; in the accurate and tf32 math modes, when gemm_tc takes
- * gemm_fast's place (capable device, GEMM_TC_MIN), with which products,
- * padding, operands in place and split of k, and what the compiled-in
- * database gives an H100 and a CPU; where the entry gives the cost model's
- * facts and rates, the choice among kernels, sets and splits (never worse
- * by the model than with fewer ways), and what it gives an H200; strided
- * batches (the batch as the launches' third dimension, its crossover,
- * copies, in-place strides and caps, problems that run alone, and the
- * model's choice between one launch and a plan per problem); and the
- * launch geometry and arguments
- * the descriptors give, the sizes they derive, and legality on partial
- * assignments.
+ * transposes it, where k is split and into how many slices (uneven last
+ * slice, the caps), when a gemv splits its reduction; in the accurate and
+ * tf32 math modes, when gemm_tc takes gemm_fast's place (capable device,
+ * GEMM_TC_MIN), with which products, padding, operands in place and split
+ * of k, and what the compiled-in database gives an H100 and a CPU; where
+ * the entry gives the cost model's facts and rates, the choice among
+ * kernels, sets and splits (never worse by the model than with fewer
+ * ways), and what it gives an H200; strided batches (the batch as the
+ * launches' third dimension of gemm_direct, gemm_fast and gemm_tc, its
+ * crossovers, copies, in-place strides and caps, problems that run alone,
+ * and the model's choice between one launch and a plan per problem); and
+ * the launch geometry and arguments the descriptors give, the sizes they
+ * derive, and legality on partial assignments.
  */
 #include "db/db.h"
 #include "kernels/gemm_direct.h"
@@ -809,8 +809,9 @@ static void test_batch_rules(void **state)
     plan = batch_plan_of(&p, 16, 1000 * 1000, 1000 * 1000, 1000 * 1000);
     assert_int_equal(plan.problems, 16);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
-    /* 300^3 alone is below GEMM_TC_MIN cubed, 16 of them beyond it; 16 of
-     * 100 x 100 x 3000 too, but mostly padding in 128 x 128 tiles. */
+    /* 300^3 alone is below GEMM_TC_MIN cubed, 16 of them beyond it; 64 of
+     * 60 x 60 x 3000 too, but mostly padding in gemm_tc's 128 x 128 tiles
+     * (not in gemm_fast's 64 x 64). */
     p = gemm(0, 0, 300, 300, 300);
     p.mode = OCLBLAS_MATH_ACCURATE;
     plan = plan_of(&p);
@@ -1026,7 +1027,8 @@ static void test_tc_descriptor(void **state)
     oclblas__params_defines(tc, &cx.params[tc], text, sizeof text);
     assert_non_null(strstr(text, "-DPRODUCTS=1 "));
     assert_non_null(strstr(text, "-DWARPS_M=2 -DWARPS_N=4 -DTHREADS=256 -DMT=4 -DNT=4 -DKSTEPS=2 -DLDA=136 "
-                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DA_ROWS=0 -DB_ROWS=0 -DGUARD_EMIN=-51 -DGUARD_EMAX=63"));
+                                 "-DLDB=136 -DA_CHUNKS=2 -DB_CHUNKS=2 -DA_ROWS=0 -DB_ROWS=0 -DGUARD_EMIN=-51 "
+                                 "-DGUARD_EMAX=63"));
     /* The program that reads A along k turns its two float4s of A in blocks of two rows. */
     oclblas__params along = cx.params[tc];
     along.v[TC_A_ALONG_K] = 1;
