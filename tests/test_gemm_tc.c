@@ -59,8 +59,9 @@ static tu_env env;
  * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles. Between them
  * a work-item stages 4, 2 and 1 float4s of an operand, which it turns in
  * blocks of 4, 2 and 1 rows where it reads the operand along k. With PoCL
- * compiling them, the first's tf32 form and the tf32 set below, the whole
- * test takes about 40 s of CPU time on a cold cache: emulated mma.sync
+ * compiling them (and the programs that read along k), the first's tf32
+ * form and the tf32 set below, the whole test takes about two minutes of
+ * CPU time on cold caches (PoCL's and the library's): emulated mma.sync
  * holds two barriers, and the cost grows with the tiles and k-steps a warp
  * unrolls. */
 static const char *const sets[] = {
