@@ -8,9 +8,9 @@
  *     as many problems as one launch takes (all of them, unless scratch or
  *     the grid's third dimension caps it; one where each problem's own
  *     plan is faster, or fills the device alone), in the caller's layout
- *     turned column-major as the single call does (C^T = B^T A^T); a batch whose
- *     operands reach past the kernels' int runs problem by problem as the
- *     single call runs them (split.c);
+ *     turned column-major as the single call does (C^T = B^T A^T); a
+ *     batch whose operands reach past the kernels' int runs problem by
+ *     problem as the single call runs them (split.c);
  *   - a grouped batch as strided batches: consecutive problems of one
  *     shape whose offsets step evenly (problems packed one after the other
  *     are that) run as one, any other problem alone;
