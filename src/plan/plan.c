@@ -50,7 +50,8 @@
  * crossovers (GEMM_MIN_INDIRECT, GEMM_TC_MIN) applied to the batch's whole
  * work (the batch fills the device where one problem cannot, so the
  * padding passes and the large tiles pay sooner), unless the problems are
- * mostly padding in the tiled kernel's tiles (gemm_direct then); a batch
+ * mostly padding in the tiled kernel's tiles (then the kernel with the
+ * smaller tiles: gemm_fast for gemm_tc, gemm_direct for gemm_fast); a batch
  * of matrix-vector products large enough to fill the device alone runs
  * one gemv per problem. A plan may take fewer problems than the batch
  * holds (plan.problems): the caller plans the rest after.
