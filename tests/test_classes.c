@@ -255,7 +255,7 @@ static void test_format_refused(void **state)
         snprintf(many + u, sizeof many - u, "%s{\"name\": \"c%d\", \"when\": \"m <= %d\", \"parameters\": "
                  "{\"routine\": {\"HOST_MAX\": 0}}}", i ? "," : "", i, 100 + i);
     }
-    dbt_refused(entry("x", set, many), "more classes than the library holds: 8");
+    dbt_refused(entry("x", set, many), "more classes than the library holds: " OCLBLAS__STR(OCLBLAS__MAX_CLASSES));
     dbt_refused("{\"format\": \"oclblas-database-1\", \"device\": {}, \"parameters\": {}, \"classes\": {}}",
                 "expected an array for \"classes\"");
 }

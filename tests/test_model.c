@@ -27,7 +27,7 @@
 
 /* An H200-like device: 132 units, a call 16 us, each further kernel 8 us,
  * 3 TB/s, 2.5 GFLOPS a work-item alone, 1 GFLOPS in a full unit. */
-static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132, 0, 0};
+static const oclblas__model_device gpu = {16e-6, 8e-6, 3e12, 2.5e9, 1e9, 132, 0, 0, 0};
 
 static void assert_near(double got, double want)
 {
@@ -42,7 +42,7 @@ static void test_kernel_time(void **state)
     (void)state;
     /* Throughput: 2 groups per unit at the unit's share of 48 TFLOPS. */
     const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 4096;
-    oclblas__model_kernel k = {264, 256, gf, 48e12, 0};
+    oclblas__model_kernel k = {264, 256, gf, 48e12, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &k), 2 * gf / per_unit_rate);
     /* One group more than two waves: the busiest unit runs three. */
     k.groups = 265;
@@ -79,14 +79,14 @@ static void test_kernel_share(void **state)
 {
     (void)state;
     const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 1024;
-    oclblas__model_kernel k = {792, 64, gf, 48e12, 0.5};
+    oclblas__model_kernel k = {792, 64, gf, 48e12, 0.5, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / (0.5 * per_unit_rate));
     /* At 24 TFLOPS the set itself would hold 3 a unit: two waves of 3. */
-    const oclblas__model_kernel slower_set = {792, 64, gf, 24e12, 0};
+    const oclblas__model_kernel slower_set = {792, 64, gf, 24e12, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &slower_set), 6 * gf / (0.5 * per_unit_rate));
     k.groups = 400; /* past one wave of the slower set's 396, within the set's 792 */
     assert_near(oclblas__model_kernel_s(&gpu, &k), 4 * gf / (0.5 * per_unit_rate));
-    const oclblas__model_kernel slower_400 = {400, 64, gf, 24e12, 0};
+    const oclblas__model_kernel slower_400 = {400, 64, gf, 24e12, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &slower_400), 6 * gf / (0.5 * per_unit_rate));
     /* A few groups: each group's chain at the share of item_rate. */
     k.groups = 8;
@@ -102,26 +102,48 @@ static void test_bounds_norm(void **state)
     d.bounds_norm = 6;
     /* 132 groups of 64 work-items, one a unit: throughput gf / (48e12 / 132) and latency gf / (64 * 2.5e9). */
     const double gf = 2.0 * 128 * 64 * 1024, throughput = gf / (48e12 / 132), latency = gf / (64 * 2.5e9);
-    oclblas__model_kernel k = {132, 64, gf, 48e12, 0};
+    oclblas__model_kernel k = {132, 64, gf, 48e12, 0, 0};
     assert_near(oclblas__model_kernel_s(&d, &k), pow(pow(throughput, 6) + pow(latency, 6), 1.0 / 6));
     /* The same rates where the latency equals the throughput: 2^(1/6) times either. */
     k.rate = 132 * 64 * 2.5e9;
     assert_near(oclblas__model_kernel_s(&d, &k), pow(2, 1.0 / 6) * latency);
     assert_near(oclblas__model_kernel_s(&gpu, &k), latency); /* no norm: the larger */
     /* Many waves: the throughput, the latency a rounding error beside it. */
-    k = (oclblas__model_kernel){132 * 6 * 40, 64, gf, 48e12, 0};
+    k = (oclblas__model_kernel){132 * 6 * 40, 64, gf, 48e12, 0, 0};
     const double many = oclblas__model_kernel_s(&gpu, &k);
     assert_true(oclblas__model_kernel_s(&d, &k) >= many && oclblas__model_kernel_s(&d, &k) < 1.0001 * many);
     /* Huge bounds do not overflow the powers. */
     d.bounds_norm = 64;
-    k = (oclblas__model_kernel){132, 64, 1e30, 1.0, 0};
+    k = (oclblas__model_kernel){132, 64, 1e30, 1.0, 0, 0};
     assert_true(isfinite(oclblas__model_kernel_s(&d, &k)));
+}
+
+/* A kernel that waits for its loads at each step along k: each group's
+ * chain grows by the waits; where the units' throughput decides, the
+ * waits of the groups a unit holds hide behind each other's work. */
+static void test_kernel_waits(void **state)
+{
+    (void)state;
+    oclblas__model_device d = gpu;
+    d.step_wait_s = 0.7e-6;
+    const double gf = 2.0 * 32 * 32 * 768;
+    /* 96 groups, one a unit: the chain, 48 steps of waiting and the multiply-adds. */
+    oclblas__model_kernel k = {96, 128, gf, 14e12, 0, 48};
+    assert_near(oclblas__model_kernel_s(&d, &k), gf / (128 * 2.5e9) + 48 * 0.7e-6);
+    /* Without the wait, or for a kernel that fetches ahead (no waiting steps), the units' throughput. */
+    const double throughput = gf / (14e12 / 132);
+    assert_near(oclblas__model_kernel_s(&gpu, &k), throughput);
+    k.waiting_steps = 0;
+    assert_near(oclblas__model_kernel_s(&d, &k), throughput);
+    /* Many waves: the throughput, whatever the waits. */
+    k = (oclblas__model_kernel){132 * 40, 128, gf, 14e12, 0, 48};
+    assert_near(oclblas__model_kernel_s(&d, &k), 40 * throughput);
 }
 
 static void test_plan_time(void **state)
 {
     (void)state;
-    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12, 0};
+    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12, 0, 0};
     const double kt = oclblas__model_kernel_s(&gpu, &k);
     oclblas__model_plan p = {1, 0, k};
     assert_near(oclblas__model_plan_s(&gpu, &p), 16e-6 + kt);
@@ -140,7 +162,7 @@ static void test_valid(void **state)
     (void)state;
     assert_true(oclblas__model_valid(&gpu));
     /* The facts of gpu, each with one of them out of range. */
-    enum { BROKEN = 9 };
+    enum { BROKEN = 11 };
     oclblas__model_device broken[BROKEN];
     for (int i = 0; i < BROKEN; ++i)
         broken[i] = gpu;
@@ -149,10 +171,12 @@ static void test_valid(void **state)
     broken[2].bandwidth = NAN;
     broken[3].item_rate = INFINITY;
     broken[4].busy_item_rate = -1;
-    broken[5] = (oclblas__model_device){0, 0, 0, 0, 0, 0, 0, 0};
+    broken[5] = (oclblas__model_device){0, 0, 0, 0, 0, 0, 0, 0, 0};
     broken[6].along_k_share = 1.5;
     broken[7].bounds_norm = NAN;
     broken[8].bounds_norm = -1;
+    broken[9].step_wait_s = -1e-6;
+    broken[10].step_wait_s = INFINITY;
     for (int i = 0; i < BROKEN; ++i)
         if (oclblas__model_valid(&broken[i]))
             fail_msg("facts %d taken for valid", i);
@@ -227,6 +251,13 @@ static void test_format(void **state)
     e = parse_ok(entry("norm", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
                                "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"bounds_norm\": 6}", ""));
     assert_near(e->model.bounds_norm, 6);
+    assert_true(e->model.step_wait_s == 0); /* not given: no wait */
+    free(e);
+
+    /* The wait of a step along k for its loads, optional. */
+    e = parse_ok(entry("wait", "\"model\": {\"call_us\": 16, \"launch_us\": 8, \"bandwidth_gbs\": 3000, "
+                               "\"item_gflops\": 2.5, \"busy_item_gflops\": 1, \"step_wait_us\": 0.7}", ""));
+    assert_near(e->model.step_wait_s, 0.7e-6);
     free(e);
 
     /* A set's own shares along k, A then B, beside its rate, in the entry and in a class. */
@@ -284,6 +315,9 @@ static void test_format_refused(void **state)
         {MODEL_WITH("\"along_k_share\": \"most\""), "", "expected a share in (0, 1] for along_k_share"},
         {MODEL_WITH("\"bounds_norm\": 0.5"), "", "expected a p in [1, 64] for bounds_norm"},
         {MODEL_WITH("\"bounds_norm\": \"max\""), "", "expected a p in [1, 64] for bounds_norm"},
+        {MODEL_WITH("\"step_wait_us\": -0.5"), "", "expected microseconds in [0, 1000] for step_wait_us"},
+        {MODEL_WITH("\"step_wait_us\": 5000"), "", "expected microseconds in [0, 1000] for step_wait_us"},
+        {MODEL_WITH("\"step_wait_us\": \"long\""), "", "expected microseconds in [0, 1000] for step_wait_us"},
         /* Shares along k: two, each in (0, 1], for a kernel that reads along k, beside its set. */
         {SHARES("[0.9]"), "", BAD_SHARES},
         {SHARES("[0.9, 0.8, 0.7]"), "", BAD_SHARES},
@@ -404,7 +438,7 @@ static void test_resolution(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_kernel_share), cmocka_unit_test(test_bounds_norm), cmocka_unit_test(test_plan_time),
+        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_kernel_share), cmocka_unit_test(test_bounds_norm), cmocka_unit_test(test_kernel_waits), cmocka_unit_test(test_plan_time),
         cmocka_unit_test(test_valid),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_format_refused), cmocka_unit_test(test_resolution),
     };

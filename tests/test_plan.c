@@ -1564,7 +1564,7 @@ static void test_legality(void **state)
  * gemm_tc at 60. */
 static void with_model(void)
 {
-    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units, 0, 0};
+    cx.model = (oclblas__model_device){16e-6, 8e-6, 3e12, 2.5e9, 1e9, dev.compute_units, 0, 0, 0};
     cx.rate[OCLBLAS__K_GEMM_FAST] = 40e12;
     cx.rate[OCLBLAS__K_GEMM_DIRECT] = 8e12;
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
@@ -1778,6 +1778,55 @@ static void test_model_batch(void **state)
                 assert_true(plan.model.time_s / (double)plan.problems <= single.model.time_s * (1 + 1e-12));
                 assert_true(plan.problems == 1 || plan.problems == count);
             }
+}
+
+/* gemm_direct by the model: a work-group costs its whole tile over k in
+ * whole steps, however little of it lies inside C, and waits for its loads
+ * at every step. A set with a larger tile and a higher rate runs a batch of
+ * products of its tile's size, not of products much smaller than its tile,
+ * nor a lone group's long chain of steps along k. */
+static void test_model_direct_tiles(void **state)
+{
+    (void)state;
+    with_model();
+    cx.rate[OCLBLAS__K_GEMM_DIRECT] = 14e12; /* 32 x 32, steps of 16 */
+    add_class(OCLBLAS__K_GEMM_DIRECT, "sixteen", "m >= 1000000", "WGD=16,KWGD=32,MDIMCD=8,NDIMCD=16");
+    cx.classes[OCLBLAS__K_GEMM_DIRECT][0].rate = 8e12;
+    oclblas__gemm_problem p = gemm(0, 0, 32, 32, 32);
+    oclblas__plan plan = batch_plan_of(&p, 1000, 32 * 32, 32 * 32, 32 * 32);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_string_equal(plan.cls, "");
+    assert_int_equal(plan.step[0].geo.global[0] * plan.step[0].geo.global[1], 8 * 8); /* one group a problem */
+    /* 8 x 8 products: a quarter of the smaller tile, a sixteenth of the
+     * larger; by their useful multiply-adds alone the larger tile's rate
+     * would take them. */
+    p = gemm(0, 0, 8, 8, 32);
+    plan = batch_plan_of(&p, 1000, 8 * 32, 32 * 8, 8 * 8);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    assert_string_equal(plan.cls, "sixteen");
+    /* Priced as whole tiles: 16 x 16 products cost the same. */
+    const double eight = plan.model.time_s;
+    p = gemm(0, 0, 16, 16, 32);
+    plan = batch_plan_of(&p, 1000, 16 * 32, 32 * 16, 16 * 16);
+    assert_string_equal(plan.cls, "sixteen");
+    assert_true(fabs(plan.model.time_s - eight) < 1e-12);
+    /* And in whole steps of k: k = 17 costs two of the larger tile's steps, as k = 32. */
+    p = gemm(0, 0, 32, 32, 17);
+    const double k17 = batch_plan_of(&p, 1000, 32 * 17, 17 * 32, 32 * 32).model.time_s;
+    p = gemm(0, 0, 32, 32, 32);
+    assert_true(fabs(batch_plan_of(&p, 1000, 32 * 32, 32 * 32, 32 * 32).model.time_s - k17) < 1e-12);
+    /* A lone work-group along a long k: without waits the direct kernel's
+     * one launch; waiting 0.7 us at each of its 128 steps, gemm_fast with k
+     * split across the device. */
+    p = gemm(0, 0, 32, 32, 2048);
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_DIRECT);
+    const double no_wait = plan.model.time_s;
+    cx.model.step_wait_s = 0.7e-6;
+    plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_true(plan.fast.slices > 1);
+    assert_true(plan.model.time_s > no_wait && plan.model.time_s < 16e-6 + 128 * 0.7e-6);
 }
 
 /* What the compiled-in database gives the H100 and H200 for SGEMV on short
@@ -2053,6 +2102,7 @@ int main(void)
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
         cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),
+        cmocka_unit_test_setup(test_model_direct_tiles, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),

@@ -159,9 +159,9 @@ int main(int argc, char **argv)
         fputs(", .peeled = ", out);
         factors(out, e->peeled);
         if (e->has_model)
-            fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g, %.17g}",
+            fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g, %.17g, %.17g}",
                     e->model.call_s, e->model.launch_s, e->model.bandwidth, e->model.item_rate,
-                    e->model.busy_item_rate, e->model.along_k_share, e->model.bounds_norm);
+                    e->model.busy_item_rate, e->model.along_k_share, e->model.bounds_norm, e->model.step_wait_s);
         fprintf(out, ",\n     .num_classes = %d, .classes = {", e->num_classes);
         for (int c = 0; c < e->num_classes; ++c) {
             const oclblas__db_class *dc = &e->classes[c];

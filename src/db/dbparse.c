@@ -183,7 +183,8 @@ static oclblas_status parse_along_k(const oclblas__json *sj, unsigned has, const
 }
 
 /* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all
- * five, and optionally "along_k_share", a fraction in (0, 1], and "bounds_norm", a p in [1, 64]. */
+ * five, and optionally "along_k_share", a fraction in (0, 1], "bounds_norm", a p in [1, 64], and
+ * "step_wait_us", microseconds in [0, 1000]. */
 static oclblas_status parse_model(const oclblas__json *mj, const char *origin, oclblas__db_entry *e, char *err,
                                   size_t err_len)
 {
@@ -194,7 +195,8 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
     enum { N = sizeof names / sizeof names[0] };
     double v[N];
     for (const oclblas__json *c = mj->child; c; c = c->next) {
-        int known = strcmp(c->key, "along_k_share") == 0 || strcmp(c->key, "bounds_norm") == 0;
+        int known = strcmp(c->key, "along_k_share") == 0 || strcmp(c->key, "bounds_norm") == 0 ||
+                    strcmp(c->key, "step_wait_us") == 0;
         for (int i = 0; i < N; ++i)
             known |= strcmp(c->key, names[i]) == 0;
         if (!known)
@@ -223,7 +225,14 @@ static oclblas_status parse_model(const oclblas__json *mj, const char *origin, o
             return bad(err, err_len, origin, "expected a p in [1, 64] for", "bounds_norm");
         norm = nj->number;
     }
-    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share, norm};
+    double wait = 0;
+    const oclblas__json *wj = oclblas__json_get(mj, "step_wait_us");
+    if (wj) {
+        if (wj->type != OCLBLAS__JSON_NUMBER || !(wj->number >= 0 && wj->number <= 1000))
+            return bad(err, err_len, origin, "expected microseconds in [0, 1000] for", "step_wait_us");
+        wait = wj->number * 1e-6;
+    }
+    e->model = (oclblas__model_device){v[0], v[1], v[2], v[3], v[4], 0, share, norm, wait};
     e->has_model = 1;
     return OCLBLAS_SUCCESS;
 }

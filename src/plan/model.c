@@ -14,7 +14,10 @@
  * running their share of the group's multiply-adds one after the other,
  * at most item_rate. The first decides large problems, the second small
  * ones with large tiles or long k, where splitting k or a smaller tile
- * shortens the chain; where they are close the kernel takes longer than
+ * shortens the chain (for gemm_direct, which loads each step of k only as
+ * it starts it, each step also waits for its loads: a 32 x 32 tile that
+ * runs a batch of tiny products fastest runs a lone group of long k
+ * slowest); where they are close the kernel takes longer than
  * either (a p-norm of the two, bounds_norm, where the entry gives it). The
  * facts were fitted on calibration runs (bench/results/nvidia-h200/
  * shapes-model, nvidia-h100/model-fit and nvidia-h100/along-k-sets).
@@ -32,7 +35,7 @@ int oclblas__model_valid(const oclblas__model_device *d)
         if (!(v[i] > 0) || !isfinite(v[i]))
             return 0;
     return d->compute_units > 0 && d->along_k_share >= 0 && d->along_k_share <= 1 && d->bounds_norm >= 0 &&
-           isfinite(d->bounds_norm);
+           isfinite(d->bounds_norm) && d->step_wait_s >= 0 && isfinite(d->step_wait_s);
 }
 
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k)
@@ -47,7 +50,8 @@ double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__mo
     const double per_unit = groups > units * resident ? ceil_div(groups, units * resident) * resident
                                                       : ceil_div(groups, units);
     const double throughput = per_unit * k->group_flops / (share * k->rate / units);
-    const double latency = k->group_flops / (share * items * d->item_rate);
+    const double latency =
+        k->group_flops / (share * items * d->item_rate) + (double)k->waiting_steps * d->step_wait_s;
     if (d->bounds_norm > 0) {
         const double p = d->bounds_norm, top = fmax(throughput, latency); /* scaled: no overflow */
         return top * pow(pow(throughput / top, p) + pow(latency / top, p), 1.0 / p);

@@ -34,18 +34,26 @@ typedef struct {
      * throughput nor each group's full speed); 0 where not given: the
      * larger of the two. */
     double bounds_norm;
+    /* The wait of one step along k of a kernel that fetches each step's
+     * tiles only as it starts the step (gemm_direct: load, barrier,
+     * multiply), where a work-group's loads cannot hide behind its own
+     * multiply-adds: seconds; 0 where not given. */
+    double step_wait_s;
 } oclblas__model_device;
 
 /* The kernel of a plan that computes, as the model sees it: groups
  * work-groups of items work-items, each group group_flops, the kernel's
  * set running at rate (flop per second of the whole device) when every
  * compute unit is busy, and this kernel at share of that (reading
- * operands along k: every group slower, as many held by a unit; 0: 1). */
+ * operands along k: every group slower, as many held by a unit; 0: 1);
+ * each group waits step_wait_s for its loads at each of its waiting_steps
+ * (0: the kernel fetches the next step while it multiplies). */
 typedef struct {
     size_t groups, items;
     double group_flops;
     double rate;
     double share;
+    size_t waiting_steps;
 } oclblas__model_kernel;
 
 /* A plan: its kernels (launches), the bytes its copies and sums read and
@@ -60,9 +68,9 @@ typedef struct {
  * the work-groups at its share of the rate, in waves of as many groups as
  * it holds at once (the busiest unit's share rounded up to whole waves
  * when there is more than one), and no work-group ends sooner than its
- * work-items allow at item_rate each (few groups, each long: the
- * work-items' own chain of multiply-adds is then the time); the two
- * bounds joined by bounds_norm. */
+ * work-items allow at item_rate each, plus its waits for loads (few
+ * groups, each long: the work-items' own chain of multiply-adds and
+ * loads is then the time); the two bounds joined by bounds_norm. */
 double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__model_kernel *k);
 /* Seconds of a plan: its launches, its copies and sums, its kernel. */
 double oclblas__model_plan_s(const oclblas__model_device *d, const oclblas__model_plan *p);

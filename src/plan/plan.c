@@ -666,7 +666,8 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
     const int split = f->slices > 1;
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
                               {(f->mp / tile->m) * (f->np / tile->n) * f->slices * f->problems, items,
-                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, sr->rate, share}};
+                               2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, sr->rate, share,
+                               0}}; /* the tiled kernels fetch the next step of k while they multiply */
     if (!f->a_in_place)
         mp.bytes += fl * (double)f->a_copies * (m * k + pm * pk);
     if (!f->b_in_place)
@@ -836,13 +837,17 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
             if (!(sr.rate > 0))
                 continue;
             if (kernel == OCLBLAS__K_GEMM_DIRECT) {
-                /* One launch on the caller's buffers, every group a tile of C over the whole of k. */
+                /* One launch on the caller's buffers, every group a tile of C over the whole of k:
+                 * it runs every multiply-add of its tile, in whole steps of k, where the
+                 * tile overhangs C too (a 32 x 32 tile costs an 8 x 8 product four times
+                 * what a 16 x 16 one does), and waits for its loads at every step. */
                 oclblas__plan probe;
                 direct_plan(p, batch, set, cls, &probe);
                 const oclblas__step *s = &probe.step[0];
-                const size_t groups = groups_of(s);
-                const double flops = 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)probe.problems;
-                const oclblas__model_plan mp = {1, 0, {groups, items_of(s), flops / (double)groups, sr.rate, 1}};
+                const double wgd = (double)set->v[GD_WGD];
+                const size_t steps = ceil_div(p->k, (size_t)set->v[GD_KWGD]);
+                const double group_flops = 2.0 * wgd * wgd * (double)(steps * (size_t)set->v[GD_KWGD]);
+                const oclblas__model_plan mp = {1, 0, {groups_of(s), items_of(s), group_flops, sr.rate, 1, steps}};
                 const set_tile reads_as_is = {{0}, 0, 0, 0, 0, 0}; /* not a tiled kernel's */
                 consider(&best, kernel, set, cls, 0, batch != NULL, &reads_as_is, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);

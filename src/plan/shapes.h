@@ -32,7 +32,7 @@ typedef enum {
 typedef enum { OCLBLAS__OP_LE, OCLBLAS__OP_LT, OCLBLAS__OP_GE, OCLBLAS__OP_GT } oclblas__op;
 
 #define OCLBLAS__MAX_CONDITIONS 6
-#define OCLBLAS__MAX_CLASSES 8
+#define OCLBLAS__MAX_CLASSES 12
 #define OCLBLAS__CLASS_NAME 32
 typedef struct {
     unsigned char quantity, op; /* oclblas__quantity, oclblas__op */
