@@ -8,7 +8,8 @@
 # alters, one line per batch count: COUNT SHAPE,SHAPE,...).
 # Step batched: the batched preset in both modes with cuBLAS and CLBlast,
 # base then new, and new's plans. Writes $OUT/validate-STEP.tgz.
-#   bench/results/nvidia-h100/direct-batched/validate.sh sample|batched
+#   bench/results/nvidia-h100/direct-batched/validate.sh sample|batched [PROBLEMS]
+# (PROBLEMS: another list for the sample step, default problems.txt)
 source .device/env.sh
 here=bench/results/nvidia-h100/direct-batched
 dest=$OUT
@@ -33,7 +34,7 @@ if [ "$1" = sample ]; then
         --math strict --peers none --min-time 0.02 --quiet --csv "$OUT/sample-$t-x$count.csv" > /dev/null 2>&1
       stamp "sample x$count $t: exit $?"
     done
-  done < $here/problems.txt
+  done < "${2:-$here/problems.txt}"
 else
   for mode in strict accurate; do
     for t in base new; do
