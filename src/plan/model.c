@@ -20,7 +20,8 @@
  * slowest); where they are close the kernel takes longer than
  * either (a p-norm of the two, bounds_norm, where the entry gives it). The
  * facts were fitted on calibration runs (bench/results/nvidia-h200/
- * shapes-model, nvidia-h100/model-fit and nvidia-h100/along-k-sets).
+ * shapes-model, nvidia-h100/model-fit and nvidia-h100/along-k-sets; the
+ * wait on samples of the plans it changes, nvidia-h100/direct-batched).
  */
 #include "plan/model.h"
 
