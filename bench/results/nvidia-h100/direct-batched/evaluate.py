@@ -7,9 +7,12 @@ times. For each device: the final plans over the base plans (geometric mean
 of base time over final time) where the plan changed, how many are more
 than 10% and 25% slower; where it did not, the spread of its two
 measurements (the base tree's and a later run's of the same plan); then
-the slowest against base.
-    bench/results/nvidia-h100/direct-batched/evaluate.py"""
-import csv, glob, math, os, re
+the slowest against base. Given two plan files (plans.c's output, H100 then
+H200, of a tree with other facts, e.g. another step_wait_us), it judges
+those plans instead of the final ones, on the problems whose plan some run
+measured, and counts the others.
+    bench/results/nvidia-h100/direct-batched/evaluate.py [H100-PLANS H200-PLANS]"""
+import csv, glob, math, os, re, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 h200 = os.path.join(here, '..', '..', 'nvidia-h200', 'direct-batched')
@@ -22,7 +25,7 @@ RUNS = [('h100', 'validate-wait0.7-sample', 'base', 'h100-base'), ('h100', 'vali
 
 def plans(name):
     out = {}
-    for line in open(os.path.join(here, 'plans', name + '.txt')):
+    for line in open(name if name.endswith('.txt') else os.path.join(here, 'plans', name + '.txt')):
         key, _, rest = line.partition(': ')
         out[key] = re.sub(r'; model.*', '', re.sub(r'^\d+ sgemm \S+ \S+: ', '', rest.strip()))
     return out
@@ -50,9 +53,13 @@ for device in ('h100', 'h200'):
         p = plans(plan_file)
         for key, us in times(os.path.join(here if dev == 'h100' else h200, folder), tree).items():
             measured.setdefault(key, {}).setdefault(p[key], []).append(us)
-    base, final = plans(device + '-base'), plans(device + '-final')
+    given = sys.argv[1:3] if len(sys.argv) >= 3 else None
+    base, final = plans(device + '-base'), plans(given[device == 'h200'] if given else device + '-final')
     mean = lambda key, plan: sum(measured[key][plan]) / len(measured[key][plan])
-    rows = [(key, mean(key, base[key]), mean(key, final[key]), base[key] == final[key]) for key in measured]
+    rows = [(key, mean(key, base[key]), mean(key, final[key]), base[key] == final[key]) for key in measured
+            if final[key] in measured[key]]
+    if len(rows) < len(measured):
+        print('%s: %d problems left out, their plan measured by no run' % (device, len(measured) - len(rows)))
     ratio = [b / f for _, b, f, same in rows if not same]
     print('%s, changed plans: %d problems, base over final %.3f; final slower by >10%%: %d, >25%%: %d' % (
         device, len(ratio), geomean(ratio), sum(x < 1 / 1.1 for x in ratio), sum(x < 0.8 for x in ratio)))
