@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# A gemm_fast set for mid-size squares, on a lent GPU from the project root.
+# Every set of the entries was tuned where many work-groups share a compute
+# unit; 1024^3 has 128 to 256 of them for 132 units. Steps, in the order given:
+#   tune ENTRY SECONDS   build the tree with the tuner in /tmp/mid; tune gemm_fast on
+#                        1024^3 alone (annealing from ENTRY's set, SECONDS) -> tuned.json;
+#                        time it and ENTRY's sets at 4096^3 column-major NT in place (the
+#                        entries' rates) and at 1024^3 (calibrate.c) -> rates.csv; ENTRY
+#                        with the set as class `mid`, rated -> entry.json
+#   bench ENTRY PRESET   the preset in the default and strict modes, the compiled-in entry
+#                        (base) and ENTRY (new, OCLBLAS_DATABASE; `-`: entry.json of the
+#                        tune step), cuBLAS FP32 and CLBlast beside them ->
+#                        PRESET-{base,new}-{accurate,strict}.csv; new's plans -> PRESET-plans-MODE.txt
+# Writes into $OUT/mid (log.txt has each step's time); the caller tars it.
+source .device/env.sh
+set -uo pipefail
+o=$OUT/mid
+mkdir -p "$o"
+
+t0=$(date +%s)
+stamp() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$o/log.txt"; }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >> "$o/log.txt" 2>&1
+build() {
+  [ -x /tmp/mid/bench/oclblas-bench ] && return
+  stamp "build"
+  { cmake -S . -B /tmp/mid -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_CBLAS=OFF && cmake --build /tmp/mid -j16; } \
+    > /tmp/mid-build.log 2>&1 || { tail -30 /tmp/mid-build.log | tee -a "$o/log.txt"; exit 1; }
+}
+while [ $# -gt 0 ]; do
+  step=$1
+  shift
+  case $step in
+    tune)
+      entry=$1 secs=$2
+      shift 2
+      build
+      stamp "tune $secs s"
+      OCLBLAS_DATABASE=$entry /tmp/mid/tuner/oclblas-tune -d gpu -k gemm_fast --no-classes -s annealing -t "$secs" \
+        --size gemm_fast=1024x1024x1024 --values gemm_fast:MWG=32,64,128:NWG=32,64,128:SA=1:SB=1 \
+        -o "$o/tuned.json" -j "$o/tuned.journal" > "$o/tune.txt" 2>&1
+      stamp "tune exit $?"
+      gcc -O2 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o /tmp/calibrate \
+        bench/results/shapes-model/calibrate.c -Iinclude -L/tmp/mid -loclblas -lOpenCL -Wl,-rpath,/tmp/mid || exit 1
+      python3 bench/results/nvidia-h100/mid-set/entry.py list "$entry" "$o/tuned.json" > "$o/rates-list.txt" || exit 1
+      stamp "calibrate"
+      /tmp/calibrate < "$o/rates-list.txt" > "$o/rates.csv" 2> "$o/calibrate-err.txt"
+      stamp "calibrate exit $?"
+      python3 bench/results/nvidia-h100/mid-set/entry.py entry "$entry" "$o/tuned.json" "$o/rates.csv" \
+        > "$o/entry.json" 2> "$o/entry.txt" || { cat "$o/entry.txt"; exit 1; }
+      cat "$o/entry.txt"
+      ;;
+    bench)
+      entry=$1 preset=$2
+      shift 2
+      [ "$entry" = - ] && entry=$o/entry.json
+      build
+      layout=()
+      [ "$preset" = shapes ] && layout=(--layout row)
+      for mode in accurate strict; do
+        for t in base new; do
+          db=()
+          [ $t = new ] && db=(env OCLBLAS_DATABASE="$entry")
+          "${db[@]}" /tmp/mid/bench/oclblas-bench --preset "$preset" "${layout[@]}" --math $mode --peers cublas,clblast \
+            --min-time 0.05 --quiet --csv "$o/$preset-$t-$mode.csv" > /dev/null 2>&1
+          stamp "$preset $t $mode: exit $?"
+        done
+        OCLBLAS_DATABASE="$entry" OCLBLAS_VERBOSE=1 /tmp/mid/bench/oclblas-bench --preset "$preset" "${layout[@]}" \
+          --math $mode --peers none --min-time 0.001 --quiet 2>&1 | grep "^oclblas: \(sgem\|batch\)" | sort -u \
+          > "$o/$preset-plans-$mode.txt"
+      done
+      ;;
+    *) echo "unknown step $step"; exit 2 ;;
+  esac
+done
