@@ -16,7 +16,6 @@ source .device/env.sh
 set -uo pipefail
 o=$OUT/mid
 mkdir -p "$o"
-
 t0=$(date +%s)
 stamp() { echo "[$(($(date +%s) - t0)) s] $*" | tee -a "$o/log.txt"; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv >> "$o/log.txt" 2>&1
