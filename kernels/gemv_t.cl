@@ -48,7 +48,8 @@ typedef float16 realV;
 // speed of vload8 on our CPU); a GPU loads either element by element anyway.
 #define VLOAD(p) ((float16)(vload8(0, p), vload8(1, p)))
 #endif
-// A whole vector at p: aligned (vec = 1) or anywhere (vec = 2, vloadn).
+// A whole vector at p: aligned (a vector load the compiler may assume
+// aligned) or anywhere (vloadn).
 #define LOAD_ALIGNED(p) (*(const global realV *)(p))
 #define LOAD_ANY(p) VLOAD(p)
 #define LOAD(aligned, p) ((aligned) ? LOAD_ALIGNED(p) : LOAD_ANY(p))
@@ -69,11 +70,11 @@ inline float shfl_xor(float v, int lanes)
 // The dot product of A's column and x over this work-item's share of the
 // rows [i0, i1), from i on, step = team * VW apart: whole steps of UNR
 // vectors into UNR sums, then the whole vectors left (fewer than UNR), all
-// loaded at once, then the elements of the last partial vector. aligned is
-// a constant at each call, so that each call is its own loop with one kind
-// of load.
+// loaded at once, then the elements of the last partial vector. a_aligned
+// and x_aligned are constants at each call, so that each call is its own
+// loop with one kind of load for each operand.
 inline float dot_share(const global float *acol, const global float *xcol, int i, const int i1, const int step,
-                       const int aligned)
+                       const int a_aligned, const int x_aligned)
 {
     realV sum[UNR];
 #pragma unroll
@@ -83,8 +84,8 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
         realV av[UNR], xv[UNR];
 #pragma unroll
         for (int u = 0; u < UNR; ++u) {
-            av[u] = LOAD(aligned, acol + i + u * step);
-            xv[u] = LOAD(aligned, xcol + i + u * step);
+            av[u] = LOAD(a_aligned, acol + i + u * step);
+            xv[u] = LOAD(x_aligned, xcol + i + u * step);
         }
 #pragma unroll
         for (int u = 0; u < UNR; ++u)
@@ -95,7 +96,7 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
 #pragma unroll
     for (int u = 0; u < UNR; ++u) {
         if (i + u * step + VW <= i1) {
-            sum[u] = fma(LOAD(aligned, acol + i + u * step), LOAD(aligned, xcol + i + u * step), sum[u]);
+            sum[u] = fma(LOAD(a_aligned, acol + i + u * step), LOAD(x_aligned, xcol + i + u * step), sum[u]);
             whole = u + 1;
         }
     }
@@ -133,9 +134,20 @@ inline void columns(const int M, const int N, const float alpha, const float bet
         const global float *xcol = xg + x_off;
         // The work-item's share of the rows [i0, i1), by how A and x are loaded.
         if (vec == 1) {
-            acc = dot_share(acol, xcol, i0 + t * VW, i1, team * VW, 1);
+            acc = dot_share(acol, xcol, i0 + t * VW, i1, team * VW, 1, 1);
         } else if (vec == 2) {
-            acc = dot_share(acol, xcol, i0 + t * VW, i1, team * VW, 0);
+            // The column's first `head` rows come before its first aligned
+            // vector: split 0 takes them one at a time, and every split's
+            // rows move down by head, so that its vectors of A are whole
+            // aligned loads (element loads cost a GPU a third of its
+            // bandwidth on a column of odd length); x, small and cached,
+            // is read wherever its rows fall.
+            const ulong bytes = VW * sizeof(float);
+            const int head = min(M, (int)(((bytes - ((ulong)acol & (bytes - 1))) & (bytes - 1)) / sizeof(float)));
+            if (split == 0)
+                for (int r = t; r < head; r += team)
+                    acc = fma(acol[r], xcol[r], acc);
+            acc += dot_share(acol, xcol, i0 + head + t * VW, min(M, i1 + head), team * VW, 1, 0);
         } else {
             for (int r = i0 + t; r < i1; r += team)
                 acc = fma(acol[r], xg[x_off + r * incx], acc);
@@ -178,7 +190,8 @@ inline void columns(const int M, const int N, const float alpha, const float bet
 
 // vec: 1 when A's offset and leading dimension are multiples of VW, x is
 // contiguous (incx = 1) and both are aligned to a vector; 2 when x is
-// contiguous but something is not aligned (vloadn); 0 for a strided x.
+// contiguous but something is not aligned (each column of A read from its
+// first aligned vector on, x by vloadn); 0 for a strided x.
 // rows_per_split is a multiple of VW * team; team, the work-items per
 // column, a power of two at most TPC.
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
