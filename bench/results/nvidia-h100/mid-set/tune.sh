@@ -4,13 +4,17 @@
 # unit; 1024^3 has 128 to 256 of them for 132 units. Steps, in the order given:
 #   tune ENTRY SECONDS   build the tree with the tuner in /tmp/mid; tune gemm_fast on
 #                        1024^3 alone (annealing from ENTRY's set, SECONDS) -> tuned.json;
-#                        time it and ENTRY's sets at 4096^3 column-major NT in place (the
-#                        entries' rates) and at 1024^3 (calibrate.c) -> rates.csv; ENTRY
-#                        with the set as class `mid`, rated -> entry.json
+#                        then the step rate ENTRY tuned.json
+#   rate ENTRY TUNED     time TUNED's set for every shape and ENTRY's sets at 4096^3
+#                        column-major NT in place (the entries' rates) and at 1024^3
+#                        (calibrate.c) -> rates.csv; ENTRY with TUNED's set as the class
+#                        `mid`, rated -> entry.json
 #   bench ENTRY PRESET   the preset in the default and strict modes, the compiled-in entry
 #                        (base) and ENTRY (new, OCLBLAS_DATABASE; `-`: entry.json of the
-#                        tune step), cuBLAS FP32 and CLBlast beside them ->
+#                        rate step), cuBLAS FP32 and CLBlast beside them ->
 #                        PRESET-{base,new}-{accurate,strict}.csv; new's plans -> PRESET-plans-MODE.txt
+#   gemv BASE            the shapes preset's SGEMVs (both layouts), the tree built from BASE
+#                        (a source folder) and this one, each twice in turn -> gemv-{base,new}-{1,2}.csv
 # Writes into $OUT/mid (log.txt has each step's time); the caller tars it.
 source .device/env.sh
 set -uo pipefail
@@ -38,13 +42,19 @@ while [ $# -gt 0 ]; do
         --size gemm_fast=1024x1024x1024 --values gemm_fast:MWG=32,64,128:NWG=32,64,128:SA=1:SB=1 \
         -o "$o/tuned.json" -j "$o/tuned.journal" > "$o/tune.txt" 2>&1
       stamp "tune exit $?"
+      set -- rate "$entry" "$o/tuned.json" "$@"
+      ;;
+    rate)
+      entry=$1 tuned=$2
+      shift 2
+      build
       gcc -O2 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o /tmp/calibrate \
         bench/results/shapes-model/calibrate.c -Iinclude -L/tmp/mid -loclblas -lOpenCL -Wl,-rpath,/tmp/mid || exit 1
-      python3 bench/results/nvidia-h100/mid-set/entry.py list "$entry" "$o/tuned.json" > "$o/rates-list.txt" || exit 1
+      python3 bench/results/nvidia-h100/mid-set/entry.py list "$entry" "$tuned" > "$o/rates-list.txt" || exit 1
       stamp "calibrate"
       /tmp/calibrate < "$o/rates-list.txt" > "$o/rates.csv" 2> "$o/calibrate-err.txt"
       stamp "calibrate exit $?"
-      python3 bench/results/nvidia-h100/mid-set/entry.py entry "$entry" "$o/tuned.json" "$o/rates.csv" \
+      python3 bench/results/nvidia-h100/mid-set/entry.py entry "$entry" "$tuned" "$o/rates.csv" \
         > "$o/entry.json" 2> "$o/entry.txt" || { cat "$o/entry.txt"; exit 1; }
       cat "$o/entry.txt"
       ;;
@@ -67,6 +77,24 @@ while [ $# -gt 0 ]; do
           --math $mode --peers none --min-time 0.001 --quiet 2>&1 | grep "^oclblas: \(sgem\|batch\)" | sort -u \
           > "$o/$preset-plans-$mode.txt"
       done
+      ;;
+    gemv)
+      base=$1
+      shift
+      build
+      stamp "build base from $base"
+      { cmake -S "$base" -B /tmp/mid-base -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOCLBLAS_BUILD_CBLAS=OFF &&
+        cmake --build /tmp/mid-base -j16; } > /tmp/mid-base-build.log 2>&1 || { tail -30 /tmp/mid-base-build.log | tee -a "$o/log.txt"; exit 1; }
+      for run in 1 2; do
+        for t in base new; do
+          b=/tmp/mid; [ $t = base ] && b=/tmp/mid-base
+          $b/bench/oclblas-bench --preset shapes --routine gemv --peers cublas,clblast --min-time 0.05 --quiet \
+            --csv "$o/gemv-$t-$run.csv" > /dev/null 2>&1
+          stamp "gemv $t $run: exit $?"
+        done
+      done
+      OCLBLAS_VERBOSE=1 /tmp/mid/bench/oclblas-bench --preset shapes --routine gemv --peers none --min-time 0.001 --quiet 2>&1 |
+        grep "^oclblas: sgemv" | sort -u > "$o/gemv-plans.txt"
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
