@@ -15,6 +15,10 @@
 #                        PRESET-{base,new}-{accurate,strict}.csv; new's plans -> PRESET-plans-MODE.txt
 #   gemv BASE            the shapes preset's SGEMVs (both layouts), the tree built from BASE
 #                        (a source folder) and this one, each twice in turn -> gemv-{base,new}-{1,2}.csv
+#   gemv-odd BASE        SGEMV 3001 x 2999 alone, both layouts and directions, the trees of
+#                        the gemv step three times in turn -> gemv-odd-{base,new}-{1,2,3}.csv
+#   gpc ENTRY V,V...     the shapes preset's SGEMVs with ENTRY's GEMV_GROUPS_PER_CU at each
+#                        value V (OCLBLAS_DATABASE), twice in turn -> gpc-V-{1,2}.csv
 # Writes into $OUT/mid (log.txt has each step's time); the caller tars it.
 source .device/env.sh
 set -uo pipefail
@@ -28,6 +32,12 @@ build() {
   stamp "build"
   { cmake -S . -B /tmp/mid -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_CBLAS=OFF && cmake --build /tmp/mid -j16; } \
     > /tmp/mid-build.log 2>&1 || { tail -30 /tmp/mid-build.log | tee -a "$o/log.txt"; exit 1; }
+}
+build_base() {
+  [ -x /tmp/mid-base/bench/oclblas-bench ] && return
+  stamp "build base from $1"
+  { cmake -S "$1" -B /tmp/mid-base -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOCLBLAS_BUILD_CBLAS=OFF &&
+    cmake --build /tmp/mid-base -j16; } > /tmp/mid-base-build.log 2>&1 || { tail -30 /tmp/mid-base-build.log | tee -a "$o/log.txt"; exit 1; }
 }
 while [ $# -gt 0 ]; do
   step=$1
@@ -82,9 +92,7 @@ while [ $# -gt 0 ]; do
       base=$1
       shift
       build
-      stamp "build base from $base"
-      { cmake -S "$base" -B /tmp/mid-base -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_TUNER=OFF -DOCLBLAS_BUILD_CBLAS=OFF &&
-        cmake --build /tmp/mid-base -j16; } > /tmp/mid-base-build.log 2>&1 || { tail -30 /tmp/mid-base-build.log | tee -a "$o/log.txt"; exit 1; }
+      build_base "$base"
       for run in 1 2; do
         for t in base new; do
           b=/tmp/mid; [ $t = base ] && b=/tmp/mid-base
@@ -95,6 +103,40 @@ while [ $# -gt 0 ]; do
       done
       OCLBLAS_VERBOSE=1 /tmp/mid/bench/oclblas-bench --preset shapes --routine gemv --peers none --min-time 0.001 --quiet 2>&1 |
         grep "^oclblas: sgemv" | sort -u > "$o/gemv-plans.txt"
+      ;;
+    gemv-odd)
+      base=$1
+      shift
+      build
+      build_base "$base"
+      for run in 1 2 3; do
+        for t in base new; do
+          b=/tmp/mid; [ $t = base ] && b=/tmp/mid-base
+          $b/bench/oclblas-bench --shapes 3001x2999 --routine gemv --peers cublas --min-time 0.05 --quiet \
+            --csv "$o/gemv-odd-$t-$run.csv" > /dev/null 2>&1
+          stamp "gemv-odd $t $run: exit $?"
+        done
+      done
+      ;;
+    gpc)
+      entry=$1 values=$2
+      shift 2
+      build
+      for v in ${values//,/ }; do
+        python3 -c 'import json, sys; e = json.load(open(sys.argv[1])); e["parameters"]["routine"]["GEMV_GROUPS_PER_CU"] = int(sys.argv[2]); print(json.dumps(e, indent=2))' \
+          "$entry" $v > "$o/gpc-$v.json" || exit 1
+      done
+      for run in 1 2; do
+        for v in ${values//,/ }; do
+          OCLBLAS_DATABASE="$o/gpc-$v.json" /tmp/mid/bench/oclblas-bench --preset shapes --routine gemv --peers cublas \
+            --min-time 0.05 --quiet --csv "$o/gpc-$v-$run.csv" > /dev/null 2>&1
+          stamp "gpc $v $run: exit $?"
+        done
+      done
+      for v in ${values//,/ }; do
+        OCLBLAS_DATABASE="$o/gpc-$v.json" OCLBLAS_VERBOSE=1 /tmp/mid/bench/oclblas-bench --preset shapes --routine gemv \
+          --peers none --min-time 0.001 --quiet 2>&1 | grep "^oclblas: sgemv" | sort -u > "$o/gpc-$v-plans.txt"
+      done
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
