@@ -350,6 +350,52 @@ static void test_loaded_entry_in_force(void **state)
     assert_true(b.builds + b.disk_hits > a.builds + a.disk_hits);
 }
 
+/* A value added to a kernel's table after entries were written may be left
+ * out of them (GEMV_T_GROUPS_PER_CU: it then holds 0, "as
+ * GEMV_GROUPS_PER_CU"); given, it is read and checked as any other; the
+ * other values stay required. The entries repeat the device's own routine
+ * values, so that nothing else changes for the tests after this one. */
+static void test_optional_value(void **state)
+{
+    (void)state;
+    tu_env env;
+    tu_get_env(&env);
+    char now[1024], fields[600] = "", no_host_max[600] = "";
+    TU_CHECK(oclblas_get_params(env.device, "routine", now, sizeof now));
+    *strchr(now, ';') = '\0';
+    /* "NAME=V,..." as JSON, without GEMV_T_GROUPS_PER_CU (and, once more, without HOST_MAX). */
+    for (char *item = strtok(now, ","); item; item = strtok(NULL, ",")) {
+        char *eq = strchr(item, '=');
+        assert_non_null(eq);
+        *eq = '\0';
+        if (strcmp(item, "GEMV_T_GROUPS_PER_CU") == 0)
+            continue;
+        size_t u = strlen(fields);
+        snprintf(fields + u, sizeof fields - u, "%s\"%s\": %s", u ? ", " : "", item, eq + 1);
+        if (strcmp(item, "HOST_MAX") == 0)
+            continue;
+        u = strlen(no_host_max);
+        snprintf(no_host_max + u, sizeof no_host_max - u, "%s\"%s\": %s", u ? ", " : "", item, eq + 1);
+    }
+    char dev[600], params[700];
+    snprintf(dev, sizeof dev, "{\"name\": \"%s\"}", dev_name);
+    TU_CHECK(oclblas_database_load(write_file("optional/absent.json", entry(dev, "routine", fields))));
+    expect(&env, "routine", "absent.json", NULL, "GEMV_T_GROUPS_PER_CU=0");
+    snprintf(params, sizeof params, "%s, \"GEMV_T_GROUPS_PER_CU\": 8", fields);
+    TU_CHECK(oclblas_database_load(write_file("optional/given.json", entry(dev, "routine", params))));
+    expect(&env, "routine", "given.json", NULL, "GEMV_T_GROUPS_PER_CU=8");
+    static const char *const refused[] = {"-1", "1025", "2.5"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; ++i) {
+        snprintf(params, sizeof params, "%s, \"GEMV_T_GROUPS_PER_CU\": %s", fields, refused[i]);
+        assert_int_equal(oclblas_database_load(write_file("optional/bad.json", entry(dev, "routine", params))),
+                         OCLBLAS_DATABASE_INVALID_ENTRY);
+    }
+    /* A required value left out is refused as ever. */
+    assert_int_equal(oclblas_database_load(write_file("optional/bad.json", entry(dev, "routine", no_host_max))),
+                     OCLBLAS_DATABASE_INVALID_ENTRY);
+    expect(&env, "routine", "given.json", NULL, "GEMV_T_GROUPS_PER_CU=8");
+}
+
 /* OCLBLAS_DATABASE is read when the library first looks up parameters. */
 static void test_environment_variable(void **state)
 {
@@ -390,7 +436,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fallback_order),      cmocka_unit_test(test_runtime_versus_compiled),
         cmocka_unit_test(test_device_limits_pass_over), cmocka_unit_test(test_invalid_refused),
         cmocka_unit_test(test_overrides),           cmocka_unit_test(test_overrides_validated),
-        cmocka_unit_test(test_loaded_entry_in_force), cmocka_unit_test(test_environment_variable),
+        cmocka_unit_test(test_loaded_entry_in_force), cmocka_unit_test(test_optional_value),
+        cmocka_unit_test(test_environment_variable),
     };
     return cmocka_run_group_tests_name("database", tests, setup, teardown);
 }

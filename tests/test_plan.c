@@ -76,7 +76,7 @@ static int setup(void **state)
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=1,"
                             "PROMOTE=2,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0,"
-                            "GEMM_MAX_SLICE_K=0");
+                            "GEMM_MAX_SLICE_K=0,GEMV_T_GROUPS_PER_CU=0");
     return 0;
 }
 
@@ -1295,6 +1295,19 @@ static void test_gemv_split(void **state)
     assert_int_equal(plan.gemv.vec, 1);
     assert_int_equal(arg_i(&plan.step[0], 19), 16); /* long columns: TPC */
     assert_int_equal(plan.step[0].geo.global[0], 13 * 128);
+    /* gemv_t's own target where the entry gives one (16 a unit: 163 splits wanted, at most
+     * 100000 / 512; chunks of 614 rows rounded up to 640 make 157), gemv_n's where it is 0;
+     * gemv_n keeps its own either way. */
+    routine(RT_GEMV_T_GROUPS_PER_CU, 16);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.chunk, 640);
+    assert_int_equal(plan.gemv.splits, 157);
+    oclblas__gemv_problem n = gemv(0, 100000, 100000);
+    assert_int_equal(gemv_plan_of(&n).gemv.splits, 2);
+    routine(RT_GEMV_T_GROUPS_PER_CU, 1);
+    assert_int_equal(gemv_plan_of(&p).gemv.splits, 11);
+    routine(RT_GEMV_T_GROUPS_PER_CU, 0);
+    assert_int_equal(gemv_plan_of(&p).gemv.splits, 41);
     /* Short columns: the smallest team whose one step (team * VW * UNR rows) covers the column, and
      * more columns a work-group (31 rows: 4 work-items, 32 columns a work-group); never split. */
     oclblas__gemv_problem t = gemv(1, 31, 100000);

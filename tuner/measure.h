@@ -86,7 +86,7 @@ typedef struct {
 /* A class of shapes the tuner tunes: its name and rule, and the problems
  * it is tuned on: MxNxK products (the GEMM-form kernels, and the split of
  * k among the routine values) and MxN gemvs (k = 0 here; the gemv kernels,
- * and GEMV_GROUPS_PER_CU). */
+ * and GEMV_GROUPS_PER_CU, GEMV_T_GROUPS_PER_CU). */
 #define TUNE_MAX_CLASS_SIZES 8
 typedef struct {
     oclblas__shape_class cls;
@@ -151,11 +151,11 @@ typedef struct {
     int runs;
     int tune[RT_COUNT];                /* which values to tune */
     const tune_class *classes;         /* and for each class, the split of k on its products and */
-    int num_classes;                   /*   GEMV_GROUPS_PER_CU on its gemvs */
+    int num_classes;                   /*   GEMV_(T_)GROUPS_PER_CU on its gemvs */
     int num_values[RT_COUNT];          /* the candidates of each, from the table or --values */
     int values[RT_COUNT][TUNE_MAX_VALUES];
-    size_t gemv_long, gemv_short;      /* GEMV_GROUPS_PER_CU: long x short (gemv_t) and short x long
-                                          (gemv_n), where the plan splits the reduction */
+    size_t gemv_long, gemv_short;      /* GEMV_T_GROUPS_PER_CU on long x short (gemv_t), GEMV_GROUPS_PER_CU
+                                          on short x long (gemv_n): the plan splits their reductions */
     size_t gemv_square;                /*   and a square one of each, where it hardly does */
     int quiet;
     tune_run_budget *budget;           /* no measurement starts once it is spent or after an interrupt

@@ -11,9 +11,9 @@
  *                       spacing of their completions, which is what a
  *                       stream of calls gets (host overhead included when it
  *                       is the bottleneck);
- *   GEMV_GROUPS_PER_CU  each candidate on a wide gemv_n, a tall gemv_t and
- *                       a square one of each, where splitting the reduction
- *                       matters and where it hardly does;
+ *   GEMV_GROUPS_PER_CU  each candidate on a wide gemv_n and a square one,
+ *                       where splitting the reduction matters and where it
+ *                       hardly does;
  *   HOST_MAX            host-pointer oclblas_sgemm and oclblas_sgemv (the
  *                       default device is the tuned one), forced onto the
  *                       host and forced onto the device, by wall clock, at
@@ -31,16 +31,18 @@
  *                       cannot run gemm_tc;
  *   GEMM_MAX_SLICE_K    each candidate on 2048^3, 4096^3 and 2048 x 2048 x
  *                       8192 (CPU: 512^3, 1024^3 and 2048^3), through the
- *                       indirect plan, calls back to back.
+ *                       indirect plan, calls back to back;
+ *   GEMV_T_GROUPS_PER_CU as GEMV_GROUPS_PER_CU, on a tall gemv_t and a
+ *                       square one.
  * The values other than GEMM_TC_MIN are measured in the strict mode (FFMA
  * only), whatever the mode of the process.
  * Each value is the candidate whose plan choice minimises the sum over the
  * measured problems of the time relative to the better plan for that
  * problem. Every plan's result is checked against the host reference.
  * Then, for each class of shapes of the run, GEMM_SPLIT_K and then
- * GEMM_MIN_INDIRECT on the class's products and GEMV_GROUPS_PER_CU on its
- * gemvs (both directions), chosen the same way: the class's routine set
- * names those values only.
+ * GEMM_MIN_INDIRECT on the class's products, GEMV_GROUPS_PER_CU and
+ * GEMV_T_GROUPS_PER_CU on its gemvs (each on its own direction), chosen the
+ * same way: the class's routine set names those values only.
  */
 #include "interrupt.h"
 #include "kernels/gemm_tc.h"
@@ -561,12 +563,27 @@ static int choose_over_shapes(tune_device *d, const tune_routine_opts *o, tune_j
     return 1;
 }
 
+/* GEMV_GROUPS_PER_CU (trans 0: gemv_n, wide) or GEMV_T_GROUPS_PER_CU
+ * (trans 1: gemv_t, tall), each on its own kernel's gemvs. */
+static int groups_of_direction(tune_device *d, const tune_routine_opts *o, tune_journal *j, int trans, int *value,
+                               char *why, size_t why_len)
+{
+    const size_t L = o->gemv_long, S = o->gemv_short, Q = o->gemv_square;
+    const shape shapes[2] = {{1, trans, trans ? L : S, trans ? S : L, 0}, {1, trans, Q, Q, 0}};
+    return choose_over_shapes(d, o, j, trans ? RT_GEMV_T_GROUPS_PER_CU : RT_GEMV_GROUPS_PER_CU,
+                              trans ? "groups-t" : "groups", shapes, 2, -1, 0, -1, value, why, why_len);
+}
+
 static int tune_groups(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
                        size_t why_len)
 {
-    const size_t L = o->gemv_long, S = o->gemv_short, Q = o->gemv_square;
-    const shape shapes[4] = {{1, 0, S, L, 0}, {1, 1, L, S, 0}, {1, 0, Q, Q, 0}, {1, 1, Q, Q, 0}};
-    return choose_over_shapes(d, o, j, RT_GEMV_GROUPS_PER_CU, "groups", shapes, 4, -1, 0, -1, value, why, why_len);
+    return groups_of_direction(d, o, j, 0, value, why, why_len);
+}
+
+static int tune_t_groups(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                         size_t why_len)
+{
+    return groups_of_direction(d, o, j, 1, value, why, why_len);
 }
 
 static int tune_host_max(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
@@ -669,41 +686,37 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
 
 /* The routine values of one class: the split of k on its products, then
  * with it whether they go to gemm_direct (GEMM_MIN_INDIRECT), and
- * GEMV_GROUPS_PER_CU on its gemvs (each in both directions), each chosen
- * as the others are, with the kernels' sets (their classes' included) in
- * force; a value is the class's own (given) only where it measured better
- * than the one for every shape. */
+ * GEMV_GROUPS_PER_CU and GEMV_T_GROUPS_PER_CU on its gemvs (each on its
+ * kernel's direction), each chosen as the others are, with the kernels'
+ * sets (their classes' included) in force; a value is the class's own
+ * (given) only where it measured better than the one for every shape. */
 static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_journal *j, const tune_class *cls,
                               unsigned *given, oclblas__params *values, char *summary, size_t summary_len)
 {
     *given = 0;
     *values = d->cx.params[OCLBLAS__K_ROUTINE];
-    for (int gemv = 0; gemv < 2; ++gemv) {
+    /* The products' split, then gemv_n's groups, then gemv_t's. */
+    static const int indices[3] = {RT_GEMM_SPLIT_K, RT_GEMV_GROUPS_PER_CU, RT_GEMV_T_GROUPS_PER_CU};
+    static const char *const labels[3] = {"split", "groups", "groups-t"};
+    for (int pass = 0; pass < 3; ++pass) {
+        const int gemv = pass > 0, trans = pass == 2, index = indices[pass];
         tune_size sizes[TUNE_MAX_CLASS_SIZES];
         const int n = tune_class_sizes(cls, gemv, sizes);
-        const int index = gemv ? RT_GEMV_GROUPS_PER_CU : RT_GEMM_SPLIT_K;
         if (!n || !o->tune[index])
             continue;
-        shape shapes[2 * TUNE_MAX_CLASS_SIZES];
-        int ns = 0;
-        for (int i = 0; i < n; ++i) {
-            if (gemv) {
-                shapes[ns++] = (shape){1, 0, sizes[i].m, sizes[i].n, 0};
-                shapes[ns++] = (shape){1, 1, sizes[i].m, sizes[i].n, 0};
-            } else {
-                shapes[ns++] = (shape){0, 0, sizes[i].m, sizes[i].n, sizes[i].k};
-            }
-        }
+        shape shapes[TUNE_MAX_CLASS_SIZES];
+        for (int i = 0; i < n; ++i)
+            shapes[i] = (shape){gemv, trans, sizes[i].m, sizes[i].n, gemv ? 0 : sizes[i].k};
         const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
         if (!o->quiet)
             fprintf(stderr, "routine: %s for class %s\n", name, cls->cls.name);
         char label[64], why[200];
-        snprintf(label, sizeof label, "%s", gemv ? "groups" : "split");
+        snprintf(label, sizeof label, "%s", labels[pass]);
         int v;
         /* The split is measured on the indirect plan whatever the crossover, as for every shape. */
         /* Ties go to the value for every shape, which the class then does not name. */
         const int every = d->cx.params[OCLBLAS__K_ROUTINE].v[index];
-        if (choose_over_shapes(d, o, j, index, label, shapes, ns, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every, &v, why,
+        if (choose_over_shapes(d, o, j, index, label, shapes, n, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every, &v, why,
                                sizeof why)) {
             values->v[index] = v;
             *given |= v != every ? 1u << index : 0;
@@ -730,7 +743,7 @@ static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_j
         const oclblas__params saved = d->cx.params[OCLBLAS__K_ROUTINE];
         const int crossover = saved.v[RT_GEMM_MIN_INDIRECT];
         d->cx.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_SPLIT_K] = values->v[RT_GEMM_SPLIT_K];
-        const int ok = crossover_over(d, o, j, shapes, ns, vals, nv, crossover, &v, why, sizeof why);
+        const int ok = crossover_over(d, o, j, shapes, n, vals, nv, crossover, &v, why, sizeof why);
         d->cx.params[OCLBLAS__K_ROUTINE] = saved;
         const size_t u = strlen(summary);
         if (ok) {
@@ -764,8 +777,8 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
     (void)err;
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
-    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups, tune_host_max, tune_split, tune_tc_min,
-                                     tune_max_slice};
+    static const fn fns[RT_COUNT] = {tune_crossover, tune_groups,    tune_host_max, tune_split,
+                                     tune_tc_min,    tune_max_slice, tune_t_groups};
     /* The FP32 kernels' values are measured on them alone. */
     const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_set_math_mode(OCLBLAS_MATH_STRICT);

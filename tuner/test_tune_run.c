@@ -31,7 +31,7 @@ static char entry_path[256];
 #define SMALL "--size", "gemm_fast=128x128x128", "--size", "gemm_direct=64x64x64", "--size", "helpers=200x200", \
               "--size", "gemv_n=512x512", "--size", "gemv_t=512x512", "--size", "routine=4096x64x512",           \
               "--values", "routine:GEMM_MIN_INDIRECT=64,128:HOST_MAX=0,16,32:GEMM_SPLIT_K=0,4",               \
-              "--values", "routine:GEMM_MAX_SLICE_K=0,512:GEMV_GROUPS_PER_CU=1,8",                             \
+              "--values", "routine:GEMM_MAX_SLICE_K=0,512:GEMV_GROUPS_PER_CU=1,8:GEMV_T_GROUPS_PER_CU=1,8",    \
               "--values", "gemv_n:WPT=1,2:UNR=1,2,4", "--values", "gemv_t:UNR=1,2,4", "--runs", "1"
 /* Two classes of shapes: narrow products, small gemvs. */
 #define CLASSES "--class", "thin:n <= 64, k >= 2:160x32x128", "--class", "little:k <= 1, m*n <= 70000:256x256"
@@ -79,7 +79,9 @@ static void test_tuning_run(void **state)
     assert_true(e->classes[0].values[OCLBLAS__K_GEMM_FAST][GF_NWG] <= 32); /* no tile wider than its problems */
     assert_string_equal(e->classes[1].cls.name, "little");
     assert_int_equal(e->classes[1].has & ~(1u << OCLBLAS__K_ROUTINE), (1u << OCLBLAS__K_GEMV_N) | (1u << OCLBLAS__K_GEMV_T));
-    assert_int_equal(e->classes[1].given[OCLBLAS__K_ROUTINE] & ~(1u << RT_GEMV_GROUPS_PER_CU), 0);
+    assert_int_equal(e->classes[1].given[OCLBLAS__K_ROUTINE] &
+                         ~((1u << RT_GEMV_GROUPS_PER_CU) | (1u << RT_GEMV_T_GROUPS_PER_CU)),
+                     0);
     free(text);
     cl_device_id dev;
     cl_context ctx;

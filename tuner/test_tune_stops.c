@@ -287,7 +287,7 @@ static void test_entry_from_journal(void **state)
     (void)state;
     run_files f = files_of("whole");
     char *out = f.out, *journal = f.journal, *again = f.again;
-#define FEWER "--values", "routine:GEMM_SPLIT_K=0,4:GEMV_GROUPS_PER_CU=1,8", \
+#define FEWER "--values", "routine:GEMM_SPLIT_K=0,4:GEMV_GROUPS_PER_CU=1,8:GEMV_T_GROUPS_PER_CU=1,8", \
               "--class", "thin:n <= 64, k >= 2:160x32x128", "--class", "little:k <= 1, m*n <= 70000:256x256"
     assert_int_equal(spawn_tune("-k", "gemv_n,gemv_t,routine", "-n", "3", SMALL, FEWER, "-o", out, NULL), 0);
     const int lines = spawn_count_lines(journal);

@@ -53,9 +53,10 @@ static oclblas_status get_string(const oclblas__json *obj, const char *key, char
 }
 
 /* One kernel's set from {"NAME": VALUE, ...}: every parameter when complete
- * (a set for every shape), else at least one (a class may name only those
- * it changes); the values named must be in range and keep the rules that
- * read only them. *given gets the parameters named. */
+ * (a set for every shape; an optional one left out holds 0), else at least
+ * one (a class may name only those it changes); the values named must be
+ * in range and keep the rules that read only them. *given gets the
+ * parameters named. */
 static oclblas_status parse_set(const oclblas__json *kj, int k, int complete, const char *origin, oclblas__params *p,
                                 unsigned *given, char *err, size_t err_len)
 {
@@ -76,7 +77,7 @@ static oclblas_status parse_set(const oclblas__json *kj, int k, int complete, co
         p->v[i] = (int)pj->number;
     }
     for (int i = 0; i < kd->num_params && complete; ++i)
-        if (!(seen & (1u << i))) {
+        if (!(seen & (1u << i)) && !kd->params[i].optional) {
             char what[96];
             snprintf(what, sizeof what, "%s.%s", kd->name, kd->params[i].name);
             return bad(err, err_len, origin, "missing parameter", what);

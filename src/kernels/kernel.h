@@ -48,6 +48,10 @@ typedef struct {
      * tuning a class of shapes, the tuner leaves out values beyond the
      * class's problems (a 128-wide tile for m = 32). 0: none. */
     char along;
+    /* A set for every shape may leave it out: it then holds 0, which its
+     * meaning (and min) must allow. For a value added to a table after
+     * entries that lack it were written. */
+    char optional;
 } oclblas__param_def;
 
 /* What a device allows and offers: the device-dependent half of legality. */

@@ -10,7 +10,8 @@
 static const oclblas__param_def params[RT_COUNT] = {
     /* gemm_fast when m * n * k >= this cubed, else the direct kernel */
     [RT_GEMM_MIN_INDIRECT] = {"GEMM_MIN_INDIRECT", 0, 1 << 20, 8, {64, 128, 192, 256, 384, 512, 768, 1024}},
-    /* gemv work-groups to aim for per compute unit before the reduction is split */
+    /* gemv_n's work-groups to aim for per compute unit before the reduction
+     * is split (and gemv_t's where GEMV_T_GROUPS_PER_CU is 0) */
     [RT_GEMV_GROUPS_PER_CU] = {"GEMV_GROUPS_PER_CU", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
     /* host-pointer calls with m * n * k <= this cubed are computed on the host */
     [RT_HOST_MAX] = {"HOST_MAX", 0, 1 << 20, 8, {0, 8, 16, 32, 48, 64, 96, 128}},
@@ -24,6 +25,10 @@ static const oclblas__param_def params[RT_COUNT] = {
      * tiles of C: on a CPU, a work-group's panels of A and B then stay in
      * its caches); 0 no limit */
     [RT_GEMM_MAX_SLICE_K] = {"GEMM_MAX_SLICE_K", 0, 1 << 20, 5, {0, 256, 512, 1024, 2048}},
+    /* gemv_t's, its own: its work-groups are the columns' teams, often a
+     * fraction of gemv_n's, and few columns need many more of them; 0 (or
+     * left out of an entry): as GEMV_GROUPS_PER_CU */
+    [RT_GEMV_T_GROUPS_PER_CU] = {"GEMV_T_GROUPS_PER_CU", 0, 1024, 6, {1, 2, 4, 8, 16, 32}, .optional = 1},
 };
 
 const oclblas__kernel_desc oclblas__desc_routine = {

@@ -8,6 +8,6 @@
 #include "kernels/step.h"
 
 enum { RT_GEMM_MIN_INDIRECT, RT_GEMV_GROUPS_PER_CU, RT_HOST_MAX, RT_GEMM_SPLIT_K, RT_GEMM_TC_MIN, RT_GEMM_MAX_SLICE_K,
-       RT_COUNT };
+       RT_GEMV_T_GROUPS_PER_CU, RT_COUNT };
 
 #endif

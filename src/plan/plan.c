@@ -136,7 +136,9 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     if (!hp)
         return st;
 
-    const size_t target = (size_t)cx->dev->compute_units * (size_t)rp->v[RT_GEMV_GROUPS_PER_CU];
+    const int per_cu = trans && rp->v[RT_GEMV_T_GROUPS_PER_CU] ? rp->v[RT_GEMV_T_GROUPS_PER_CU]
+                                                               : rp->v[RT_GEMV_GROUPS_PER_CU];
+    const size_t target = (size_t)cx->dev->compute_units * (size_t)per_cu;
     const size_t vw = (size_t)gp->v[trans ? GT_VW : GN_VW];
     const size_t lda = p->a.ld;
     size_t groups, splits, chunk, team;
