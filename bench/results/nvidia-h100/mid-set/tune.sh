@@ -19,6 +19,9 @@
 #                        the gemv step three times in turn -> gemv-odd-{base,new}-{1,2,3}.csv
 #   gpc ENTRY V,V...     the shapes preset's SGEMVs with ENTRY's GEMV_GROUPS_PER_CU at each
 #                        value V (OCLBLAS_DATABASE), twice in turn -> gpc-V-{1,2}.csv
+#   routine SECONDS      oclblas-tune's routine values alone, the gemv targets searched and
+#                        the others held at the compiled-in entry's (one candidate each)
+#                        -> routine.json, routine.txt
 # Writes into $OUT/mid (log.txt has each step's time); the caller tars it.
 source .device/env.sh
 set -uo pipefail
@@ -137,6 +140,23 @@ while [ $# -gt 0 ]; do
         OCLBLAS_DATABASE="$o/gpc-$v.json" OCLBLAS_VERBOSE=1 /tmp/mid/bench/oclblas-bench --preset shapes --routine gemv \
           --peers none --min-time 0.001 --quiet 2>&1 | grep "^oclblas: sgemv" | sort -u > "$o/gpc-$v-plans.txt"
       done
+      ;;
+    routine)
+      secs=$1
+      shift
+      build
+      held=$(python3 -c '
+import json, sys
+name = sys.argv[1]
+for f in ("database/nvidia/h100.json", "database/nvidia/h200.json"):
+    e = json.load(open(f))
+    if e["device"]["name"] == name:
+        r = e["parameters"]["routine"]
+        print(":".join(f"{k}={v}" for k, v in r.items() if "GEMV" not in k))' "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)")
+      stamp "routine tuning, holding $held"
+      /tmp/mid/tuner/oclblas-tune -d gpu -k routine --no-classes -t "$secs" --values "routine:$held" \
+        -o "$o/routine.json" -j "$o/routine.journal" > "$o/routine.txt" 2>&1
+      stamp "routine exit $?"
       ;;
     *) echo "unknown step $step"; exit 2 ;;
   esac
