@@ -5,6 +5,10 @@
 #   tune ENTRY SECONDS   build the tree with the tuner in /tmp/mid; tune gemm_fast on
 #                        1024^3 alone (annealing from ENTRY's set, SECONDS) -> tuned.json;
 #                        then the step rate ENTRY tuned.json
+#   tune-class ENTRY SECONDS NAME RULE SIZES BEFORE
+#                        gemm_fast's class NAME (RULE, on the products SIZES) tuned alone as
+#                        the tuner tunes a class (whole plans), beside a set for every shape;
+#                        then the step rate with the class's set, as NAME before BEFORE
 #   rate ENTRY TUNED     time TUNED's set for every shape and ENTRY's sets at 4096^3
 #                        column-major NT in place (the entries' rates) and at 1024^3
 #                        (calibrate.c) -> rates.csv; ENTRY with TUNED's set as the class
@@ -36,6 +40,7 @@ build() {
   { cmake -S . -B /tmp/mid -DCMAKE_BUILD_TYPE=Release -DOCLBLAS_BUILD_CBLAS=OFF && cmake --build /tmp/mid -j16; } \
     > /tmp/mid-build.log 2>&1 || { tail -30 /tmp/mid-build.log | tee -a "$o/log.txt"; exit 1; }
 }
+class_args=() # the rate step's class: FROM NEW RULE BEFORE for entry.py (none: the set `mid`)
 build_base() {
   [ -x /tmp/mid-base/bench/oclblas-bench ] && return
   stamp "build base from $1"
@@ -57,17 +62,28 @@ while [ $# -gt 0 ]; do
       stamp "tune exit $?"
       set -- rate "$entry" "$o/tuned.json" "$@"
       ;;
+    tune-class)
+      entry=$1 secs=$2 name=$3 rule=$4 sizes=$5 before=$6
+      shift 6
+      build
+      stamp "tune class $name ($rule: $sizes) $secs s"
+      OCLBLAS_DATABASE=$entry /tmp/mid/tuner/oclblas-tune -d gpu -k gemm_fast -s annealing -t "$secs" \
+        --class "$name:$rule:$sizes" -o "$o/tuned.json" -j "$o/tuned.journal" > "$o/tune.txt" 2>&1
+      stamp "tune exit $?"
+      class_args=("$name" "$name" "$rule" "$before")
+      set -- rate "$entry" "$o/tuned.json" "$@"
+      ;;
     rate)
       entry=$1 tuned=$2
       shift 2
       build
       gcc -O2 -DCL_TARGET_OPENCL_VERSION=120 -DCL_USE_DEPRECATED_OPENCL_1_2_APIS -o /tmp/calibrate \
         bench/results/shapes-model/calibrate.c -Iinclude -L/tmp/mid -loclblas -lOpenCL -Wl,-rpath,/tmp/mid || exit 1
-      python3 bench/results/nvidia-h100/mid-set/entry.py list "$entry" "$tuned" > "$o/rates-list.txt" || exit 1
+      python3 bench/results/nvidia-h100/mid-set/entry.py list "$entry" "$tuned" "${class_args[@]}" > "$o/rates-list.txt" || exit 1
       stamp "calibrate"
       /tmp/calibrate < "$o/rates-list.txt" > "$o/rates.csv" 2> "$o/calibrate-err.txt"
       stamp "calibrate exit $?"
-      python3 bench/results/nvidia-h100/mid-set/entry.py entry "$entry" "$tuned" "$o/rates.csv" \
+      python3 bench/results/nvidia-h100/mid-set/entry.py entry "$entry" "$tuned" "$o/rates.csv" "${class_args[@]}" \
         > "$o/entry.json" 2> "$o/entry.txt" || { cat "$o/entry.txt"; exit 1; }
       cat "$o/entry.txt"
       ;;
