@@ -362,7 +362,9 @@ static void test_optional_value(void **state)
     tu_get_env(&env);
     char now[1024], fields[600] = "", no_host_max[600] = "";
     TU_CHECK(oclblas_get_params(env.device, "routine", now, sizeof now));
-    *strchr(now, ';') = '\0';
+    char *origin_at = strchr(now, ';');
+    assert_non_null(origin_at);
+    *origin_at = '\0';
     /* "NAME=V,..." as JSON, without GEMV_T_GROUPS_PER_CU (and, once more, without HOST_MAX). */
     for (char *item = strtok(now, ","); item; item = strtok(NULL, ",")) {
         char *eq = strchr(item, '=');
