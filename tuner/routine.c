@@ -710,14 +710,13 @@ static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_j
         const char *name = oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].name;
         if (!o->quiet)
             fprintf(stderr, "routine: %s for class %s\n", name, cls->cls.name);
-        char label[64], why[200];
-        snprintf(label, sizeof label, "%s", labels[pass]);
+        char why[200];
         int v;
         /* The split is measured on the indirect plan whatever the crossover, as for every shape. */
         /* Ties go to the value for every shape, which the class then does not name. */
         const int every = d->cx.params[OCLBLAS__K_ROUTINE].v[index];
-        if (choose_over_shapes(d, o, j, index, label, shapes, n, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every, &v, why,
-                               sizeof why)) {
+        if (choose_over_shapes(d, o, j, index, labels[pass], shapes, n, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every,
+                               &v, why, sizeof why)) {
             values->v[index] = v;
             *given |= v != every ? 1u << index : 0;
             const size_t u = strlen(summary);
