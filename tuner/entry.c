@@ -6,7 +6,8 @@
  * budgets and wall time, which the library does not read), one complete
  * parameter object per kernel that was tuned, and the classes of shapes
  * with their rules and sets (full for kernels, the measured values for the
- * routine). The file is written
+ * routine), and what an earlier entry measured of the sets it kept and of
+ * the device (merge.c). The file is written
  * under a temporary name and renamed (files.c: never through a link, and
  * only over a regular file), so that an interrupted write never leaves half
  * an entry, and it is read back with the library's own parser before it
@@ -34,6 +35,87 @@ static void json_string(FILE *f, const char *s)
     oclblas__json_quote(q, n + 1, s);
     fputs(q, f);
     free(q);
+}
+
+/* What was measured of the sets written (a bit per kernel in sets), as the
+ * entry's or a class's "rates" (GFLOPS), "along_k_shares" and
+ * "peeled_factors", each left out where no set has one; sep opens each. */
+static void write_facts(FILE *f, const tune_set_facts facts[OCLBLAS__K_COUNT], unsigned sets, const char *sep)
+{
+    static const char *const names[] = {"rates", "along_k_shares", "peeled_factors"};
+    for (int what = 0; what < 3; ++what) {
+        int first = 1;
+        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+            const tune_set_facts *t = &facts[k];
+            const double *v = what == 0 ? &t->rate : what == 1 ? t->along_k : t->peeled;
+            if (!(sets & (1u << k)) || !(v[0] > 0))
+                continue;
+            if (first)
+                fprintf(f, "%s\"%s\": {", sep, names[what]);
+            fprintf(f, "%s\"%s\": ", first ? "" : ", ", oclblas__kernels[k]->name);
+            if (what == 0)
+                fprintf(f, "%.10g", t->rate / 1e9);
+            else if (what == 1)
+                fprintf(f, "[%.10g, %.10g]", v[0], v[1]);
+            else
+                fprintf(f, "[%.10g, %.10g, %.10g]", v[0], v[1], v[2]);
+            first = 0;
+        }
+        if (!first)
+            fputc('}', f);
+    }
+}
+
+/* The cost model's facts of the device, in the units of "model". */
+static void write_model(FILE *f, const oclblas__model_device *m)
+{
+    fprintf(f, ",\n  \"model\": {\"call_us\": %.10g, \"launch_us\": %.10g, \"bandwidth_gbs\": %.10g, "
+            "\"item_gflops\": %.10g, \"busy_item_gflops\": %.10g",
+            m->call_s * 1e6, m->launch_s * 1e6, m->bandwidth / 1e9, m->item_rate / 1e9, m->busy_item_rate / 1e9);
+    if (m->along_k_share > 0)
+        fprintf(f, ", \"along_k_share\": %.10g", m->along_k_share);
+    if (m->bounds_norm > 0)
+        fprintf(f, ", \"bounds_norm\": %.10g", m->bounds_norm);
+    if (m->step_wait_s > 0)
+        fprintf(f, ", \"step_wait_us\": %.10g", m->step_wait_s * 1e6);
+    fputc('}', f);
+}
+
+/* A class that holds a set (counted in *written): its rule, full sets for
+ * the kernels, the measured values only for the routine, and what was
+ * measured of its sets. */
+static void write_class(FILE *f, const tune_entry_class *ec, int *written)
+{
+    unsigned sets = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        sets |= ec->given[k] ? 1u << k : 0;
+    if (!sets)
+        return;
+    char rule[256];
+    oclblas__class_format(&ec->cls, rule, sizeof rule);
+    fprintf(f, "%s\n    {\"name\": ", (*written)++ ? "," : ",\n  \"classes\": [");
+    json_string(f, ec->cls.name);
+    fputs(", \"when\": ", f);
+    json_string(f, rule);
+    fputs(",\n     \"parameters\": {", f);
+    int first_k = 1;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
+        if (!ec->given[k])
+            continue;
+        const oclblas__kernel_desc *kd = oclblas__kernels[k];
+        fprintf(f, "%s\"%s\": {", first_k ? "" : ",\n                    ", kd->name);
+        int first_p = 1;
+        for (int i = 0; i < kd->num_params; ++i)
+            if (ec->given[k] & (1u << i)) {
+                fprintf(f, "%s\"%s\": %d", first_p ? "" : ", ", kd->params[i].name, ec->params[k].v[i]);
+                first_p = 0;
+            }
+        fputc('}', f);
+        first_k = 0;
+    }
+    fputc('}', f);
+    write_facts(f, ec->facts, sets, ",\n     ");
+    fputc('}', f);
 }
 
 int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path, char *err, size_t len)
@@ -79,40 +161,19 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
         first = 0;
     }
     fputs("\n  }", f);
-    /* The classes that hold a set, in their order: full sets for the
-     * kernels, the measured values only for the routine. */
+    unsigned sets = 0;
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        sets |= e->has[k] ? 1u << k : 0;
+    write_facts(f, e->facts, sets, ",\n  ");
+    if (e->has_model)
+        write_model(f, &e->model);
+    /* The classes that hold a set, in the order of their places (the
+     * options' order within one). */
     int classes = 0;
-    for (int c = 0; c < e->num_classes; ++c) {
-        const tune_entry_class *ec = &e->classes[c];
-        int any = 0;
-        for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
-            any |= ec->given[k] != 0;
-        if (!any)
-            continue;
-        char rule[256];
-        oclblas__class_format(&ec->cls, rule, sizeof rule);
-        fprintf(f, "%s\n    {\"name\": ", classes++ ? "," : ",\n  \"classes\": [");
-        json_string(f, ec->cls.name);
-        fputs(", \"when\": ", f);
-        json_string(f, rule);
-        fputs(",\n     \"parameters\": {", f);
-        int first_k = 1;
-        for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
-            if (!ec->given[k])
-                continue;
-            const oclblas__kernel_desc *kd = oclblas__kernels[k];
-            fprintf(f, "%s\"%s\": {", first_k ? "" : ",\n                    ", kd->name);
-            int first_p = 1;
-            for (int i = 0; i < kd->num_params; ++i)
-                if (ec->given[k] & (1u << i)) {
-                    fprintf(f, "%s\"%s\": %d", first_p ? "" : ", ", kd->params[i].name, ec->params[k].v[i]);
-                    first_p = 0;
-                }
-            fputc('}', f);
-            first_k = 0;
-        }
-        fputs("}}", f);
-    }
+    for (int place = 0; place <= OCLBLAS__MAX_CLASSES; ++place)
+        for (int c = 0; c < e->num_classes; ++c)
+            if (e->classes[c].place == place)
+                write_class(f, &e->classes[c], &classes);
     fputs(classes ? "\n  ]\n}\n" : "\n}\n", f);
     int ok = fflush(f) == 0;
     ok = fsync(fileno(f)) == 0 && ok;

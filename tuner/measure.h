@@ -174,15 +174,31 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
 
 /* ---- the database entry (entry.c) ------------------------------------------ */
 
+/* What an earlier entry measured of a set (its "rates", "along_k_shares"
+ * and "peeled_factors"; 0: not given), which the tuner does not measure:
+ * carried over with a set the run keeps, never with one it tuned. */
+typedef struct {
+    double rate; /* flop/s */
+    double along_k[2];
+    double peeled[3];
+} tune_set_facts;
+
 typedef struct {
     oclblas__shape_class cls;
     unsigned given[OCLBLAS__K_COUNT]; /* the parameters the class names for each kernel; 0: no set */
     oclblas__params params[OCLBLAS__K_COUNT];
+    tune_set_facts facts[OCLBLAS__K_COUNT];
+    /* Where it is written: 0 first (the classes new to the entry, in the
+     * options' order), i + 1 where class i of the earlier entry stood. */
+    int place;
 } tune_entry_class;
 
 typedef struct {
     int has[OCLBLAS__K_COUNT];
     oclblas__params params[OCLBLAS__K_COUNT];
+    tune_set_facts facts[OCLBLAS__K_COUNT];
+    int has_model; /* the cost model's facts of the device, from an earlier entry */
+    oclblas__model_device model;
     int num_classes;
     tune_entry_class classes[OCLBLAS__MAX_CLASSES];
     char tool[64];    /* the library's limits on these strings, with their NUL */

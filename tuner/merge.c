@@ -1,9 +1,11 @@
 /*
  * Merging with an earlier entry: kernels can be tuned in separate runs into
  * one file, so an earlier entry for the same device at the output keeps
- * the kernels this run did not tune, with their classes' sets and what its
- * "tuned" object says about them. The earlier file is read as the library
- * reads any file (untrusted, regular files only, never blocking).
+ * the kernels this run did not tune, with their classes' sets, what it
+ * measured of those sets (rates, shares, factors), the cost model's facts
+ * of the device, its classes' order and what its "tuned" object says about
+ * them. The earlier file is read as the library reads any file (untrusted,
+ * regular files only, never blocking).
  */
 #include "util/json.h"
 #include "program.h"
@@ -12,11 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+static tune_set_facts facts_of(double rate, const double along_k[2], const double peeled[3])
+{
+    return (tune_set_facts){rate, {along_k[0], along_k[1]}, {peeled[0], peeled[1], peeled[2]}};
+}
+
+static void add_kept(char *kept, size_t len, const char *what)
+{
+    const size_t u = strlen(kept);
+    snprintf(kept + u, len - u, "%s%s", u ? ", " : "", what);
+}
+
 /* An earlier entry for the same device at the output path keeps the
  * kernels this run did not tune (their sets for every shape and for their
- * classes), so that kernels can be tuned in separate runs into one file;
- * what its "tuned" object says about them (sizes, when this run has none
- * of its own, and note) is carried over too. */
+ * classes, with what it measured of each), so that kernels can be tuned in
+ * separate runs into one file; its classes keep their places (the run's
+ * classes new to it go first), and its model's facts and what its "tuned"
+ * object says about the kernels kept (sizes, when this run has none of its
+ * own, and note) are carried over too. */
 void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                          char *old_note, size_t old_note_len)
 {
@@ -43,6 +58,7 @@ void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, 
             if (old->has & (1u << k)) {
                 e->has[k] = any = 1;
                 memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
+                e->facts[k] = facts_of(old->rates[k], old->along_k[k], old->peeled[k]);
             }
             /* Its classes' sets too, into the class of the same name (a new one at the end). */
             for (int oc = 0; oc < old->num_classes; ++oc) {
@@ -61,12 +77,21 @@ void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, 
                 }
                 e->classes[c].given[k] = dc->given[k];
                 memcpy(e->classes[c].params[k].v, dc->values[k], sizeof e->classes[c].params[k].v);
+                e->classes[c].facts[k] = facts_of(dc->rates[k], dc->along_k[k], dc->peeled[k]);
                 any = 1;
             }
-            if (!any)
-                continue;
-            const size_t u = strlen(kept);
-            snprintf(kept + u, len - u, "%s%s", u ? ", " : "", oclblas__kernels[k]->name);
+            if (any)
+                add_kept(kept, len, oclblas__kernels[k]->name);
+        }
+        /* A class of the earlier entry stays where it stood, the run's set in it or not. */
+        for (int oc = 0; oc < old->num_classes; ++oc)
+            for (int c = 0; c < e->num_classes; ++c)
+                if (strcmp(e->classes[c].cls.name, old->classes[oc].cls.name) == 0)
+                    e->classes[c].place = oc + 1;
+        if (old->has_model) {
+            e->has_model = 1;
+            e->model = old->model;
+            add_kept(kept, len, "the model's facts");
         }
         if (kept[0]) {
             if (!e->sizes[0])

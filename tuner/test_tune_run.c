@@ -4,7 +4,8 @@
  * (oclblas_database_load), that lookup then reports as the origin of every
  * kernel's parameters, and with which SGEMM (each plan) and SGEMV are
  * correct. Running the same command again must measure nothing (the
- * journal answers), an interrupted run must resume where it stopped,
+ * journal answers), a run of one kernel into it must keep what it does not
+ * tune, an interrupted run must resume where it stopped,
  * and candidates built in build processes must reach the tuner. (Bad
  * command lines and planted files: test_tune_refusals.c.) The problems are
  * small, the candidates few and each timed once, the routine values'
@@ -49,6 +50,19 @@ static int teardown(void **state)
 {
     (void)state;
     return spawn_folder_remove(dir);
+}
+
+/* what inserted into *text before the first at (which must be there). */
+static void add_before(char **text, const char *at, const char *what)
+{
+    char *p = strstr(*text, at);
+    assert_non_null(p);
+    const size_t head = (size_t)(p - *text), n = strlen(*text) + strlen(what) + 1;
+    char *out = malloc(n);
+    assert_non_null(out);
+    snprintf(out, n, "%.*s%s%s", (int)head, *text, what, *text + head);
+    free(*text);
+    *text = out;
 }
 
 static void test_tuning_run(void **state)
@@ -150,6 +164,45 @@ static void test_tuning_run(void **state)
                      0);
     assert_int_equal(spawn_count_in_log("(0 measured, 2 from the journal"), 1);
     assert_int_equal(spawn_count_in_log("(2 measured, 0 from the journal"), 1);
+
+    /* Tuning one kernel into the entry keeps what the tuner does not measure: the model's facts, the
+     * measurements of the sets it keeps (never of one it tuned), and the classes' order. */
+    text = spawn_slurp(entry_path);
+    add_before(&text, "\"parameters\": {",
+              "\"model\": {\"call_us\": 12, \"launch_us\": 4, \"bandwidth_gbs\": 2500, \"item_gflops\": 2.5, "
+              "\"busy_item_gflops\": 1, \"bounds_norm\": 6},\n  \"rates\": {\"gemm_fast\": 1000, \"gemv_n\": 2000},\n  "
+              "\"along_k_shares\": {\"gemm_fast\": [0.87, 0.95]},\n  ");
+    add_before(&text, "\"name\": \"thin\"", "\"rates\": {\"gemm_fast\": 500}, ");
+    add_before(&text, "\"name\": \"little\"", "\"rates\": {\"gemv_n\": 700, \"gemv_t\": 600}, ");
+    assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_int_equal(e->num_classes, 2);
+    assert_string_equal(e->classes[1].cls.name, "little");
+    free(e);
+    FILE *f = fopen(entry_path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    assert_int_equal(spawn_tune("-k", "gemv_n", "-n", "2", "-o", entry_path, SMALL, "--class",
+                                "little:k <= 1, m*n <= 70000:256x256", NULL),
+                     0);
+    text = spawn_slurp(entry_path);
+    assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    free(text);
+    assert_true(e->has_model);
+    assert_true(e->model.call_s == 12e-6 && e->model.launch_s == 4e-6 && e->model.bandwidth == 2500e9 &&
+                e->model.item_rate == 2.5e9 && e->model.busy_item_rate == 1e9 && e->model.bounds_norm == 6);
+    assert_true(e->rates[OCLBLAS__K_GEMM_FAST] == 1000e9);
+    assert_true(e->along_k[OCLBLAS__K_GEMM_FAST][0] == 0.87 && e->along_k[OCLBLAS__K_GEMM_FAST][1] == 0.95);
+    assert_true(e->rates[OCLBLAS__K_GEMV_N] == 0);
+    assert_int_equal(e->num_classes, 2);
+    assert_string_equal(e->classes[0].cls.name, "thin");
+    assert_true(e->classes[0].rates[OCLBLAS__K_GEMM_FAST] == 500e9);
+    assert_string_equal(e->classes[1].cls.name, "little");
+    assert_true(e->classes[1].has & (1u << OCLBLAS__K_GEMV_T));
+    assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_T] == 600e9);
+    assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_N] == 0);
+    free(e);
 }
 
 static void test_interrupt_and_resume(void **state)
