@@ -37,6 +37,20 @@ static void json_string(FILE *f, const char *s)
     free(q);
 }
 
+/* A set of kernel k as a JSON object: the parameters named in given (a bit each). */
+static void write_set(FILE *f, int k, const oclblas__params *p, unsigned given)
+{
+    const oclblas__kernel_desc *kd = oclblas__kernels[k];
+    int first = 1;
+    fputc('{', f);
+    for (int i = 0; i < kd->num_params; ++i)
+        if (given & (1u << i)) {
+            fprintf(f, "%s\"%s\": %d", first ? "" : ", ", kd->params[i].name, p->v[i]);
+            first = 0;
+        }
+    fputc('}', f);
+}
+
 /* What was measured of the sets written (a bit per kernel in sets), as the
  * entry's or a class's "rates" (GFLOPS), "along_k_shares" and
  * "peeled_factors", each left out where no set has one; sep opens each. */
@@ -102,15 +116,8 @@ static void write_class(FILE *f, const tune_entry_class *ec, int *written)
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         if (!ec->given[k])
             continue;
-        const oclblas__kernel_desc *kd = oclblas__kernels[k];
-        fprintf(f, "%s\"%s\": {", first_k ? "" : ",\n                    ", kd->name);
-        int first_p = 1;
-        for (int i = 0; i < kd->num_params; ++i)
-            if (ec->given[k] & (1u << i)) {
-                fprintf(f, "%s\"%s\": %d", first_p ? "" : ", ", kd->params[i].name, ec->params[k].v[i]);
-                first_p = 0;
-            }
-        fputc('}', f);
+        fprintf(f, "%s\"%s\": ", first_k ? "" : ",\n                    ", oclblas__kernels[k]->name);
+        write_set(f, k, &ec->params[k], ec->given[k]);
         first_k = 0;
     }
     fputc('}', f);
@@ -153,11 +160,8 @@ int tune_entry_write(const tune_device *d, const tune_entry *e, const char *path
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         if (!e->has[k])
             continue;
-        const oclblas__kernel_desc *kd = oclblas__kernels[k];
-        fprintf(f, "%s\n    \"%s\": {", first ? "" : ",", kd->name);
-        for (int i = 0; i < kd->num_params; ++i)
-            fprintf(f, "%s\"%s\": %d", i ? ", " : "", kd->params[i].name, e->params[k].v[i]);
-        fputc('}', f);
+        fprintf(f, "%s\n    \"%s\": ", first ? "" : ",", oclblas__kernels[k]->name);
+        write_set(f, k, &e->params[k], ~0u);
         first = 0;
     }
     fputs("\n  }", f);
