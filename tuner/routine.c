@@ -274,6 +274,21 @@ static int journaled(const tune_routine_opts *o, tune_journal *j, const char *pr
 /* A measurement of the value was refused: the rest is not worth preparing. */
 static int given_up(const tune_routine_opts *o) { return o->budget && o->budget->refused > 0; }
 
+/* The budget is spent before a value starts (counted as refused): not even
+ * its problems are made (a GPU's take seconds of host references). */
+static int spent(const tune_routine_opts *o)
+{
+    return o->budget && !o->budget->measure_nothing && !tune_run_may_measure(o->budget);
+}
+
+/* Why a value measured on part of its candidates is not taken (given_up). */
+static const char *given_up_why(const tune_routine_opts *o)
+{
+    return o->budget->measure_nothing ? "the journal lacks some of its measurements"
+           : tune_interrupted()       ? "not measured: interrupted"
+                                      : "not measured: the time budget is spent";
+}
+
 static int max_value(int index) { return oclblas__kernels[OCLBLAS__K_ROUTINE]->params[index].max; }
 
 /* The routine values of d->cx with values[index] = value (index >= 0) and,
@@ -715,16 +730,23 @@ static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_j
         /* The split is measured on the indirect plan whatever the crossover, as for every shape. */
         /* Ties go to the value for every shape, which the class then does not name. */
         const int every = d->cx.params[OCLBLAS__K_ROUTINE].v[index];
-        if (choose_over_shapes(d, o, j, index, labels[pass], shapes, n, gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every,
-                               &v, why, sizeof why)) {
+        if (o->budget)
+            o->budget->refused = 0;
+        const int ok = !spent(o) && choose_over_shapes(d, o, j, index, labels[pass], shapes, n,
+                                                       gemv ? -1 : RT_GEMM_MIN_INDIRECT, 0, every, &v, why, sizeof why);
+        const size_t used = strlen(summary);
+        if (given_up(o)) {
+            /* Chosen among part of its candidates, a value could be worse than the one for every shape. */
+            snprintf(summary + used, summary_len - used, "  %s for class %s kept as for every shape: %s\n", name,
+                     cls->cls.name, given_up_why(o));
+        } else if (ok) {
             values->v[index] = v;
             *given |= v != every ? 1u << index : 0;
-            const size_t u = strlen(summary);
-            snprintf(summary + u, summary_len - u, "  %s = %d for class %s%s (%s)\n", name, v, cls->cls.name,
+            snprintf(summary + used, summary_len - used, "  %s = %d for class %s%s (%s)\n", name, v, cls->cls.name,
                      v != every ? "" : ", as for every shape", why);
         } else {
-            const size_t u = strlen(summary);
-            snprintf(summary + u, summary_len - u, "  %s for class %s not measured: %s\n", name, cls->cls.name, why);
+            snprintf(summary + used, summary_len - used, "  %s for class %s not measured: %s\n", name, cls->cls.name,
+                     why);
         }
         if (gemv || !o->tune[RT_GEMM_MIN_INDIRECT])
             continue;
@@ -742,10 +764,15 @@ static void tune_class_values(tune_device *d, const tune_routine_opts *o, tune_j
         const oclblas__params saved = d->cx.params[OCLBLAS__K_ROUTINE];
         const int crossover = saved.v[RT_GEMM_MIN_INDIRECT];
         d->cx.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_SPLIT_K] = values->v[RT_GEMM_SPLIT_K];
-        const int ok = crossover_over(d, o, j, shapes, n, vals, nv, crossover, &v, why, sizeof why);
+        if (o->budget)
+            o->budget->refused = 0;
+        const int crossed = !spent(o) && crossover_over(d, o, j, shapes, n, vals, nv, crossover, &v, why, sizeof why);
         d->cx.params[OCLBLAS__K_ROUTINE] = saved;
         const size_t u = strlen(summary);
-        if (ok) {
+        if (given_up(o)) {
+            snprintf(summary + u, summary_len - u, "  GEMM_MIN_INDIRECT for class %s kept as for every shape: %s\n",
+                     cls->cls.name, given_up_why(o));
+        } else if (crossed) {
             values->v[RT_GEMM_MIN_INDIRECT] = v;
             *given |= v != crossover ? 1u << RT_GEMM_MIN_INDIRECT : 0;
             snprintf(summary + u, summary_len - u, "  GEMM_MIN_INDIRECT = %d for class %s%s (%s)\n", v, cls->cls.name,
@@ -797,16 +824,10 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
         oclblas__params *rp = &d->cx.params[OCLBLAS__K_ROUTINE];
         if (o->budget)
             o->budget->refused = 0;
-        /* Spent: not even the problems are made (a GPU's take seconds of host references). */
-        const int ok = (o->budget && !o->budget->measure_nothing && !tune_run_may_measure(o->budget))
-                           ? 0
-                           : fns[i](d, o, j, &v, why, sizeof why);
+        const int ok = spent(o) ? 0 : fns[i](d, o, j, &v, why, sizeof why);
         if (given_up(o)) {
             /* Chosen among part of its candidates, a value could be worse than the one it has. */
-            append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i],
-                   o->budget->measure_nothing ? "the journal lacks some of its measurements"
-                   : tune_interrupted()       ? "not measured: interrupted"
-                                              : "not measured: the time budget is spent");
+            append(summary, summary_len, "  %s = %d kept: %s\n", name, rp->v[i], given_up_why(o));
         } else if (ok) {
             rp->v[i] = v;
             tuned[i] = 1;
