@@ -248,3 +248,20 @@ void spawn_check_gemm(cl_context ctx, cl_command_queue q, oclblas_transpose tb, 
         fail_msg("sgemm %zux%zux%zu: %s", m, n, k, note);
     tune_problem_free(&t);
 }
+
+/* Whether building a program on the tuner's device starts a linker process,
+ * as PoCL's CPU devices do; other implementations (Intel's CPU runtime)
+ * compile and link inside the process, and there is no linker to catch. */
+int spawn_links_in_processes(void)
+{
+    cl_device_id dev;
+    cl_platform_id platform;
+    cl_device_type type = 0;
+    char name[256] = "";
+    if (oclblas__device_find(getenv("OCLBLAS_DEVICE"), &dev, NULL, NULL) != OCLBLAS_SUCCESS ||
+        clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) != CL_SUCCESS ||
+        clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
+        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
+        return 0;
+    return strstr(name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU);
+}

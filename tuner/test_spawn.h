@@ -57,6 +57,8 @@ int spawn_count_lines(const char *path);
 pid_t spawn_child_of(pid_t pid);
 /* Waits (up to `seconds`) until pid has a child; its pid, 0 when pid ended or none came. */
 pid_t spawn_wait_for_child(pid_t pid, double seconds);
+/* Whether building a program on the tuner's device starts a linker process (PoCL's CPU devices). */
+int spawn_links_in_processes(void);
 
 /* Fails the test, showing the log, when the log lacks `what` (cmocka is included first). */
 #define assert_log(what)                                                                                             \

@@ -61,23 +61,6 @@ static double longest_record(const char *journal)
     return longest;
 }
 
-/* Whether building a program on the tuner's device starts a linker process,
- * as PoCL's CPU devices do; other implementations (Intel's CPU runtime)
- * compile and link inside the process, and there is no linker to catch. */
-static int links_in_processes(void)
-{
-    cl_device_id dev;
-    cl_platform_id platform;
-    cl_device_type type = 0;
-    char name[256] = "";
-    if (oclblas__device_find(getenv("OCLBLAS_DEVICE"), &dev, NULL, NULL) != OCLBLAS_SUCCESS ||
-        clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof platform, &platform, NULL) != CL_SUCCESS ||
-        clGetDeviceInfo(dev, CL_DEVICE_TYPE, sizeof type, &type, NULL) != CL_SUCCESS ||
-        clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, NULL) != CL_SUCCESS)
-        return 0;
-    return strstr(name, "Portable Computing Language") && (type & CL_DEVICE_TYPE_CPU);
-}
-
 /* Two entries are the same: device, tool, sizes, kernels and every value (the note and date aside). */
 static void assert_same_entry(const char *a_path, const char *b_path)
 {
@@ -183,7 +166,7 @@ static void test_time_budget_holds(void **state)
 static void test_interrupt_while_linking(void **state)
 {
     (void)state;
-    if (!links_in_processes()) {
+    if (!spawn_links_in_processes()) {
         print_message("skipped: this device's implementation starts no linker process (interrupts during its "
                       "builds: test_interrupt_at_random, test_second_interrupt)\n");
         skip();
@@ -260,7 +243,7 @@ static void test_second_interrupt(void **state)
     const double t0 = tune_now();
     while (spawn_count_lines(journal) < 3 && tune_now() - t0 < 120)
         usleep(20000);
-    if (links_in_processes())
+    if (spawn_links_in_processes())
         assert_true(spawn_wait_for_child(pid, LINK_WAIT) > 0);
     kill(-pid, SIGINT);
     usleep(100000);
