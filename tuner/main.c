@@ -3,7 +3,8 @@
  * OpenCL device and writes a database entry. main strings the parts
  * together (program.h): the options, the run's setup (its private folder in privdir.c,
  * the device, the files, the build processes), the kernels' searches and
- * the routine values (run.c), the entry written from what they found and
+ * the routine values (run.c), the rates of the sets they chose (rates.c),
+ * the entry written from what they found and
  * merged with an earlier one (merge.c), the summary (report.c), and the
  * check of the entry through the library (check.c). Interrupts
  * (interrupt.c) stop the searches after the candidate in flight; a second
@@ -226,6 +227,8 @@ int main(int argc, char **argv)
         tune_device_close(&r->d);
         return EXIT_USAGE;
     }
+    if (searched)
+        tune_run_rates(r);
     const int wrote = write_entry(r, wall0);
     tune_print_summary(r);
     if (wrote && !tune_interrupted() && !tune_check_entry(r))

@@ -32,6 +32,35 @@ static void add_kept(char *kept, size_t len, const char *what)
  * classes new to it go first), and its model's facts and what its "tuned"
  * object says about the kernels kept (sizes, when this run has none of its
  * own, and note) are carried over too. */
+/* The earlier entry at path when it is one entry for this device (NULL
+ * otherwise), with the file's text in *text (to free, also on NULL). */
+static oclblas__db_entry *earlier_entry(const tune_device *d, const char *path, char **text, size_t *n)
+{
+    *text = NULL;
+    if (oclblas__read_file(AT_FDCWD, path, 0, OCLBLAS__DB_MAX_FILE, text, n, NULL, NULL, 0))
+        return NULL;
+    oclblas__db_entry *old = NULL;
+    size_t count = 0;
+    char perr[256];
+    if (oclblas__db_parse(*text, *n, path, &old, &count, perr, sizeof perr) == OCLBLAS_SUCCESS && count == 1 &&
+        strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
+        strcmp(old->type, d->info->type) == 0)
+        return old;
+    free(old);
+    return NULL;
+}
+
+int tune_earlier_has_model(const tune_device *d, const char *path)
+{
+    char *text;
+    size_t n;
+    oclblas__db_entry *old = earlier_entry(d, path, &text, &n);
+    const int has = old && old->has_model;
+    free(old);
+    free(text);
+    return has;
+}
+
 void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                          char *old_note, size_t old_note_len)
 {
@@ -39,14 +68,8 @@ void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, 
     old_note[0] = '\0';
     char *text;
     size_t n;
-    if (oclblas__read_file(AT_FDCWD, path, 0, OCLBLAS__DB_MAX_FILE, &text, &n, NULL, NULL, 0))
-        return;
-    oclblas__db_entry *old = NULL;
-    size_t count = 0;
-    char perr[256];
-    if (oclblas__db_parse(text, n, path, &old, &count, perr, sizeof perr) == OCLBLAS_SUCCESS && count == 1 &&
-        strcmp(old->name, d->info->name) == 0 && strcmp(old->vendor, d->info->vendor) == 0 &&
-        strcmp(old->type, d->info->type) == 0) {
+    oclblas__db_entry *old = earlier_entry(d, path, &text, &n);
+    if (old) {
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
             /* A kernel this run tuned, for every shape or for a class, is this run's alone. */
             int tuned = e->has[k];

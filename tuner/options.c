@@ -83,7 +83,8 @@ static void usage(FILE *f)
 "                           6%% set aside for the routine values:\n"
 "                           %s.\n"
 "                           Nothing starts once it is spent; the run ends within SEC plus\n"
-"                           the candidate in flight, then writes and checks the entry.\n"
+"                           the candidate in flight, then times the rates (--rates), writes\n"
+"                           and checks the entry.\n"
 "                           Or K=SEC for one kernel (repeatable; within the whole run's).\n"
 "                           A kernel's time covers its classes' searches too: the set for\n"
 "                           every shape takes twice a class's part, and time a search\n"
@@ -111,6 +112,14 @@ static void usage(FILE *f)
 "                           shapes for GEMV_(T_)GROUPS_PER_CU); with several sizes a candidate\n"
 "                           is rated by the geometric mean of its rates\n"
 "      --runs N             timed runs per candidate after the checked one (default 5)\n"
+"      --rates WHEN         auto (default), on or off: after the searches, time each GEMM set\n"
+"                           the run chose on the problem the plans' cost model rates sets on,\n"
+"                           and write its rate into the entry (the model counts only sets with\n"
+"                           one); auto: where the model has the device's facts (the database's,\n"
+"                           or the earlier entry's at the output)\n"
+"      --rate-size K=MxNxK  that problem for kernel K (default: gemm_fast and gemm_tc\n"
+"                           4096x4096x4096, gemm_direct 1024x1024x1024, the problems the\n"
+"                           database's rates are measured on)\n"
 "      --screen X           a candidate whose first timed run is X times slower than the\n"
 "                           best gets no more runs (default 3)\n"
 "  -J, --jobs N             candidates compiled at once (default: the host's cores, at most 16)\n"
@@ -231,6 +240,19 @@ static int parse_sizes(tune_options *o, const char *arg)
     return 1;
 }
 
+/* --rate-size K=MxNxK: the problem the rates of kernel K's sets are measured on. */
+static int parse_rate_size(tune_options *o, const char *arg)
+{
+    int k, dims;
+    const char *v;
+    if (!split_kernel(arg, &k, &v) || k < 0 || !tuning_of(k) || !tuning_of(k)->rate[0])
+        return bad_option("--rate-size needs KERNEL=MxNxK for a kernel whose sets have rates "
+                          "(gemm_fast, gemm_tc, gemm_direct), got \"%s\"", arg);
+    if (!parse_size(v, &o->rate_size[k], &dims) || dims != 3)
+        return bad_option("--rate-size takes one MxNxK, got \"%s\"", arg);
+    return 1;
+}
+
 /* --class NAME:RULE:SIZES */
 static int parse_class(tune_options *o, const char *arg)
 {
@@ -313,7 +335,8 @@ static int parse_budget(tune_options *o, const char *arg, int time)
 
 /* Option codes of the long options without a letter. */
 enum { O_FRESH = 1, O_SEED, O_FRACTION, O_COUNT, O_BATCH, O_SWARM, O_TEMPERATURE, O_VALUES, O_SIZE, O_RUNS, O_SCREEN,
-       O_CACHE_DIR, O_LIST, O_NO_DB_SEED, O_BUILD, O_FROM_JOURNAL, O_CLASS, O_NO_CLASSES, O_QUICK };
+       O_CACHE_DIR, O_LIST, O_NO_DB_SEED, O_BUILD, O_FROM_JOURNAL, O_CLASS, O_NO_CLASSES, O_QUICK, O_RATES,
+       O_RATE_SIZE };
 
 /* -k LIST */
 static int parse_kernels(tune_options *o, const char *arg)
@@ -423,6 +446,17 @@ static int run_option(tune_options *o, int c, const char *arg, int *any_kernel)
     case O_FROM_JOURNAL: o->from_journal = arg; return 1;
     case 'k': *any_kernel = 1; return parse_kernels(o, arg);
     case O_SIZE: return parse_sizes(o, arg);
+    case O_RATES:
+        if (strcmp(arg, "auto") == 0)
+            o->rates = RATES_AUTO;
+        else if (strcmp(arg, "on") == 0)
+            o->rates = RATES_ON;
+        else if (strcmp(arg, "off") == 0)
+            o->rates = RATES_OFF;
+        else
+            return bad_option("--rates needs auto, on or off, got \"%s\"", arg);
+        return 1;
+    case O_RATE_SIZE: return parse_rate_size(o, arg);
     case O_RUNS: o->runs_given = 1; return int_option(arg, 1, 50, "--runs needs 1..50, got \"%s\"", &o->runs);
     case O_SCREEN:
         if (!tune_parse_double(arg, 1.0, 1e6, &x))
@@ -501,6 +535,7 @@ int tune_options_parse(int argc, char **argv, tune_options *o)
         {"quiet", 0, 0, 'q'},         {"help", 0, 0, 'h'},             {"version", 0, 0, 'V'},
         {"no-database-seed", 0, 0, O_NO_DB_SEED}, {"build", 1, 0, O_BUILD}, {"from-journal", 1, 0, O_FROM_JOURNAL},
         {"class", 1, 0, O_CLASS},     {"no-classes", 0, 0, O_NO_CLASSES}, {"quick", 0, 0, O_QUICK},
+        {"rates", 1, 0, O_RATES},     {"rate-size", 1, 0, O_RATE_SIZE},
         {0, 0, 0, 0}};
     option_defaults(argc, argv, o);
     int batch = 0, swarm = 0, any_kernel = 0, c;
@@ -640,6 +675,9 @@ void tune_options_for_device(tune_options *o, const tune_device *d)
         }
     }
     default_classes(o, d);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        if (!o->rate_size[k].m && tuning_of(k))
+            o->rate_size[k] = (tune_size){tuning_of(k)->rate[0], tuning_of(k)->rate[1], tuning_of(k)->rate[2]};
     /* A kernel the device cannot run at all (gemm_tc off NVIDIA) is not
      * searched, and the entry leaves it out. */
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {

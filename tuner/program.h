@@ -2,7 +2,7 @@
  * The parts of the oclblas-tune program (the tool around the tuner's
  * library of space, strategies, journal and measurements): its options
  * (options.c), the run of the kernels' searches and the routine values
- * (run.c), what it reports (report.c), the check of the written entry
+ * (run.c), the rates of the sets chosen (rates.c), what it reports (report.c), the check of the written entry
  * (check.c), the merge with an earlier entry (merge.c), what a second
  * interrupt writes (sofar.c), and main (main.c), which strings them
  * together. One tune_run value holds a run's state from the options to
@@ -18,6 +18,8 @@
 /* Exit statuses; an interrupted run ends with tune_interrupt_status() (130 or 143). */
 enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3 };
 enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
+/* --rates: measure the rates of the sets a run chose where the cost model has the device's facts, always, never. */
+enum { RATES_AUTO, RATES_ON, RATES_OFF };
 
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */
 #define DEFAULT_CONFIGS 200  /* per kernel, for a search that has no other budget */
@@ -53,6 +55,8 @@ typedef struct {
     tune_class classes[OCLBLAS__MAX_CLASSES]; /* tuned beside the sets for every shape, in this order */
     int num_classes, no_classes;
     int quick, quick_time_given; /* --quick: a time budget by the device's type (options.c), unless -t gave one */
+    int rates;                         /* RATES_AUTO, RATES_ON, RATES_OFF */
+    tune_size rate_size[OCLBLAS__K_COUNT]; /* --rate-size, else the descriptor's rate problem */
     int runs_given;
     char command[2048];
 } tune_options;
@@ -96,6 +100,7 @@ typedef struct {
     int searched[OCLBLAS__K_COUNT], out_of_time[OCLBLAS__K_COUNT];
     int changed[OCLBLAS__K_COUNT]; /* what the entry's check must exercise */
     char routine_summary[2048];
+    char rates_summary[1024]; /* the rates of the sets it chose, or why none were measured ("": no step) */
     char wall_text[32];
     int status; /* the exit status so far */
 } tune_run;
@@ -108,6 +113,13 @@ typedef struct {
 int tune_run_kernels(tune_run *r);
 /* The routine values, with every kernel tuned; 0 for a bad --values. */
 int tune_run_routine(tune_run *r);
+
+/* ---- the rates of the sets chosen (rates.c) ---------------------------------------- */
+
+/* Times each GEMM set the run chose (for every shape and for its classes)
+ * on the problem its rate is defined on and puts the rates into the entry,
+ * where --rates asks for them. */
+void tune_run_rates(tune_run *r);
 
 /* ---- what the run reports (report.c) ------------------------------------------- */
 
@@ -133,6 +145,8 @@ int tune_check_entry(const tune_run *r);
  * run did not tune; kept gets their names ("" when none), old_note its note. */
 void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                          char *old_note, size_t old_note_len);
+/* Whether the earlier entry for the same device at path gives the cost model's facts. */
+int tune_earlier_has_model(const tune_device *d, const char *path);
 /* The same for the run's entry at its output; the entry's note says what was kept. */
 void tune_merge_run(tune_run *r);
 

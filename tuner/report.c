@@ -79,6 +79,8 @@ void tune_write_note(tune_run *r)
         if (r->out_of_time[k])
             used += (size_t)snprintf(e->note + used, sizeof e->note - used,
                                      " %s: not tuned, the time budget was spent;", oclblas__kernels[k]->name);
+    if (r->rates_summary[0] && used < sizeof e->note)
+        used += (size_t)snprintf(e->note + used, sizeof e->note - used, " rates:%s", r->rates_summary);
     if (r->routine_summary[0] && used < sizeof e->note) {
         snprintf(e->note + used, sizeof e->note - used, " routine:%s", r->routine_summary);
         for (char *p = e->note; *p; ++p)
@@ -141,6 +143,8 @@ void tune_print_summary(const tune_run *r)
                    "time", "-", "-", 0);
     if (r->searched[OCLBLAS__K_ROUTINE])
         print_routine(r);
+    if (r->rates_summary[0])
+        printf("rates:%s\n", r->rates_summary);
     fflush(stdout);
 }
 

@@ -72,6 +72,12 @@ static void test_bad_command_lines(void **state)
     assert_int_equal(spawn_tune("--temperature", "0.1", NULL), 2);
     assert_int_equal(spawn_tune("--bogus", NULL), 2);
     assert_log("unknown option --bogus");
+    assert_int_equal(spawn_tune("--rates", "sometimes", NULL), 2);
+    assert_log("--rates needs auto, on or off");
+    assert_int_equal(spawn_tune("--rate-size", "gemv_n=512x512x1", NULL), 2); /* a gemv's sets have no rate */
+    assert_log("for a kernel whose sets have rates");
+    assert_int_equal(spawn_tune("--rate-size", "gemm_fast=512x512", NULL), 2);
+    assert_log("--rate-size takes one MxNxK");
     assert_int_equal(spawn_tune("extra", NULL), 2);
     /* Classes: a bad rule, a size outside the class, a name twice, a missing part. */
     assert_int_equal(spawn_tune("--class", "a:mn <= 4:8x8x8", NULL), 2);

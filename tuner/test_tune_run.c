@@ -33,7 +33,9 @@ static char entry_path[256];
               "--size", "gemv_n=512x512", "--size", "gemv_t=512x512", "--size", "routine=4096x64x512",           \
               "--values", "routine:GEMM_MIN_INDIRECT=64,128:HOST_MAX=0,16,32:GEMM_SPLIT_K=0,4",               \
               "--values", "routine:GEMM_MAX_SLICE_K=0,512:GEMV_GROUPS_PER_CU=1,8:GEMV_T_GROUPS_PER_CU=1,8",    \
-              "--values", "gemv_n:WPT=1,2:UNR=1,2,4", "--values", "gemv_t:UNR=1,2,4", "--runs", "1"
+              "--values", "gemv_n:WPT=1,2:UNR=1,2,4", "--values", "gemv_t:UNR=1,2,4", "--runs", "1",           \
+              "--rate-size", "gemm_fast=128x128x128", "--rate-size", "gemm_direct=64x64x64",                  \
+              "--rate-size", "gemm_tc=256x256x256"
 /* Two classes of shapes: narrow products, small gemvs. */
 #define CLASSES "--class", "thin:n <= 64, k >= 2:160x32x128", "--class", "little:k <= 1, m*n <= 70000:256x256"
 
@@ -63,6 +65,21 @@ static void add_before(char **text, const char *at, const char *what)
     snprintf(out, n, "%.*s%s%s", (int)head, *text, what, *text + head);
     free(*text);
     *text = out;
+}
+
+/* Every "rates" member out of an entry's text, with the separator before it
+ * (the rates a run measured where the database gives the device the cost
+ * model's facts), so that the test can write its own. */
+static void drop_rates(char *text)
+{
+    for (char *p; (p = strstr(text, "\"rates\": {")) != NULL;) {
+        char *from = p, *end = strchr(p, '}');
+        assert_non_null(end);
+        while (from > text && (from[-1] == ' ' || from[-1] == '\n'))
+            --from;
+        assert_true(from > text && from[-1] == ',');
+        memmove(from - 1, end + 1, strlen(end + 1) + 1);
+    }
 }
 
 static void test_tuning_run(void **state)
@@ -127,6 +144,16 @@ static void test_tuning_run(void **state)
         assert_memory_equal(buf, want, strlen(want));
         assert_non_null(strstr(buf, entry_path));
     }
+    /* The sets' rates where the cost model has this device's facts (the database's), else none. */
+    const oclblas__devctx *cx;
+    assert_int_equal(oclblas__devctx_get(info, &cx), OCLBLAS_SUCCESS);
+    const int modelled = cx->model.compute_units > 0;
+    assert_int_equal(e->rates[OCLBLAS__K_GEMM_FAST] > 0, modelled);
+    assert_int_equal(e->classes[0].rates[OCLBLAS__K_GEMM_FAST] > 0, modelled);
+    assert_int_equal(e->rates[OCLBLAS__K_GEMM_DIRECT] > 0, modelled);
+    assert_int_equal(spawn_count_in_log(modelled ? "rates: gemm_fast at 128x128x128: every shape"
+                                                 : "rates: not measured: the cost model has no facts"),
+                     1);
     /* SGEMM through each plan and SGEMV, with the new parameters. */
     const int gmi = e->values[OCLBLAS__K_ROUTINE][RT_GEMM_MIN_INDIRECT];
     const size_t mwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_MWG], nwg = (size_t)e->values[OCLBLAS__K_GEMM_FAST][GF_NWG],
@@ -136,8 +163,6 @@ static void test_tuning_run(void **state)
     spawn_check_gemm(ctx, q, OCLBLAS_TRANS, 2 * mwg * ((size_t)gmi / mwg + 1), 2 * nwg * ((size_t)gmi / nwg + 1),
                kwg * ((size_t)gmi / kwg + 1)); /* in place */
     /* The library takes the classes' sets for their problems. */
-    const oclblas__devctx *cx;
-    assert_int_equal(oclblas__devctx_get(info, &cx), OCLBLAS_SUCCESS);
     const oclblas__shape thin = {160, 32, 128, 0}, little = {256, 256, 1, 0};
     assert_string_equal(oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, &thin), "thin");
 
@@ -168,6 +193,7 @@ static void test_tuning_run(void **state)
     /* Tuning one kernel into the entry keeps what the tuner does not measure: the model's facts, the
      * measurements of the sets it keeps (never of one it tuned), and the classes' order. */
     text = spawn_slurp(entry_path);
+    drop_rates(text);
     add_before(&text, "\"parameters\": {",
               "\"model\": {\"call_us\": 12, \"launch_us\": 4, \"bandwidth_gbs\": 2500, \"item_gflops\": 2.5, "
               "\"busy_item_gflops\": 1, \"bounds_norm\": 6},\n  \"rates\": {\"gemm_fast\": 1000, \"gemv_n\": 2000},\n  "
@@ -202,6 +228,34 @@ static void test_tuning_run(void **state)
     assert_true(e->classes[1].has & (1u << OCLBLAS__K_GEMV_T));
     assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_T] == 600e9);
     assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_N] == 0);
+    free(e);
+
+    /* Tuning gemm_fast and gemm_direct into it: with the earlier entry's model, each set chosen gets its rate
+     * measured (its earlier shares go), whatever the database says of the device; unless --rates off. */
+    assert_int_equal(spawn_tune("-k", "gemm_fast,gemm_direct", "-n", "2", "-o", entry_path, SMALL, "--class",
+                                "thin:n <= 64, k >= 2:160x32x128", NULL),
+                     0);
+    text = spawn_slurp(entry_path);
+    assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    assert_non_null(strstr(text, "rates: gemm_fast at 128x128x128: every shape "));
+    free(text);
+    assert_true(e->has_model);
+    assert_true(e->rates[OCLBLAS__K_GEMM_FAST] > 0 && e->rates[OCLBLAS__K_GEMM_FAST] != 1000e9);
+    assert_true(e->along_k[OCLBLAS__K_GEMM_FAST][0] == 0);
+    assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] > 0);
+    assert_string_equal(e->classes[0].cls.name, "thin");
+    assert_true(e->classes[0].rates[OCLBLAS__K_GEMM_FAST] > 0 && e->classes[0].rates[OCLBLAS__K_GEMM_FAST] != 500e9);
+    assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_T] == 600e9);
+    free(e);
+    assert_int_equal(spawn_tune("-k", "gemm_fast", "-n", "2", "-o", entry_path, SMALL, "--class",
+                                "thin:n <= 64, k >= 2:160x32x128", "--rates", "off", NULL),
+                     0);
+    text = spawn_slurp(entry_path);
+    assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
+    free(text);
+    assert_true(e->has_model);
+    assert_true(e->rates[OCLBLAS__K_GEMM_FAST] == 0 && e->classes[0].rates[OCLBLAS__K_GEMM_FAST] == 0);
+    assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] > 0); /* kept: not tuned by this run */
     free(e);
 }
 

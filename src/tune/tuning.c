@@ -84,7 +84,7 @@ static const oclblas__tuning gemm_fast = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.55,
     /* The set for every shape serves what the default classes leave: larger products. */
     .num_sizes = 2, .gpu = {{2048, 2048, 2048}, {4096, 4096, 4096}}, .cpu = {{1024, 1024, 1024}, {2048, 2048, 2048}},
-    .whole_plan = 0, .prepare = gemm_fast_prepare, .plan = gemm_fast_plan,
+    .rate = {4096, 4096, 4096}, .whole_plan = 0, .prepare = gemm_fast_prepare, .plan = gemm_fast_plan,
     .per_class = 1, .class_plan = gemm_fast_class_plan,
 };
 
@@ -103,7 +103,7 @@ static oclblas_status gemm_tc_plan(const oclblas__devctx *cx, const oclblas__par
 
 static const oclblas__tuning gemm_tc = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.3,
-    .num_sizes = 1, .gpu = {{4096, 4096, 4096}}, .cpu = {{256, 256, 256}},
+    .num_sizes = 1, .gpu = {{4096, 4096, 4096}}, .cpu = {{256, 256, 256}}, .rate = {4096, 4096, 4096},
     .whole_plan = 0, .prepare = gemm_tc_prepare, .plan = gemm_tc_plan,
 };
 
@@ -123,7 +123,7 @@ static oclblas_status gemm_direct_plan(const oclblas__devctx *cx, const oclblas_
 static const oclblas__tuning gemm_direct = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 0, .share = 0.2,
     .num_sizes = 2, .gpu = {{128, 128, 128}, {256, 256, 256}}, .cpu = {{64, 64, 64}, {128, 128, 128}},
-    .whole_plan = 0, .plan = gemm_direct_plan,
+    .rate = {1024, 1024, 1024}, .whole_plan = 0, .plan = gemm_direct_plan,
 };
 
 /* ---- the helpers ------------------------------------------------------------ */

@@ -34,6 +34,10 @@ struct oclblas__tuning {
     double share;         /* of a whole-run time budget */
     int num_sizes;        /* default problem sizes (m, n, k) on a GPU or accelerator, and on a CPU */
     size_t gpu[2][3], cpu[2][3];
+    /* GEMM: the problem a set's rate, for the plans' cost model, is
+     * defined on (docs/database.md), timed as the sizes above are; all 0:
+     * the kernel's sets have no rate. */
+    size_t rate[3];
     /* 1: whole calls are timed end to end (the reduction a gemv candidate's
      * geometry causes is part of its cost); 0: the plan's steps of this
      * kernel only, each by its own event. */
