@@ -25,13 +25,6 @@ static void add_kept(char *kept, size_t len, const char *what)
     snprintf(kept + u, len - u, "%s%s", u ? ", " : "", what);
 }
 
-/* An earlier entry for the same device at the output path keeps the
- * kernels this run did not tune (their sets for every shape and for their
- * classes, with what it measured of each), so that kernels can be tuned in
- * separate runs into one file; its classes keep their places (the run's
- * classes new to it go first), and its model's facts and what its "tuned"
- * object says about the kernels kept (sizes, when this run has none of its
- * own, and note) are carried over too. */
 /* The earlier entry at path when it is one entry for this device (NULL
  * otherwise), with the file's text in *text (to free, also on NULL). */
 static oclblas__db_entry *earlier_entry(const tune_device *d, const char *path, char **text, size_t *n)
@@ -61,6 +54,13 @@ int tune_earlier_has_model(const tune_device *d, const char *path)
     return has;
 }
 
+/* An earlier entry for the same device at the output path keeps the
+ * kernels this run did not tune (their sets for every shape and for their
+ * classes, with what it measured of each), so that kernels can be tuned in
+ * separate runs into one file; its classes keep their places (the run's
+ * classes new to it go first), and its model's facts and what its "tuned"
+ * object says about the kernels kept (sizes, when this run has none of its
+ * own, and note) are carried over too. */
 void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, char *kept, size_t len,
                          char *old_note, size_t old_note_len)
 {

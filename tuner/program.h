@@ -2,11 +2,12 @@
  * The parts of the oclblas-tune program (the tool around the tuner's
  * library of space, strategies, journal and measurements): its options
  * (options.c), the run of the kernels' searches and the routine values
- * (run.c), the rates of the sets chosen (rates.c), what it reports (report.c), the check of the written entry
- * (check.c), the merge with an earlier entry (merge.c), what a second
- * interrupt writes (sofar.c), and main (main.c), which strings them
- * together. One tune_run value holds a run's state from the options to
- * the exit status; each part takes what it needs from it.
+ * (run.c), the rates of the sets chosen (rates.c), what it reports
+ * (report.c), the check of the written entry (check.c), the merge with an
+ * earlier entry (merge.c), what a second interrupt writes (sofar.c), and
+ * main (main.c), which strings them together. One tune_run value holds a
+ * run's state from the options to the exit status; each part takes what
+ * it needs from it.
  */
 #ifndef OCLBLAS_TUNE_PROGRAM_H
 #define OCLBLAS_TUNE_PROGRAM_H
@@ -18,7 +19,8 @@
 /* Exit statuses; an interrupted run ends with tune_interrupt_status() (130 or 143). */
 enum { EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_SETUP = 3 };
 enum { BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES };
-/* --rates: measure the rates of the sets a run chose where the cost model has the device's facts, always, never. */
+/* --rates: the rates of the sets a run chose measured where the cost model
+ * has the device's facts, always, or never. */
 enum { RATES_AUTO, RATES_ON, RATES_OFF };
 
 #define ROUTINE_RESERVE 0.06 /* of a whole-run budget, set aside for the routine values */

@@ -75,7 +75,10 @@ void tune_run_rates(tune_run *r)
     const double t0 = tune_now();
     for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
         const tune_size *size = &r->o.rate_size[k];
-        if (!r->searched[k] || !size->m)
+        int chosen = r->results[k].found;
+        for (int c = 0; c < r->o.num_classes; ++c)
+            chosen |= r->class_results[k][c].found;
+        if (!r->searched[k] || !size->m || !chosen)
             continue;
         if (!measure) {
             if (why[0] && !r->rates_summary[0])
