@@ -1,7 +1,7 @@
 /*
  * The strategies on a synthetic cost function with a known optimum, over
  * the real search spaces of gemm_fast (3.8 million legal configurations
- * under the limits below) and gemm_direct (3,216): annealing and particle
+ * under the limits below) and gemm_direct (6,636): annealing and particle
  * swarm must reach the optimum, from random starts, within a budget that
  * full search needs many times over; the same seed must repeat the same
  * search; a search resumed from recorded costs must end where the whole
@@ -219,10 +219,15 @@ static void test_gemm_fast_optimum(void **state)
     reaches(OCLBLAS__K_GEMM_FAST, FAST_TARGET, 1000, 1000);
 }
 
+/* Budget 400: over seeds 1..2000 of each of annealing and PSO, the
+ * smallest budget that misses the optimum as rarely (1 search in 4,000;
+ * 350: 5; 300: 13) as 200 did on the space without MDIMCD and NDIMCD 1
+ * and 2 (3,216 sets: 3 in 4,000). At 200 annealing misses on 3 of the 5
+ * seeds below. Full search needs 5,216, over 8 times the budget. */
 static void test_gemm_direct_optimum(void **state)
 {
     (void)state;
-    reaches(OCLBLAS__K_GEMM_DIRECT, DIRECT_TARGET, 200, 8);
+    reaches(OCLBLAS__K_GEMM_DIRECT, DIRECT_TARGET, 400, 8);
 }
 
 /* The same seed repeats the search; another seed does something else. */

@@ -12,8 +12,8 @@ static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 static const oclblas__param_def params[GD_COUNT] = {
     [GD_WGD] = {"WGD", 1, 256, 5, {8, 16, 32, 64, 128}},
     [GD_KWGD] = {"KWGD", 1, 256, 4, {4, 8, 16, 32}},
-    [GD_MDIMCD] = {"MDIMCD", 1, 1024, 4, {4, 8, 16, 32}},
-    [GD_NDIMCD] = {"NDIMCD", 1, 1024, 4, {4, 8, 16, 32}},
+    [GD_MDIMCD] = {"MDIMCD", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
+    [GD_NDIMCD] = {"NDIMCD", 1, 1024, 6, {1, 2, 4, 8, 16, 32}},
     [GD_KWID] = {"KWID", 1, 256, 4, {1, 2, 4, 8}},
     [GD_PADA] = {"PADA", 0, 8, 2, {0, 1}},
     [GD_PADB] = {"PADB", 0, 8, 2, {0, 1}},
