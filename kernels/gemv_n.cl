@@ -17,8 +17,10 @@
 // memory (see below). When the rows alone cannot fill the device (short and
 // wide A), or always with STRM = 2, the columns are split over the second
 // dimension of the range: each split writes its partial sums and the
-// helpers' gemv_reduce adds them up. The launch's third dimension is a
-// batch of products of one shape (1 for a single product): work-group z
+// helpers' gemv_reduce adds them up, or (finish = 1, on NVIDIA) the last
+// work-group of each block of rows to arrive adds them in this launch. The
+// launch's third dimension is a batch of products of one shape (1 for a
+// single product): work-group z
 // computes problem z, whose A, x and y are a_stride, x_stride and y_stride
 // elements after problem z - 1's, and whose partial sums follow those of
 // problem z - 1.
@@ -79,7 +81,8 @@ inline realV tail(const global float *restrict col, const int r, const int M)
     const int M, const int N, const float alpha, const float beta, const global float *restrict ag,               \
         const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
         global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
-        const int vec, const int a_stride, const int x_stride, const int y_stride, const int team
+        const int vec, const int a_stride, const int x_stride, const int y_stride, const int team,                  \
+        volatile global int *arrivals, const int finish
 
 // Problem z of a batch: its operands and partial sums (the arguments are
 // problem 0's).
@@ -131,6 +134,76 @@ inline void column_step(realV *acc, const int j, const int row0, const int row_i
     }
 }
 
+#if STRM == 1
+// The team's sums into its first member's, a vector of rows at a time
+// (team is the same for the whole launch: every work-item reaches the
+// same barriers).
+inline void team_sum(realV *acc, local float *red, const int lid, const int member, const int row_items,
+                     const int team)
+{
+    if (team == 1)
+        return;
+#pragma unroll
+    for (int w = 0; w < WPT; ++w) {
+        VSTORE(acc[w], red + lid * VW);
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int s = team / 2; s > 0; s >>= 1) {
+            if (member < s)
+                VSTORE(VLOAD(red + lid * VW) + VLOAD(red + (lid + s * row_items) * VW), red + lid * VW);
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc[w] = VLOAD(red + lid * VW);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+}
+
+#ifdef OCLBLAS_NVIDIA
+// Counts a work-group in at *count, the last of `groups` to arrive setting
+// it back to zero (atom.inc wraps at groups - 1), and says whether it was
+// the last. Called by one work-item between two barriers of its group: the
+// release orders the group's writes before it (a barrier, then release at
+// device scope, as CUTLASS's semaphores do), the acquire the last group's
+// reads after it. OpenCL 1.2 has no such ordering across work-groups, so the
+// host finishes a split in its launch on NVIDIA alone.
+inline int arrive(volatile global int *count, const int groups)
+{
+    uint old;
+    asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;" : "=r"(old) : "l"(count), "r"(groups - 1) : "memory");
+    return old == (uint)(groups - 1);
+}
+#endif
+#endif
+
+// This work-item's sums: into the split's partial sums part (part[row]),
+// or, with part NULL, into y = alpha * sums + beta * y.
+inline void store(const realV *acc, global float *part, const int row0, const int row_items, const int M,
+                  global float *yg, const int y_off, const int incy, const float alpha, const float beta)
+{
+#pragma unroll
+    for (int w = 0; w < WPT; ++w) {
+        const int r = ROW(w);
+        if (part && r + VW <= M) {
+            VSTORE(acc[w], part + r);
+            continue;
+        }
+        float out[VW];
+        VSTORE(acc[w], out);
+#pragma unroll
+        for (int l = 0; l < VW; ++l) {
+            const int i = r + l;
+            if (i >= M)
+                continue;
+            if (part) {
+                part[i] = out[l];
+            } else {
+                global float *yp = yg + y_off + i * incy;
+                // beta == 0 must not read y: NaN there may not come through.
+                *yp = beta != 0.0f ? fma(beta, *yp, alpha * out[l]) : alpha * out[l];
+            }
+        }
+    }
+}
+
 // vec: 1 when A's offset and leading dimension are multiples of VW and its
 // start aligned to a vector, else 2. partial is used when the columns are
 // split (get_num_groups(1) > 1): partial[split * M + row]. team: the
@@ -141,6 +214,9 @@ kernel void gemv_n(GEMV_N_ARGS)
 {
 #if STRM == 1
     local float red[WGS * VW]; // the teams' sums, one vector of rows at a time
+#ifdef OCLBLAS_NVIDIA
+    local int is_last; // whether this work-group is the last of its split to arrive (finish)
+#endif
     const int row_items = WGS / team;
 #else
     // Consecutive vectors, a CPU's layout, come with a team of 1 (the
@@ -192,51 +268,48 @@ kernel void gemv_n(GEMV_N_ARGS)
     }
 
 #if STRM == 1
-    // The team's sums into its first member's, a vector of rows at a time
-    // (team is the same for the whole launch: every work-item reaches the
-    // same barriers).
-    if (team > 1) {
+    team_sum(acc, red, lid, member, row_items, team);
+#endif
+    // The team's first member writes: y, or its split's partial sums.
+    // (No return after the barriers: PoCL 3.1 let the other members on
+    // past one.)
+    const bool split_run = get_num_groups(1) > 1;
+    if (member == 0)
+        store(acc, split_run ? partial + split * M : NULL, row0, row_items, M, yg, y_off, incy, alpha, beta);
+
+#if STRM == 1 && defined(OCLBLAS_NVIDIA)
+    // One launch (finish = 1): the split's work-groups of this block of
+    // rows count themselves in at arrivals (zero before the launch and after
+    // it), and the last to arrive adds their partial sums up and writes y.
+    // Each member of a team adds every team-th split, in the same order
+    // whoever arrives last.
+    if (split_run && finish) {
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (lid == 0)
+            is_last = arrive(arrivals + get_group_id(2) * get_num_groups(0) + get_group_id(0), get_num_groups(1));
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (is_last) {
+            // volatile: loads past the first-level cache, which another
+            // work-group of this compute unit may have filled before.
+            const volatile global float *part = partial;
 #pragma unroll
-        for (int w = 0; w < WPT; ++w) {
-            VSTORE(acc[w], red + lid * VW);
-            barrier(CLK_LOCAL_MEM_FENCE);
-            for (int s = team / 2; s > 0; s >>= 1) {
-                if (member < s)
-                    VSTORE(VLOAD(red + lid * VW) + VLOAD(red + (lid + s * row_items) * VW), red + lid * VW);
-                barrier(CLK_LOCAL_MEM_FENCE);
+            for (int w = 0; w < WPT; ++w) {
+                const int r = ROW(w);
+                acc[w] = (realV)0.0f;
+                for (int sp = member; sp < (int)get_num_groups(1); sp += team) {
+                    float v[VW];
+#pragma unroll
+                    for (int l = 0; l < VW; ++l)
+                        v[l] = r + l < M ? part[sp * M + r + l] : 0.0f;
+                    acc[w] += VLOAD(v);
+                }
             }
-            acc[w] = VLOAD(red + lid * VW);
-            barrier(CLK_LOCAL_MEM_FENCE);
+            team_sum(acc, red, lid, member, row_items, team);
+            if (member == 0)
+                store(acc, NULL, row0, row_items, M, yg, y_off, incy, alpha, beta);
         }
     }
 #endif
-
-    // The team's first member writes. (No return after the barriers: PoCL
-    // 3.1 let the other members on past one.)
-    const bool split_run = get_num_groups(1) > 1;
-#pragma unroll
-    for (int w = 0; w < WPT && member == 0; ++w) {
-        const int r = ROW(w);
-        float out[VW];
-        VSTORE(acc[w], out);
-        if (split_run && r + VW <= M) {
-            VSTORE(acc[w], partial + split * M + r);
-            continue;
-        }
-#pragma unroll
-        for (int l = 0; l < VW; ++l) {
-            const int i = r + l;
-            if (i >= M)
-                continue;
-            if (split_run) {
-                partial[split * M + i] = out[l];
-            } else {
-                global float *yp = yg + y_off + i * incy;
-                // beta == 0 must not read y: NaN there may not come through.
-                *yp = beta != 0.0f ? fma(beta, *yp, alpha * out[l]) : alpha * out[l];
-            }
-        }
-    }
 }
 
 #else // STRM == 2

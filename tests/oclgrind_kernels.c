@@ -447,8 +447,8 @@ int main(int argc, char **argv)
         if (err != CL_SUCCESS)
             return 2;
     }
-    /* Padded operands of tiles up to 256 wide and deep, the slices' partial sums. */
-    const size_t reserve[OCLBLAS__SCRATCH_SLOTS] = {(size_t)1 << 22, (size_t)1 << 22, (size_t)1 << 22};
+    /* Padded operands of tiles up to 256 wide and deep, the slices' partial sums, counters. */
+    const size_t reserve[OCLBLAS__SCRATCH_SLOTS] = {(size_t)1 << 22, (size_t)1 << 22, (size_t)1 << 22, 4096};
     oclblas__scratch *scratch;
     cl_mem scratch_bufs[OCLBLAS__SCRATCH_SLOTS];
     cl_event last_use;

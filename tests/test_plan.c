@@ -1329,6 +1329,66 @@ static void test_gemv_split(void **state)
     assert_int_equal(gemv_plan_of(&p).gemv.vec, 2);
 }
 
+/* On NVIDIA, gemv_n adds a split up in its own launch: its work-groups count their arrival in the
+ * scratch set's counters (slot S3, one per block of rows of each problem) and the last adds the
+ * partial sums, with no gemv_reduce. Elsewhere, with consecutive vectors (STRM = 0), or where each
+ * member of the last work-group's team would add more than 8 splits, gemv_reduce adds them. */
+static void test_gemv_finish(void **state)
+{
+    (void)state;
+    oclblas__gemv_problem p = gemv(0, 100000, 100000);
+    oclblas__plan plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.finish, 0);
+    assert_int_equal(plan.num_steps, 2);
+    assert_int_equal(plan.scratch[3], 0);
+    assert_int_equal(arg_i(&plan.step[0], 21), 0);
+
+    oclblas__strlcpy(dev.vendor, "nvidia", sizeof dev.vendor);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.groups, 391); /* as in test_gemv_split */
+    assert_int_equal(plan.gemv.splits, 2);
+    assert_int_equal(plan.gemv.finish, 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_true(plan.step[0].after_scratch);
+    assert_int_equal(plan.scratch[2], 2 * 100000 * sizeof(float));
+    assert_int_equal(plan.scratch[3], 391 * sizeof(int));
+    assert_int_equal(arg_b(&plan.step[0], 20), OCLBLAS__BUF_S3);
+    assert_int_equal(arg_i(&plan.step[0], 21), 1);
+    const oclblas__call call = {"sgemv", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 100000, 100000, 0};
+    char text[512];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "2 splits (added up by the last to arrive)"));
+
+    /* A batch of 3: a count for each block of rows of each problem. */
+    const oclblas__batch batch = {3, 100000 * 100000ull, 100000, 100000};
+    p = gemv(0, 20000, 1000);
+    assert_int_equal(oclblas__gemv_batch_plan(&cx, &p, &batch, &plan), OCLBLAS_SUCCESS);
+    assert_true(plan.gemv.splits > 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.scratch[3], plan.gemv.groups * sizeof(int));
+    assert_int_equal(plan.step[0].geo.global[2], 3);
+
+    /* 256 rows of 65536 columns: teams of 4 and 512 splits, 128 for each member to add. */
+    p = gemv(0, 256, 65536);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.splits, 512);
+    assert_int_equal(plan.gemv.finish, 0);
+    assert_int_equal(plan.num_steps, 2);
+    assert_string_equal(plan.step[1].entry, "gemv_reduce");
+
+    /* Consecutive vectors, and gemv_t, keep gemv_reduce. */
+    set(OCLBLAS__K_GEMV_N, "WGS=64,WPT=2,VW=4,UNR=4,STRM=0");
+    p = gemv(0, 1000, 100000);
+    plan = gemv_plan_of(&p);
+    assert_true(plan.gemv.splits > 1);
+    assert_int_equal(plan.gemv.finish, 0);
+    assert_int_equal(plan.num_steps, 2);
+    p = gemv(1, 100000, 256);
+    plan = gemv_plan_of(&p);
+    assert_true(plan.gemv.splits > 1);
+    assert_int_equal(plan.num_steps, 2);
+}
+
 static void test_gemv_scale(void **state)
 {
     (void)state;
@@ -1862,16 +1922,16 @@ static void test_gemv_database(void **state)
         assert_int_equal(plan.gemv.groups, 65536 / 16);
         assert_int_equal(plan.gemv.splits, 1);
         /* Row-major T 65536 x 256: 256 outputs; teams of 8 (32 work-items of 2 rows along them), 4
-         * work-groups along the rows, the columns split in multiples of 8 * 8, and the reduction's
-         * teams add them. */
+         * work-groups along the rows, the columns split in multiples of 8 * 8 (64 splits), added up
+         * in the same launch (8 for each member of the last work-group's team). */
         g = gemv(0, 256, 65536);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
         assert_int_equal(arg_i(&plan.step[0], 19), 8);
         assert_int_equal(plan.gemv.groups, 4);
-        assert_true(plan.gemv.splits > 1);
+        assert_int_equal(plan.gemv.splits, 64);
         assert_int_equal(plan.gemv.chunk % 64, 0);
-        assert_int_equal(plan.num_steps, 2);
-        assert_true(arg_i(&plan.step[1], 9) >= 8);
+        assert_int_equal(plan.gemv.finish, 1);
+        assert_int_equal(plan.num_steps, 1);
         /* Row-major T 4096^2: teams of 8 make 64 work-groups before any split. */
         g = gemv(0, 4096, 4096);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
@@ -2117,6 +2177,7 @@ int main(void)
         cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),
         cmocka_unit_test_setup(test_model_direct_tiles, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
+        cmocka_unit_test_setup(test_gemv_finish, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
         cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),

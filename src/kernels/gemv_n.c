@@ -135,6 +135,8 @@ void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a,
     s->geo.global[1] = ceil_div(a->cols, a->chunk);
     oclblas__step_batch(s, a->batch.count);
     oclblas__gemv_args_put(a, s);
+    oclblas__step_buf(s, a->arrivals);
+    oclblas__step_int(s, a->finish);
 }
 
 const oclblas__kernel_desc oclblas__desc_gemv_n = {

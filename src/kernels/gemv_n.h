@@ -33,6 +33,11 @@ typedef struct {
     int vec;
     oclblas__batch batch;
     size_t team;
+    /* gemv_n only: finish 1 adds a split's partial sums up in its own
+     * launch, the work-groups of each block of rows of each problem
+     * counting their arrival in arrivals (zero before and after). */
+    oclblas__buf arrivals;
+    int finish;
 } oclblas__gemv_args;
 
 /* The rows a work-group covers with a team of 1 (team t: 1 / t of them); 0

@@ -9,15 +9,17 @@
 
 #include "kernels/kernel.h"
 
-#define OCLBLAS__MAX_ARGS 20
-/* The scratch slots a plan may use: roles S0, S1 and S2. */
-#define OCLBLAS__SCRATCH_SLOTS 3
+#define OCLBLAS__MAX_ARGS 24
+/* The scratch slots a plan may use: roles S0, S1, S2 and S3. S3 holds
+ * counters that are zero between uses: created zero, and every kernel that
+ * counts in it sets its counts back to zero before it ends. */
+#define OCLBLAS__SCRATCH_SLOTS 4
 /* The largest alignment of an operand, in bytes, that vector loads and
  * in-place reads ask about (oclblas__alignment). */
 #define OCLBLAS__MAX_ALIGN 32
 
 /* The buffers a step reads and writes, by role: the call's operands
- * (A, B or x, C or y) and the three scratch slots. */
+ * (A, B or x, C or y) and the four scratch slots. */
 typedef enum {
     OCLBLAS__BUF_A,
     OCLBLAS__BUF_B,
@@ -25,6 +27,7 @@ typedef enum {
     OCLBLAS__BUF_S0,
     OCLBLAS__BUF_S1,
     OCLBLAS__BUF_S2,
+    OCLBLAS__BUF_S3,
     OCLBLAS__BUF_COUNT
 } oclblas__buf;
 

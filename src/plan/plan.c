@@ -32,8 +32,9 @@
  * work-items shares an output's sum (gemv_t: sized to the column's length;
  * gemv_n: sharing the columns where the rows alone are too few), and each gets
  * enough work-groups to fill the device, splitting its reduction over
- * several work-groups (whose partial sums gemv_reduce adds) when its
- * natural parallelism is too small. The steps come from the descriptors' step
+ * several work-groups when its natural parallelism is too small (their
+ * partial sums added by gemv_reduce's launch, or on NVIDIA by gemv_n's last
+ * work-group to arrive, in its own launch). The steps come from the descriptors' step
  * functions, which alone know arguments and geometry. Every parameter,
  * the routine values included, is read for the problem's column-major
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
@@ -102,6 +103,23 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
 }
 
 /* ---- SGEMV --------------------------------------------------------------- */
+
+/* The most splits each member of a team of gemv_n's last work-group adds
+ * when it finishes a split in its own launch: 8, the most measured (64
+ * splits of 256 rows in teams of 8 ran as fast as with gemv_reduce,
+ * whose teams add many splits in parallel over many work-groups). */
+#define GEMV_FINISH_MAX_ADDS 8
+
+/* Whether gemv_n adds its splits up in its own launch (the last work-group
+ * of each block of rows to arrive), which saves gemv_reduce's launch and
+ * the wait between the two. That takes an atomic that orders memory across
+ * the work-groups of a launch, which OpenCL 1.2 does not have: NVIDIA's in
+ * inline PTX does, so NVIDIA alone; and the interleaved layout (STRM = 1),
+ * whose teams the last work-group's adds share. */
+static int finishes_in_launch(const oclblas__device_info *dev, const oclblas__params *gp, size_t splits, size_t team)
+{
+    return strcmp(dev->vendor, "nvidia") == 0 && gp->v[GN_STRM] == 1 && ceil_div(splits, team) <= GEMV_FINISH_MAX_ADDS;
+}
 
 /* A single SGEMV (batch NULL) or a strided batch of them as the launches'
  * third dimension: the splits aim at the device's work-groups over the
@@ -178,6 +196,7 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     }
     if (splits * len_y > INT_MAX / count || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;
+    const int finish = !trans && splits > 1 && finishes_in_launch(cx->dev, gp, splits, team);
 
     out->kind = OCLBLAS__PLAN_GEMV;
     class_of(cx, table, &shape, out);
@@ -185,9 +204,13 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     out->gemv.splits = splits;
     out->gemv.chunk = chunk;
     out->gemv.vec = vec;
-    const oclblas__gemv_args a = {rows, cols, p->alpha, p->beta, p->a_buf, p->x_buf, p->y_buf, OCLBLAS__BUF_S2,
-                                  p->a.offset, lda, p->x.offset, p->y.offset, p->x.inc, p->y.inc, chunk, vec,
-                                  whole, team};
+    out->gemv.finish = finish;
+    /* Without finish, the arrivals are never read: y stands in. */
+    const oclblas__gemv_args a = {rows,        cols,          p->alpha,   p->beta,    p->a_buf,
+                                  p->x_buf,    p->y_buf,      OCLBLAS__BUF_S2,        p->a.offset,
+                                  lda,         p->x.offset,   p->y.offset, p->x.inc,  p->y.inc,
+                                  chunk,       vec,           whole,      team,
+                                  finish ? OCLBLAS__BUF_S3 : p->y_buf, finish};
     oclblas__step *g = add_step(out);
     if (trans)
         oclblas__gemv_t_step(gp, &a, g);
@@ -197,6 +220,10 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
         /* The partial sums: the previous user of the scratch set must be done with them. */
         out->scratch[2] = count * splits * len_y * sizeof(float);
         g->after_scratch = 1;
+    }
+    if (finish) {
+        out->scratch[3] = groups * sizeof(int); /* a count for each block of rows of each problem */
+    } else if (splits > 1) {
         const oclblas__gemv_reduce_args r = {len_y,       splits,   OCLBLAS__BUF_S2, p->alpha,
                                              p->beta,     p->y_buf, p->y.offset,     p->y.inc,
                                              count,       whole.stride_c, oclblas__gemv_reduce_team(hp, splits)};
@@ -1000,7 +1027,8 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         break;
     case OCLBLAS__PLAN_GEMV:
         put(buf, len, &used, "%s%s, %zu work-groups x %zu split%s%s", oclblas__kernels[plan->step[0].kernel]->name,
-            cls, plan->gemv.groups, plan->gemv.splits, plan->gemv.splits > 1 ? "s (gemv_reduce)" : "",
+            cls, plan->gemv.groups, plan->gemv.splits,
+            plan->gemv.splits < 2 ? "" : plan->gemv.finish ? "s (added up by the last to arrive)" : "s (gemv_reduce)",
             plan->gemv.vec == 1 ? ", vector loads" : plan->gemv.vec == 2 ? ", unaligned vector loads" : "");
         break;
     case OCLBLAS__PLAN_FAST: {

@@ -87,6 +87,7 @@ typedef struct {
         size_t rows, cols;
         size_t groups, splits, chunk; /* work-groups along the output, splits of the reduction, and each one's length */
         int vec;                      /* 1 aligned vector loads, 2 unaligned ones (vloadn), 0 none */
+        int finish;                   /* the splits added up in the kernel's own launch, not by gemv_reduce */
     } gemv;
 } oclblas__plan;
 

@@ -68,9 +68,11 @@ oclblas_status oclblas__execute(const oclblas__devctx *cx, const oclblas__plan *
     }
 
     oclblas__scratch *scratch = NULL;
-    cl_mem bufs[OCLBLAS__BUF_COUNT] = {operands[0], operands[1], operands[2], NULL, NULL, NULL};
+    cl_mem bufs[OCLBLAS__BUF_COUNT] = {operands[0], operands[1], operands[2]};
     cl_event scratch_wait = NULL;
-    const int uses_scratch = plan->scratch[0] || plan->scratch[1] || plan->scratch[2];
+    int uses_scratch = 0;
+    for (int i = 0; i < OCLBLAS__SCRATCH_SLOTS; ++i)
+        uses_scratch |= plan->scratch[i] != 0;
     /* A single step without scratch has nothing to be ordered with. */
     const int in_order = (n > 1 || uses_scratch) && oclblas__queue_in_order(q);
     if (st == OCLBLAS_SUCCESS && uses_scratch)

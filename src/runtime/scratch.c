@@ -1,6 +1,7 @@
 /*
- * Scratch buffers for the padded operands of the gemm_fast plan and the
- * partial sums of split reductions (gemv, and gemm_fast's split of k). One set per context, grown when a
+ * Scratch buffers for the padded operands of the gemm_fast plan, the
+ * partial sums of split reductions (gemv, and gemm_fast's split of k) and
+ * the counters of splits finished in one launch (zero between uses). One set per context, grown when a
  * call needs more and otherwise reused, so that calls do not allocate. The
  * set is locked from the first enqueue that uses it to the last, and it
  * remembers its last use: the next call, on whatever queue of the context,
@@ -73,17 +74,34 @@ static oclblas__scratch *find_and_lock(cl_context ctx)
     }
 }
 
+/* A buffer of `bytes`, zero where `zero` (the counters' slot; copied from
+ * the host as the buffer is made, so that no command has to run first). */
+static cl_mem create(cl_context ctx, size_t bytes, int zero, cl_int *err)
+{
+    if (!zero)
+        return clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, err);
+    void *zeros = calloc(1, bytes);
+    if (!zeros) {
+        *err = CL_OUT_OF_HOST_MEMORY;
+        return NULL;
+    }
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros, err);
+    free(zeros);
+    return m;
+}
+
 static oclblas_status grow(oclblas__scratch *s, int slot, size_t bytes)
 {
     if (bytes <= s->bytes[slot])
         return OCLBLAS_SUCCESS;
     /* Round up, so that a slowly growing sequence of sizes reallocates rarely. */
     size_t want = bytes + bytes / 4;
+    const int zero = slot == OCLBLAS__BUF_S3 - OCLBLAS__BUF_S0;
     cl_int err;
-    cl_mem m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+    cl_mem m = create(s->ctx, want, zero, &err);
     if (err != CL_SUCCESS) {
         want = bytes;
-        m = clCreateBuffer(s->ctx, CL_MEM_READ_WRITE, want, NULL, &err);
+        m = create(s->ctx, want, zero, &err);
         if (err != CL_SUCCESS)
             return (oclblas_status)err;
     }
