@@ -20,10 +20,9 @@
 // helpers' gemv_reduce adds them up, or (finish = 1, on NVIDIA) the last
 // work-group of each block of rows to arrive adds them in this launch. The
 // launch's third dimension is a batch of products of one shape (1 for a
-// single product): work-group z
-// computes problem z, whose A, x and y are a_stride, x_stride and y_stride
-// elements after problem z - 1's, and whose partial sums follow those of
-// problem z - 1.
+// single product): work-group z computes problem z, whose A, x and y are
+// a_stride, x_stride and y_stride elements after problem z - 1's, and whose
+// partial sums follow those of problem z - 1.
 
 // The host passes the parameters and the rows a work-group covers with a
 // team of 1 as -D options (src/kernels/gemv_n.c): WGS work-group size, WPT
