@@ -1937,6 +1937,19 @@ static void test_gemv_database(void **state)
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
         assert_int_equal(arg_i(&plan.step[0], 19), 8);
         assert_int_equal(plan.gemv.groups, 64);
+        /* Column-major N 3001 x 2999 on the H100: gemv-n-mid's gemv_n set, rows one at a time, and
+         * its GEMV_GROUPS_PER_CU 4. The H200 keeps the entry's set. */
+        g = gemv(0, 3001, 2999);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        if (d == 0) {
+            assert_string_equal(plan.cls, "gemv-n-mid");
+            assert_int_equal(plan.step[0].params.v[GN_VW], 1);
+            const oclblas__shape shape = {3001, 2999, 1, 0};
+            oclblas_status st;
+            assert_int_equal(oclblas__devctx_params(&out, OCLBLAS__K_ROUTINE, &shape, &st)->v[RT_GEMV_GROUPS_PER_CU], 4);
+        } else {
+            assert_int_equal(plan.step[0].params.v[GN_VW], out.params[OCLBLAS__K_GEMV_N].v[GN_VW]);
+        }
         /* Row-major N 8192^2: long columns keep the entry's TPC. */
         g = gemv(1, 8192, 8192);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # gemv_n's sets forced (column-major N, the library as it is): work-group size, vectors of rows
 # per work-item, vector width, unroll, and the routine's GEMV_GROUPS_PER_CU, at 4096^2, 8192^2 and
-# 3001 x 2999, twice. On a lent GPU from the project root; one line a set and shape into
-# $OUT/gemv-sets/sets.txt (run, shape, set, us), the plan of each into plans.txt.
+# 3001 x 2999, RUNS times (default 2). On a lent GPU from the project root; one line a set and
+# shape into $OUT/gemv-sets/sets.txt (run, shape, set, us), the plan of each into plans.txt.
+# The grid: WGS, WPT, VW, UNR and GEMV_GROUPS_PER_CU values as the environment gives them (the
+# defaults: the grid of the first run).
 source .device/env.sh
 set -uo pipefail
 o=$OUT/gemv-sets; mkdir -p $o
@@ -10,8 +12,8 @@ o=$OUT/gemv-sets; mkdir -p $o
 B=/tmp/bs/bench/oclblas-bench
 S=4096x4096,8192x8192,3001x2999
 $B --shapes $S --routine gemv --layout col --trans NN --peers cublas --min-time 0.05 --quiet --csv $o/entry.csv > /dev/null 2>&1
-for run in 1 2; do
-for wgs in 128 256; do for wpt in 1 2 4; do for vw in 2 4; do for unr in 4 8; do for g in 2 4; do
+for run in $(seq ${RUNS:-2}); do
+for wgs in ${WGS:-128 256}; do for wpt in ${WPT:-1 2 4}; do for vw in ${VW:-2 4}; do for unr in ${UNR:-4 8}; do for g in ${GPC:-2 4}; do
   p="WGS=$wgs,WPT=$wpt,VW=$vw,UNR=$unr,STRM=1"
   $B --shapes $S --routine gemv --layout col --trans NN --peers none --min-time 0.05 --quiet \
     --override "gemv_n:$p" --override "routine:GEMV_GROUPS_PER_CU=$g" --csv $o/f.csv > /dev/null 2>&1 || echo "fail $p $g" >> $o/fail.txt
@@ -21,3 +23,4 @@ for wgs in 128 256; do for wpt in 1 2 4; do for vw in 2 4; do for unr in 4 8; do
 done; done; done; done; done
 done
 rm -f $o/f.csv
+tar czf $OUT/gemv-sets.tgz -C $OUT gemv-sets && rm -rf $o
