@@ -136,23 +136,24 @@ inline void column_step(realV *acc, const int j, const int row0, const int row_i
 #if STRM == 1
 // The team's sums into its first member's, a vector of rows at a time
 // (team is the same for the whole launch: every work-item reaches the
-// same barriers).
+// same barriers). No early return: PoCL 3.1 ran a work-group forever
+// with one before these barriers.
 inline void team_sum(realV *acc, local float *red, const int lid, const int member, const int row_items,
                      const int team)
 {
-    if (team == 1)
-        return;
+    if (team > 1) {
 #pragma unroll
-    for (int w = 0; w < WPT; ++w) {
-        VSTORE(acc[w], red + lid * VW);
-        barrier(CLK_LOCAL_MEM_FENCE);
-        for (int s = team / 2; s > 0; s >>= 1) {
-            if (member < s)
-                VSTORE(VLOAD(red + lid * VW) + VLOAD(red + (lid + s * row_items) * VW), red + lid * VW);
+        for (int w = 0; w < WPT; ++w) {
+            VSTORE(acc[w], red + lid * VW);
+            barrier(CLK_LOCAL_MEM_FENCE);
+            for (int s = team / 2; s > 0; s >>= 1) {
+                if (member < s)
+                    VSTORE(VLOAD(red + lid * VW) + VLOAD(red + (lid + s * row_items) * VW), red + lid * VW);
+                barrier(CLK_LOCAL_MEM_FENCE);
+            }
+            acc[w] = VLOAD(red + lid * VW);
             barrier(CLK_LOCAL_MEM_FENCE);
         }
-        acc[w] = VLOAD(red + lid * VW);
-        barrier(CLK_LOCAL_MEM_FENCE);
     }
 }
 
