@@ -1950,6 +1950,16 @@ static void test_gemv_database(void **state)
         } else {
             assert_int_equal(plan.step[0].params.v[GN_VW], out.params[OCLBLAS__K_GEMV_N].v[GN_VW]);
         }
+        /* Column-major T 3001 x 2999 on the H100: gemv-t-mid's set, 32 work-items a column; 4096^2
+         * keeps gemv-small's. */
+        g = gemv(1, 3001, 2999);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, d == 0 ? "gemv-t-mid" : "gemv-small");
+        if (d == 0)
+            assert_int_equal(plan.step[0].params.v[GT_TPC], 32);
+        g = gemv(1, 4096, 4096);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_string_equal(plan.cls, "gemv-small");
         /* Row-major N 8192^2: long columns keep the entry's TPC. */
         g = gemv(1, 8192, 8192);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
