@@ -4,7 +4,8 @@
  * and the library's held contexts, programs and the process's memory do
  * not grow); oclblas_context_release lets go of one context while another
  * thread computes on another (and on the same); a sweep for released
- * contexts leaves a held one its scratch buffers; programs are cached under
+ * contexts leaves a held one its scratch buffers; the counters' scratch
+ * slot is zero when made and when grown; programs are cached under
  * the build options at their full length (a 5000-character
  * OCLBLAS_BUILD_OPTIONS is passed whole, and options that differ only at
  * their end are two programs). White-box: links the library's objects to
@@ -147,6 +148,39 @@ static void test_sweep_keeps_held_scratch(void **state)
     release_context(&held);
 }
 
+/* Every int of scratch slot S3 of env's context, taken at `bytes`, is zero:
+ * kernels that count in it (gemv_n finishing a split in its launch) start
+ * from zero and leave it so, and no command zeroes it. */
+static void assert_counters_zero(const tu_env *env, size_t bytes)
+{
+    size_t want[OCLBLAS__SCRATCH_SLOTS] = {0};
+    want[OCLBLAS__BUF_S3 - OCLBLAS__BUF_S0] = bytes;
+    oclblas__scratch *s;
+    cl_mem bufs[OCLBLAS__SCRATCH_SLOTS];
+    cl_event wait;
+    TU_CHECK(oclblas__scratch_take(env->context, env->queue, 1, want, &s, bufs, &wait));
+    int *got = malloc(bytes);
+    assert_non_null(got);
+    assert_int_equal(clEnqueueReadBuffer(env->queue, bufs[OCLBLAS__BUF_S3 - OCLBLAS__BUF_S0], CL_TRUE, 0, bytes, got,
+                                         wait ? 1 : 0, wait ? &wait : NULL, NULL),
+                     CL_SUCCESS);
+    oclblas__scratch_put(s, env->queue, NULL);
+    for (size_t i = 0; i < bytes / sizeof(int); ++i)
+        if (got[i] != 0)
+            fail_msg("counter %zu of %zu bytes is %d", i, bytes, got[i]);
+    free(got);
+}
+
+static void test_counters_start_zero(void **state)
+{
+    (void)state;
+    tu_env env = own_context();
+    assert_counters_zero(&env, 4096);
+    assert_counters_zero(&env, 1 << 20); /* grown: a new buffer */
+    TU_CHECK(oclblas_context_release(env.context));
+    release_context(&env);
+}
+
 typedef struct {
     tu_env env;
     volatile int stop;
@@ -256,6 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_released_contexts),
         cmocka_unit_test(test_sweep_keeps_held_scratch),
+        cmocka_unit_test(test_counters_start_zero),
         cmocka_unit_test(test_release_while_working),
         cmocka_unit_test(test_long_build_options),
     };
