@@ -1643,6 +1643,28 @@ static void with_model(void)
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
 }
 
+/* gemv_t's two splits of work-groups more than half the target: worth
+ * gemv_reduce's launch only where reading A takes longer than three
+ * launches by the model's facts (8 us each at 3 TB/s: 72 MB); always
+ * without them. */
+static void test_gemv_split_launch(void **state)
+{
+    (void)state;
+    oclblas__gemv_problem p = gemv(1, 4096, 2400); /* 300 groups of the target's 528, 39 MB */
+    assert_int_equal(gemv_plan_of(&p).gemv.splits, 2);
+    with_model();
+    oclblas__plan plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.groups, 300);
+    assert_int_equal(plan.gemv.splits, 1);
+    assert_int_equal(plan.num_steps, 1);
+    p = gemv(1, 8192, 2400); /* 79 MB */
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.splits, 2);
+    assert_int_equal(plan.num_steps, 2);
+    p = gemv(1, 4096, 2112); /* 264 groups, half the target: split whatever the size */
+    assert_int_equal(gemv_plan_of(&p).gemv.splits, 2);
+}
+
 /* The model's time of a plan, as the log line gives it (us). */
 static double model_us(const oclblas__plan *plan)
 {
@@ -1937,19 +1959,23 @@ static void test_gemv_database(void **state)
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
         assert_int_equal(arg_i(&plan.step[0], 19), 8);
         assert_int_equal(plan.gemv.groups, 64);
-        /* Column-major N 3001 x 2999 on the H100: gemv-n-mid's gemv_n set, rows one at a time, and
-         * its GEMV_GROUPS_PER_CU 4. The H200 keeps the entry's set. */
+        /* Column-major N 3001 x 2999: gemv-n-mid's gemv_n set, rows one at a time, and its
+         * GEMV_GROUPS_PER_CU 4. */
         g = gemv(0, 3001, 2999);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
-        if (d == 0) {
-            assert_string_equal(plan.cls, "gemv-n-mid");
-            assert_int_equal(plan.step[0].params.v[GN_VW], 1);
-            const oclblas__shape shape = {3001, 2999, 1, 0};
-            oclblas_status st;
-            assert_int_equal(oclblas__devctx_params(&out, OCLBLAS__K_ROUTINE, &shape, &st)->v[RT_GEMV_GROUPS_PER_CU], 4);
-        } else {
-            assert_int_equal(plan.step[0].params.v[GN_VW], out.params[OCLBLAS__K_GEMV_N].v[GN_VW]);
-        }
+        assert_string_equal(plan.cls, "gemv-n-mid");
+        assert_int_equal(plan.step[0].params.v[GN_VW], 1);
+        const oclblas__shape shape = {3001, 2999, 1, 0};
+        oclblas_status st;
+        assert_int_equal(oclblas__devctx_params(&out, OCLBLAS__K_ROUTINE, &shape, &st)->v[RT_GEMV_GROUPS_PER_CU], 4);
+        /* Column-major T 2000^2: 2000 work-groups of a column, fewer than the H200's target of
+         * 16 a unit but more than half of it, and 16 MB, read in less than three launches: no
+         * split. */
+        g = gemv(1, 2000, 2000);
+        assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(plan.gemv.groups, 2000);
+        assert_int_equal(plan.gemv.splits, 1);
+        assert_int_equal(plan.num_steps, 1);
         /* Column-major T 3001 x 2999 on the H100: gemv-t-mid's set, 32 work-items a column; 4096^2
          * keeps gemv-small's. */
         g = gemv(1, 3001, 2999);
@@ -2189,7 +2215,7 @@ static void test_along_k_per_set(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
+        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemv_split_launch, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
         cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),

@@ -121,6 +121,18 @@ static int finishes_in_launch(const oclblas__device_info *dev, const oclblas__pa
     return strcmp(dev->vendor, "nvidia") == 0 && gp->v[GN_STRM] == 1 && ceil_div(splits, team) <= GEMV_FINISH_MAX_ADDS;
 }
 
+/* Whether gemv_t's split of the rows into two, which doubles work-groups
+ * that are already more than half the target, is worth gemv_reduce's
+ * launch after it: only where reading A takes longer than
+ * GEMV_SPLIT_MIN_LAUNCHES launches, since the few more groups a unit holds
+ * read faster by a share of the time, while the launch costs the same
+ * whatever the size. Without the model's facts, always. */
+#define GEMV_SPLIT_MIN_LAUNCHES 3
+static int worth_a_launch(const oclblas__model_device *m, size_t bytes)
+{
+    return !oclblas__model_valid(m) || (double)bytes / m->bandwidth > GEMV_SPLIT_MIN_LAUNCHES * m->launch_s;
+}
+
 /* A single SGEMV (batch NULL) or a strided batch of them as the launches'
  * third dimension: the splits aim at the device's work-groups over the
  * whole batch, and A (and x) are read in aligned vectors only where every
@@ -183,6 +195,8 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
         team = oclblas__gemv_t_team(gp, rows);
         groups = ceil_div(cols, (size_t)gp->v[GT_WGS] / team) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
+        if (groups * 2 > target && !worth_a_launch(&cx->model, rows * cols * sizeof(float) * count))
+            splits = 1;
         const size_t max_splits = ceil_div(rows, team * vw * 8);
         if (splits > max_splits)
             splits = max_splits ? max_splits : 1;
