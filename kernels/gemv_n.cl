@@ -17,9 +17,9 @@
 // memory (see below). When the rows alone cannot fill the device (short and
 // wide A), or always with STRM = 2, the columns are split over the second
 // dimension of the range: each split writes its partial sums and the
-// helpers' gemv_reduce adds them up, or (finish = 1, on NVIDIA) the last
-// work-group of each block of rows to arrive adds them in this launch. The
-// launch's third dimension is a batch of products of one shape (1 for a
+// helpers' gemv_reduce adds them up, or (the program FINISH, on NVIDIA) the
+// last work-group of each block of rows to arrive adds them in this launch.
+// The launch's third dimension is a batch of products of one shape (1 for a
 // single product): work-group z computes problem z, whose A, x and y are
 // a_stride, x_stride and y_stride elements after problem z - 1's, and whose
 // partial sums follow those of problem z - 1.
@@ -28,9 +28,14 @@
 // team of 1 as -D options (src/kernels/gemv_n.c): WGS work-group size, WPT
 // vectors of rows per work-item, VW rows per vector, UNR columns per step of
 // the loop, STRM interleaved (1), consecutive (0) vectors or panels (2),
-// ROWS_PER_GROUP = WGS * VW * WPT.
-#if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(STRM) || !defined(ROWS_PER_GROUP)
+// ROWS_PER_GROUP = WGS * VW * WPT; FINISH, the program whose last
+// work-group to arrive adds the splits up (1), or not (0).
+#if !defined(WGS) || !defined(WPT) || !defined(VW) || !defined(UNR) || !defined(STRM) || !defined(ROWS_PER_GROUP) || \
+    !defined(FINISH)
 #error "gemv_n: a parameter or derived size is missing (the host passes them all as -D)"
+#endif
+#if FINISH && !(STRM == 1 && defined(OCLBLAS_NVIDIA))
+#error "gemv_n: FINISH needs STRM 1 and NVIDIA's atomics"
 #endif
 
 #if VW == 1
@@ -81,7 +86,7 @@ inline realV tail(const global float *restrict col, const int r, const int M)
         const int a_off, const int a_ld, const global float *restrict xg, const int x_off, const int incx,       \
         global float *yg, const int y_off, const int incy, const int cols_per_split, global float *partial,      \
         const int vec, const int a_stride, const int x_stride, const int y_stride, const int team,                  \
-        volatile global int *arrivals, const int finish
+        volatile global int *arrivals
 
 // Problem z of a batch: its operands and partial sums (the arguments are
 // problem 0's).
@@ -157,21 +162,6 @@ inline void team_sum(realV *acc, local float *red, const int lid, const int memb
     }
 }
 
-#ifdef OCLBLAS_NVIDIA
-// Counts a work-group in at *count, the last of `groups` to arrive setting
-// it back to zero (atom.inc wraps at groups - 1), and says whether it was
-// the last. Called by one work-item between two barriers of its group: the
-// release orders the group's writes before it (a barrier, then release at
-// device scope, as CUTLASS's semaphores do), the acquire the last group's
-// reads after it. OpenCL 1.2 has no such ordering across work-groups, so the
-// host finishes a split in its launch on NVIDIA alone.
-inline int arrive(volatile global int *count, const int groups)
-{
-    uint old;
-    asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;" : "=r"(old) : "l"(count), "r"(groups - 1) : "memory");
-    return old == (uint)(groups - 1);
-}
-#endif
 #endif
 
 // This work-item's sums: into the split's partial sums part (part[row]),
@@ -214,8 +204,8 @@ kernel void gemv_n(GEMV_N_ARGS)
 {
 #if STRM == 1
     local float red[WGS * VW]; // the teams' sums, one vector of rows at a time
-#ifdef OCLBLAS_NVIDIA
-    local int is_last; // whether this work-group is the last of its split to arrive (finish)
+#if FINISH
+    local int is_last; // whether this work-group is the last of its split to arrive
 #endif
     const int row_items = WGS / team;
 #else
@@ -277,13 +267,13 @@ kernel void gemv_n(GEMV_N_ARGS)
     if (member == 0)
         store(acc, split_run ? partial + split * M : NULL, row0, row_items, M, yg, y_off, incy, alpha, beta);
 
-#if STRM == 1 && defined(OCLBLAS_NVIDIA)
-    // One launch (finish = 1): the split's work-groups of this block of
-    // rows count themselves in at arrivals (zero before the launch and after
-    // it), and the last to arrive adds their partial sums up and writes y.
-    // Each member of a team adds every team-th split, in the same order
-    // whoever arrives last.
-    if (split_run && finish) {
+#if FINISH
+    // One launch: the split's work-groups of this block of rows count
+    // themselves in at arrivals (zero before the launch and after it;
+    // arrive, kernels/common.cl), and the last to arrive adds their partial
+    // sums up and writes y. Each member of a team adds every team-th split,
+    // in the same order whoever arrives last.
+    if (split_run) {
         barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
         if (lid == 0)
             is_last = arrive(arrivals + get_group_id(2) * get_num_groups(0) + get_group_id(0), get_num_groups(1));

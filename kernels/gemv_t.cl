@@ -13,14 +13,19 @@
 // work-group of WGS work-items covers WGS / team columns. When the columns
 // alone cannot fill the device (tall and narrow A), the rows are split over
 // the second dimension of the range and the helpers' gemv_reduce adds the
-// partial sums. The third dimension is a batch of products of one shape, as
-// in gemv_n.
+// partial sums, or (the program FINISH, on NVIDIA) the last work-group of
+// each block of columns to arrive adds them in this launch, as in gemv_n.
+// The third dimension is a batch of products of one shape, as in gemv_n.
 
 // The host passes the parameters as -D options (src/kernels/gemv_t.c): WGS
 // work-group size, TPC the most work-items per column (a power of two), VW
-// rows per vector load, UNR vectors per work-item per step.
-#if !defined(WGS) || !defined(TPC) || !defined(VW) || !defined(UNR)
+// rows per vector load, UNR vectors per work-item per step; FINISH, the
+// program whose last work-group to arrive adds the splits up (1), or not (0).
+#if !defined(WGS) || !defined(TPC) || !defined(VW) || !defined(UNR) || !defined(FINISH)
 #error "gemv_t: a parameter or derived size is missing (the host passes them all as -D)"
+#endif
+#if FINISH && !defined(OCLBLAS_NVIDIA)
+#error "gemv_t: FINISH needs NVIDIA's atomics"
 #endif
 
 #if VW == 1
@@ -112,6 +117,43 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
     return acc;
 }
 
+// The sum of a team's acc, in its first member (t = 0): shuffles within a
+// warp, else a tree in local memory. team is the same for the whole launch:
+// every work-item takes the same branch and reaches the same barriers.
+inline float team_sum(float acc, local float *red, const int lid, const int t, const int team)
+{
+#if TPC > 1
+#if USE_SHUFFLE
+    if (team <= 32) {
+#pragma unroll
+        for (int s = team / 2; s > 0; s >>= 1)
+            acc += shfl_xor(acc, s);
+    } else
+#endif
+    {
+        red[lid] = acc;
+        barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+        for (int s = team / 2; s > 0; s >>= 1) {
+            if (t < s)
+                red[lid] += red[lid + s];
+            barrier(CLK_LOCAL_MEM_FENCE);
+        }
+        acc = red[lid];
+    }
+#endif
+    return acc;
+}
+
+// y[col] = alpha * acc + beta * y[col]; beta == 0 must not read y: NaN
+// there may not come through.
+inline void put_y(global float *yg, const int y_off, const int col, const int incy, const float alpha,
+                  const float beta, const float acc)
+{
+    global float *yp = yg + y_off + col * incy;
+    *yp = beta != 0.0f ? fma(beta, *yp, alpha * acc) : alpha * acc;
+}
+
 // One work-group's columns, their dot products and their reduction, for
 // a team of `team` work-items per column (see gemv_t). Called with the
 // constant TPC where the team is TPC (long columns), so that its loops
@@ -119,7 +161,8 @@ inline float dot_share(const global float *acol, const global float *xcol, int i
 inline void columns(const int M, const int N, const float alpha, const float beta, const global float *ag,
                     const int a_off, const int a_ld, const global float *xg, const int x_off, const int incx,
                     global float *yg, const int y_off, const int incy, const int rows_per_split,
-                    global float *partial, const int vec, const int team, local float *red)
+                    global float *partial, const int vec, const int team, local float *red,
+                    volatile global int *arrivals, local int *is_last)
 {
     const int lid = get_local_id(0);
     const int t = lid % team;
@@ -154,38 +197,40 @@ inline void columns(const int M, const int N, const float alpha, const float bet
         }
     }
 
-#if TPC > 1
-    // team is the same for the whole launch: every work-item takes the
-    // same branch and reaches the same barriers.
-#if USE_SHUFFLE
-    if (team <= 32) {
-#pragma unroll
-        for (int s = team / 2; s > 0; s >>= 1)
-            acc += shfl_xor(acc, s);
-    } else
-#endif
-    {
-        red[lid] = acc;
-        barrier(CLK_LOCAL_MEM_FENCE);
-#pragma unroll
-        for (int s = team / 2; s > 0; s >>= 1) {
-            if (t < s)
-                red[lid] += red[lid + s];
-            barrier(CLK_LOCAL_MEM_FENCE);
-        }
-        acc = red[lid];
-    }
-#endif
-
+    acc = team_sum(acc, red, lid, t, team);
+    const bool split_run = get_num_groups(1) > 1;
     if (t == 0 && col < N) {
-        if (get_num_groups(1) > 1) {
+        if (split_run)
             partial[split * N + col] = acc;
-        } else {
-            global float *yp = yg + y_off + col * incy;
-            // beta == 0 must not read y: NaN there may not come through.
-            *yp = beta != 0.0f ? fma(beta, *yp, alpha * acc) : alpha * acc;
+        else
+            put_y(yg, y_off, col, incy, alpha, beta, acc);
+    }
+
+#if FINISH
+    // One launch: the splits' work-groups of this block of columns count
+    // themselves in at arrivals (zero before the launch and after it;
+    // arrive, kernels/common.cl), and the last to arrive adds their partial
+    // sums up and writes y, each member of a column's team every team-th
+    // split, in the same order whoever arrives last.
+    if (split_run) {
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (lid == 0)
+            *is_last = arrive(arrivals + get_group_id(2) * get_num_groups(0) + get_group_id(0), get_num_groups(1));
+        barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+        if (*is_last) {
+            // volatile: loads past the first-level cache, which another
+            // work-group of this compute unit may have filled before.
+            const volatile global float *part = partial;
+            float sum = 0.0f;
+            if (col < N)
+                for (int sp = t; sp < (int)get_num_groups(1); sp += team)
+                    sum += part[sp * N + col];
+            sum = team_sum(sum, red, lid, t, team);
+            if (t == 0 && col < N)
+                put_y(yg, y_off, col, incy, alpha, beta, sum);
         }
     }
+#endif
 }
 
 // vec: 1 when A's offset and leading dimension are multiples of VW, x is
@@ -200,7 +245,7 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
                    const global float *restrict xg, const int x_off, const int incx,
                    global float *yg, const int y_off, const int incy,
                    const int rows_per_split, global float *partial, const int vec, const int a_stride,
-                   const int x_stride, const int y_stride, const int team)
+                   const int x_stride, const int y_stride, const int team, volatile global int *arrivals)
 {
     // Problem z of a batch (the arguments are problem 0's; its partial
     // sums follow those of problem z - 1).
@@ -210,10 +255,11 @@ kernel void gemv_t(const int M, const int N, const float alpha, const float beta
     yg += z * y_stride;
     partial += z * get_num_groups(1) * N;
     local float red[TPC > 1 ? WGS : 1]; // the reduction's tree, where shuffles do not serve
+    local int is_last;                  // whether this work-group is the last of its split to arrive (FINISH)
     if (team == TPC)
         columns(M, N, alpha, beta, ag, a_off, a_ld, xg, x_off, incx, yg, y_off, incy, rows_per_split, partial, vec,
-                TPC, red);
+                TPC, red, arrivals, &is_last);
     else
         columns(M, N, alpha, beta, ag, a_off, a_ld, xg, x_off, incx, yg, y_off, incy, rows_per_split, partial, vec,
-                team, red);
+                team, red, arrivals, &is_last);
 }

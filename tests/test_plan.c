@@ -1329,10 +1329,11 @@ static void test_gemv_split(void **state)
     assert_int_equal(gemv_plan_of(&p).gemv.vec, 2);
 }
 
-/* On NVIDIA, gemv_n adds a split up in its own launch: its work-groups count their arrival in the
- * scratch set's counters (slot S3, one per block of rows of each problem) and the last adds the
- * partial sums, with no gemv_reduce. Elsewhere, with consecutive vectors (STRM = 0), or where each
- * member of the last work-group's team would add more than 8 splits, gemv_reduce adds them. */
+/* On NVIDIA, gemv_n and gemv_t add a split up in their own launch: their work-groups count their
+ * arrival in the scratch set's counters (slot S3, one per block of rows, or columns, of each
+ * problem) and the last adds the partial sums, with no gemv_reduce. Elsewhere, with gemv_n's
+ * consecutive vectors (STRM = 0), or where each member of the last work-group's team would add more
+ * than 8 splits, gemv_reduce adds them. */
 static void test_gemv_finish(void **state)
 {
     (void)state;
@@ -1341,7 +1342,7 @@ static void test_gemv_finish(void **state)
     assert_int_equal(plan.gemv.finish, 0);
     assert_int_equal(plan.num_steps, 2);
     assert_int_equal(plan.scratch[3], 0);
-    assert_int_equal(arg_i(&plan.step[0], 21), 0);
+    assert_int_equal(plan.step[0].params.v[GN_FINISH], 0);
 
     oclblas__strlcpy(dev.vendor, "nvidia", sizeof dev.vendor);
     plan = gemv_plan_of(&p);
@@ -1353,7 +1354,7 @@ static void test_gemv_finish(void **state)
     assert_int_equal(plan.scratch[2], 2 * 100000 * sizeof(float));
     assert_int_equal(plan.scratch[3], 391 * sizeof(int));
     assert_int_equal(arg_b(&plan.step[0], 20), OCLBLAS__BUF_S3);
-    assert_int_equal(arg_i(&plan.step[0], 21), 1);
+    assert_int_equal(plan.step[0].params.v[GN_FINISH], 1); /* the set's second program */
     const oclblas__call call = {"sgemv", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 100000, 100000, 0};
     char text[512];
     oclblas__plan_describe(&call, &plan, text, sizeof text);
@@ -1376,16 +1377,29 @@ static void test_gemv_finish(void **state)
     assert_int_equal(plan.num_steps, 2);
     assert_string_equal(plan.step[1].entry, "gemv_reduce");
 
-    /* Consecutive vectors, and gemv_t, keep gemv_reduce. */
+    /* gemv_t too: 256 columns, 8 a work-group (teams of 16), 17 splits of the rows, a count for
+     * each block of columns; 196 splits of a single block (13 for each member) keep gemv_reduce. */
+    p = gemv(1, 100000, 256);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.groups, 32);
+    assert_int_equal(plan.gemv.splits, 17);
+    assert_int_equal(plan.gemv.finish, 1);
+    assert_int_equal(plan.num_steps, 1);
+    assert_int_equal(plan.scratch[3], 32 * sizeof(int));
+    assert_int_equal(arg_b(&plan.step[0], 20), OCLBLAS__BUF_S3);
+    assert_int_equal(plan.step[0].params.v[GT_FINISH], 1);
+    p = gemv(1, 100000, 8);
+    plan = gemv_plan_of(&p);
+    assert_int_equal(plan.gemv.splits, 196);
+    assert_int_equal(plan.gemv.finish, 0);
+    assert_int_equal(plan.num_steps, 2);
+
+    /* Consecutive vectors keep gemv_reduce. */
     set(OCLBLAS__K_GEMV_N, "WGS=64,WPT=2,VW=4,UNR=4,STRM=0");
     p = gemv(0, 1000, 100000);
     plan = gemv_plan_of(&p);
     assert_true(plan.gemv.splits > 1);
     assert_int_equal(plan.gemv.finish, 0);
-    assert_int_equal(plan.num_steps, 2);
-    p = gemv(1, 100000, 256);
-    plan = gemv_plan_of(&p);
-    assert_true(plan.gemv.splits > 1);
     assert_int_equal(plan.num_steps, 2);
 }
 
@@ -1594,10 +1608,15 @@ static void test_derived_sizes(void **state)
     oclblas__params_defines(OCLBLAS__K_GEMM_FAST, &p, text, sizeof text);
     assert_null(strstr(text, "KDIMA"));
     oclblas__params_defines(OCLBLAS__K_GEMV_N, &cx.params[OCLBLAS__K_GEMV_N], text, sizeof text);
-    assert_string_equal(text, "-DWGS=128 -DWPT=2 -DVW=4 -DUNR=4 -DSTRM=1 -DROWS_PER_GROUP=1024");
-    /* gemv_t derives nothing: its team, and so its columns per work-group, are the call's. */
+    assert_string_equal(text, "-DWGS=128 -DWPT=2 -DVW=4 -DUNR=4 -DSTRM=1 -DROWS_PER_GROUP=1024 -DFINISH=0");
+    /* gemv_t derives no size (its team, and so its columns per work-group, are the call's), only which
+     * of its two programs runs. */
     oclblas__params_defines(OCLBLAS__K_GEMV_T, &cx.params[OCLBLAS__K_GEMV_T], text, sizeof text);
-    assert_string_equal(text, "-DWGS=128 -DTPC=16 -DVW=4 -DUNR=2");
+    assert_string_equal(text, "-DWGS=128 -DTPC=16 -DVW=4 -DUNR=2 -DFINISH=0");
+    p = cx.params[OCLBLAS__K_GEMV_T];
+    p.v[GT_FINISH] = 1;
+    oclblas__params_defines(OCLBLAS__K_GEMV_T, &p, text, sizeof text);
+    assert_non_null(strstr(text, "-DFINISH=1"));
 }
 
 static void test_legality(void **state)

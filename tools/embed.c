@@ -4,8 +4,10 @@
  * kernel's descriptor points to, so the library carries its kernels and
  * needs no files at run time. Bytes, not string literals: no escaping, no
  * limit on literal length. The build passes one NAME=FILE per
- * OCLBLAS_KERNEL line of src/kernels/kernels.def.
- *   embed OUT.c NAME=FILE.cl ...
+ * OCLBLAS_KERNEL line of src/kernels/kernels.def, FILE being one or more
+ * files joined by '+' (kernels/common.cl, then the kernel's), which the
+ * source holds one after the other.
+ *   embed OUT.c NAME=FILE.cl[+FILE.cl...] ...
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,17 +32,20 @@ int main(int argc, char **argv)
             return 2;
         }
         *eq = '\0';
-        FILE *in = fopen(eq + 1, "rb");
-        if (!in) {
-            perror(eq + 1);
-            return 1;
-        }
         fprintf(out, "const char oclblas__source_%s[] = {", argv[i]);
-        int c, n = 0;
-        while ((c = fgetc(in)) != EOF)
-            fprintf(out, "%s%d,", n++ % 24 ? "" : "\n", c);
+        int n = 0;
+        for (char *file = strtok(eq + 1, "+"); file; file = strtok(NULL, "+")) {
+            FILE *in = fopen(file, "rb");
+            if (!in) {
+                perror(file);
+                return 1;
+            }
+            int c;
+            while ((c = fgetc(in)) != EOF)
+                fprintf(out, "%s%d,", n++ % 24 ? "" : "\n", c);
+            fclose(in);
+        }
         fprintf(out, "0};\n");
-        fclose(in);
     }
     return fclose(out) == 0 ? 0 : 1;
 }

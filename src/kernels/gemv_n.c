@@ -95,7 +95,8 @@ size_t oclblas__gemv_n_team(const oclblas__params *p, size_t rows, size_t cols, 
 static int derive(const int *v, oclblas__derived *out)
 {
     out[0] = (oclblas__derived){"ROWS_PER_GROUP", v[GN_WGS] * v[GN_VW] * v[GN_WPT]};
-    return 1;
+    out[1] = (oclblas__derived){"FINISH", v[GN_FINISH]};
+    return 2;
 }
 
 void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
@@ -120,6 +121,7 @@ void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
     oclblas__step_int(s, (int)a->batch.stride_b);
     oclblas__step_int(s, (int)a->batch.stride_c);
     oclblas__step_int(s, (int)a->team);
+    oclblas__step_buf(s, a->arrivals);
 }
 
 /* A work-group per ROWS_PER_GROUP / team rows (a panel: one for every row), a split of the columns per
@@ -127,6 +129,7 @@ void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
 void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_N, .entry = "gemv_n", .params = *p};
+    s->params.v[GN_FINISH] = a->finish;
     s->geo.dims = 2;
     s->geo.local[0] = (size_t)p->v[GN_WGS];
     s->geo.local[1] = 1;
@@ -135,8 +138,6 @@ void oclblas__gemv_n_step(const oclblas__params *p, const oclblas__gemv_args *a,
     s->geo.global[1] = ceil_div(a->cols, a->chunk);
     oclblas__step_batch(s, a->batch.count);
     oclblas__gemv_args_put(a, s);
-    oclblas__step_buf(s, a->arrivals);
-    oclblas__step_int(s, a->finish);
 }
 
 const oclblas__kernel_desc oclblas__desc_gemv_n = {

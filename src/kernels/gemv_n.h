@@ -9,6 +9,14 @@
 #include "kernels/step.h"
 
 enum { GN_WGS, GN_WPT, GN_VW, GN_UNR, GN_STRM, GN_COUNT };
+/* Not a parameter: which of a set's two programs a step runs (1: the one
+ * whose work-groups count their arrival and whose last adds the splits up,
+ * FINISH; NVIDIA only), in the slot after the parameters, set by the step
+ * alone, as gemv_t's GT_FINISH; the database and the tuner never see it,
+ * and the program cache keys on it with the rest. A program apart, so that
+ * a launch without splits runs code without the finish's atomic. */
+enum { GN_FINISH = GN_COUNT };
+_Static_assert(GN_FINISH < OCLBLAS__MAX_PARAMS, "gemv_n's program switch needs a slot after its parameters");
 
 /* y = alpha op(A) x + beta y for a column-major A (rows x cols); gemv_n
  * and gemv_t take the same arguments. The reduction (columns for gemv_n,
@@ -33,9 +41,10 @@ typedef struct {
     int vec;
     oclblas__batch batch;
     size_t team;
-    /* gemv_n only: finish 1 adds a split's partial sums up in its own
-     * launch, the work-groups of each block of rows of each problem
-     * counting their arrival in arrivals (zero before and after). */
+    /* finish 1 adds a split's partial sums up in the kernel's own launch
+     * (its program FINISH), the work-groups of each block of rows (gemv_n)
+     * or columns (gemv_t) of each problem counting their arrival in
+     * arrivals (zero before and after). */
     oclblas__buf arrivals;
     int finish;
 } oclblas__gemv_args;

@@ -74,10 +74,17 @@ size_t oclblas__gemv_t_team(const oclblas__params *p, size_t rows)
     return team;
 }
 
+static int derive(const int *v, oclblas__derived *out)
+{
+    out[0] = (oclblas__derived){"FINISH", v[GT_FINISH]};
+    return 1;
+}
+
 /* A work-group per WGS / team columns, a split of the rows per chunk, a problem of a batch per third index. */
 void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMV_T, .entry = "gemv_t", .params = *p};
+    s->params.v[GT_FINISH] = a->finish;
     s->geo.dims = 2;
     s->geo.local[0] = (size_t)p->v[GT_WGS];
     s->geo.local[1] = 1;
@@ -94,4 +101,5 @@ const oclblas__kernel_desc oclblas__desc_gemv_t = {
     .params = params,
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
+    .derive = derive,
 };

@@ -9,6 +9,9 @@
 #include "kernels/gemv_n.h"
 
 enum { GT_WGS, GT_TPC, GT_VW, GT_UNR, GT_COUNT };
+/* gemv_t's program switch, as gemv_n's GN_FINISH. */
+enum { GT_FINISH = GT_COUNT };
+_Static_assert(GT_FINISH < OCLBLAS__MAX_PARAMS, "gemv_t's program switch needs a slot after its parameters");
 
 /* The work-items per column for columns of `rows` (a power of two, at most
  * TPC); a work-group covers WGS / team columns. */

@@ -33,8 +33,8 @@
  * gemv_n: sharing the columns where the rows alone are too few), and each gets
  * enough work-groups to fill the device, splitting its reduction over
  * several work-groups when its natural parallelism is too small (their
- * partial sums added by gemv_reduce's launch, or on NVIDIA by gemv_n's last
- * work-group to arrive, in its own launch). The steps come from the descriptors' step
+ * partial sums added by gemv_reduce's launch, or on NVIDIA by the kernel's
+ * last work-group to arrive, in its own launch). The steps come from the descriptors' step
  * functions, which alone know arguments and geometry. Every parameter,
  * the routine values included, is read for the problem's column-major
  * shape (oclblas__devctx_params): a class of shapes with its own sets (a
@@ -104,29 +104,34 @@ static oclblas_status scale_plan(const oclblas__devctx *cx, const oclblas__shape
 
 /* ---- SGEMV --------------------------------------------------------------- */
 
-/* The most splits each member of a team of gemv_n's last work-group adds
- * when it finishes a split in its own launch: 8, the most measured (64
- * splits of 256 rows in teams of 8 ran as fast as with gemv_reduce,
- * whose teams add many splits in parallel over many work-groups). */
+/* The most splits each member of a team of the last work-group adds when
+ * a gemv kernel finishes a split in its own launch: 8, the most measured
+ * (gemv_n: 64 splits of 256 rows in teams of 8 ran as fast as with
+ * gemv_reduce, whose teams add many splits in parallel over many
+ * work-groups). */
 #define GEMV_FINISH_MAX_ADDS 8
 
-/* Whether gemv_n adds its splits up in its own launch (the last work-group
- * of each block of rows to arrive), which saves gemv_reduce's launch and
- * the wait between the two. That takes an atomic that orders memory across
- * the work-groups of a launch, which OpenCL 1.2 does not have: NVIDIA's in
- * inline PTX does, so NVIDIA alone; and the interleaved layout (STRM = 1),
- * whose teams the last work-group's adds share. */
-static int finishes_in_launch(const oclblas__device_info *dev, const oclblas__params *gp, size_t splits, size_t team)
+/* Whether a gemv kernel adds its splits up in its own launch (the last
+ * work-group of each block of rows, or columns, to arrive), which saves
+ * gemv_reduce's launch and the wait between the two. That takes an atomic
+ * that orders memory across the work-groups of a launch, which OpenCL 1.2
+ * does not have: NVIDIA's in inline PTX does, so NVIDIA alone; for gemv_n
+ * the interleaved layout (STRM = 1), whose teams the last work-group's adds
+ * share. */
+static int finishes_in_launch(const oclblas__device_info *dev, int trans, const oclblas__params *gp, size_t splits,
+                              size_t team)
 {
-    return strcmp(dev->vendor, "nvidia") == 0 && gp->v[GN_STRM] == 1 && ceil_div(splits, team) <= GEMV_FINISH_MAX_ADDS;
+    return strcmp(dev->vendor, "nvidia") == 0 && (trans || gp->v[GN_STRM] == 1) &&
+           ceil_div(splits, team) <= GEMV_FINISH_MAX_ADDS;
 }
 
 /* Whether gemv_t's split of the rows into two, which doubles work-groups
- * that are already more than half the target, is worth gemv_reduce's
- * launch after it: only where reading A takes longer than
- * GEMV_SPLIT_MIN_LAUNCHES launches, since the few more groups a unit holds
- * read faster by a share of the time, while the launch costs the same
- * whatever the size. Without the model's facts, always. */
+ * that are already more than half the target, is worth what adding the
+ * splits up costs (gemv_reduce's launch, or the last work-group's round
+ * trips): only where reading A takes longer than GEMV_SPLIT_MIN_LAUNCHES
+ * launches, since the few more groups a unit holds read faster by a share
+ * of the time, while the cost is the same whatever the size. Without the
+ * model's facts, always. */
 #define GEMV_SPLIT_MIN_LAUNCHES 3
 static int worth_a_launch(const oclblas__model_device *m, size_t bytes)
 {
@@ -210,7 +215,7 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
     }
     if (splits * len_y > INT_MAX / count || chunk > INT_MAX)
         return OCLBLAS_SIZE_TOO_LARGE;
-    const int finish = !trans && splits > 1 && finishes_in_launch(cx->dev, gp, splits, team);
+    const int finish = splits > 1 && finishes_in_launch(cx->dev, trans, gp, splits, team);
 
     out->kind = OCLBLAS__PLAN_GEMV;
     class_of(cx, table, &shape, out);
