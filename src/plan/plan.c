@@ -133,9 +133,9 @@ static int finishes_in_launch(const oclblas__device_info *dev, int trans, const 
  * of the time, while the cost is the same whatever the size. Without the
  * model's facts, always. */
 #define GEMV_SPLIT_MIN_LAUNCHES 3
-static int worth_a_launch(const oclblas__model_device *m, size_t bytes)
+static int worth_splitting(const oclblas__model_device *m, double bytes)
 {
-    return !oclblas__model_valid(m) || (double)bytes / m->bandwidth > GEMV_SPLIT_MIN_LAUNCHES * m->launch_s;
+    return !oclblas__model_valid(m) || bytes / m->bandwidth > GEMV_SPLIT_MIN_LAUNCHES * m->launch_s;
 }
 
 /* A single SGEMV (batch NULL) or a strided batch of them as the launches'
@@ -200,7 +200,7 @@ static oclblas_status gemv_plan(const oclblas__devctx *cx, const oclblas__gemv_p
         team = oclblas__gemv_t_team(gp, rows);
         groups = ceil_div(cols, (size_t)gp->v[GT_WGS] / team) * count;
         splits = groups < target ? ceil_div(target, groups) : 1;
-        if (groups * 2 > target && !worth_a_launch(&cx->model, rows * cols * sizeof(float) * count))
+        if (groups * 2 > target && !worth_splitting(&cx->model, (double)rows * (double)cols * sizeof(float) * count))
             splits = 1;
         const size_t max_splits = ceil_div(rows, team * vw * 8);
         if (splits > max_splits)
