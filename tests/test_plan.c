@@ -1954,13 +1954,15 @@ static void test_gemv_database(void **state)
         oclblas__devctx out;
         assert_int_equal(oclblas__devctx_resolve(&gpu, &out), OCLBLAS_SUCCESS);
         oclblas__plan plan;
-        /* Row-major N 65536 x 256: 256-long columns, teams of 16 (one step of 4 vectors of 4),
-         * 16 columns a work-group of 256, no split. */
+        /* Row-major N 65536 x 256: 256-long columns, the smallest team whose one step covers one
+         * (the H100: 16 work-items of 4 vectors of 4, 16 columns a work-group of 256; the H200: 32
+         * of 2 vectors of 4, 8 columns), no split. */
         oclblas__gemv_problem g = gemv(1, 256, 65536);
         assert_int_equal(oclblas__gemv_plan(&out, &g, &plan), OCLBLAS_SUCCESS);
         assert_string_equal(plan.cls, "gemv-short");
-        assert_int_equal(arg_i(&plan.step[0], 19), 16);
-        assert_int_equal(plan.gemv.groups, 65536 / 16);
+        const int short_team = d == 0 ? 16 : 32;
+        assert_int_equal(arg_i(&plan.step[0], 19), short_team);
+        assert_int_equal(plan.gemv.groups, 65536 / (256 / short_team));
         assert_int_equal(plan.gemv.splits, 1);
         /* Row-major T 65536 x 256: 256 outputs; teams of 8 (32 work-items of 2 rows along them), 4
          * work-groups along the rows, the columns split in multiples of 8 * 8 (64 splits), added up
