@@ -1662,11 +1662,10 @@ static void with_model(void)
     cx.rate[OCLBLAS__K_GEMM_TC] = 60e12;
 }
 
-/* gemv_t's two splits of work-groups more than half the target: worth
- * gemv_reduce's launch only where reading A takes longer than three
- * launches by the model's facts (8 us each at 3 TB/s: 72 MB); always
- * without them. */
-static void test_gemv_split_launch(void **state)
+/* gemv_t's two splits of work-groups more than half the target, worth
+ * adding up only where reading A takes longer than three launches by the
+ * model's facts (8 us each at 3 TB/s: 72 MB); always without them. */
+static void test_gemv_split_worth(void **state)
 {
     (void)state;
     oclblas__gemv_problem p = gemv(1, 4096, 2400); /* 300 groups of the target's 528, 39 MB */
@@ -2236,7 +2235,7 @@ static void test_along_k_per_set(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemv_split_launch, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
+        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemv_split_worth, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
         cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),
