@@ -2235,7 +2235,7 @@ static void test_along_k_per_set(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemv_split_worth, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
+        cmocka_unit_test_setup(test_scale_and_nothing, setup), cmocka_unit_test_setup(test_gemm_as_gemv, setup),
         cmocka_unit_test_setup(test_crossover, setup),         cmocka_unit_test_setup(test_in_place, setup),
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
         cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),
@@ -2246,7 +2246,7 @@ int main(void)
         cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),
         cmocka_unit_test_setup(test_model_direct_tiles, setup),
         cmocka_unit_test_setup(test_small_device_resolves, setup),      cmocka_unit_test_setup(test_gemv_split, setup),
-        cmocka_unit_test_setup(test_gemv_finish, setup),
+        cmocka_unit_test_setup(test_gemv_split_worth, setup),           cmocka_unit_test_setup(test_gemv_finish, setup),
         cmocka_unit_test_setup(test_gemv_scale, setup),        cmocka_unit_test_setup(test_describe, setup),
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
         cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),
