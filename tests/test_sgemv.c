@@ -263,7 +263,8 @@ static void batches(const char *what)
 
 /* GPU-shaped sets (interleaved gemv_n, gemv_t teams up to 32 and 64) on the
  * shapes whose teams differ, with many groups wanted per compute unit (the
- * splits and the reduction's teams) and one (neither). */
+ * splits and the reduction's teams) and one (neither); the last row, the
+ * H200 entry's classes gemv-n-mid and gemv-short. */
 static void test_teams(void **state)
 {
     (void)state;
@@ -271,6 +272,7 @@ static void test_teams(void **state)
         {"WGS=64,WPT=1,VW=2,UNR=4,STRM=1", "WGS=64,TPC=32,VW=4,UNR=2", "GEMV_GROUPS_PER_CU=64"},
         {"WGS=128,WPT=2,VW=4,UNR=2,STRM=1", "WGS=128,TPC=64,VW=2,UNR=4", "GEMV_GROUPS_PER_CU=1"},
         {"WGS=256,WPT=1,VW=1,UNR=8,STRM=1", "WGS=256,TPC=128,VW=8,UNR=1", "GEMV_GROUPS_PER_CU=16"},
+        {"WGS=256,WPT=1,VW=1,UNR=16,STRM=1", "WGS=256,TPC=32,VW=4,UNR=2", "GEMV_GROUPS_PER_CU=4"},
     };
     tu_env env;
     tu_get_env(&env);
