@@ -238,7 +238,8 @@ inline void columns(const int M, const int N, const float alpha, const float bet
 // contiguous but something is not aligned (each column of A read from its
 // first aligned vector on, x by vloadn); 0 for a strided x.
 // rows_per_split is a multiple of VW * team; team, the work-items per
-// column, a power of two at most TPC.
+// column, a power of two at most TPC. arrivals: the FINISH program's counts,
+// one per block of columns of each problem (unread by the other program).
 __attribute__((reqd_work_group_size(WGS, 1, 1)))
 kernel void gemv_t(const int M, const int N, const float alpha, const float beta,
                    const global float *restrict ag, const int a_off, const int a_ld,
