@@ -252,7 +252,8 @@ static void test_above_crossover(void **state)
 
 /* GEMM_SPLIT_K at its maximum: products whose tiles of C are few and whose
  * k is long have k cut into slices (of at least 256) that sum_slices adds,
- * uneven last slices and beta over NaN included (OCLBLAS_VERBOSE=1 shows
+ * uneven last slices, beta over NaN and tiles moved back from C's edge (m
+ * and n not whole tiles, read in place) included (OCLBLAS_VERBOSE=1 shows
  * "N slices of k" for each). */
 static void split_sweep(const char *what, const char *fast)
 {
@@ -260,7 +261,8 @@ static void split_sweep(const char *what, const char *fast)
     tu_get_env(&env);
     tu_override(&env, "routine", "GEMM_MIN_INDIRECT=0,GEMM_SPLIT_K=64");
     tu_override(&env, "gemm_fast", fast);
-    static const size_t shapes[][3] = {{7, 33, 1000}, {64, 64, 4096}, {129, 100, 2049}, {257, 16, 777}, {33, 2, 600}};
+    static const size_t shapes[][3] = {{7, 33, 1000}, {64, 64, 4096}, {129, 100, 2049}, {257, 16, 777},
+                                       {33, 2, 600},  {100, 68, 1500}, {200, 136, 1500}};
     int cases = 0, failures = 0;
     double worst = 0.0;
     for (int l = 0; l < 2; ++l)
