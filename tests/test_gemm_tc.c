@@ -123,11 +123,24 @@ static oclblas__plan plan_for(size_t m, size_t n, size_t k)
     return plan;
 }
 
-/* The kernel the current mode must run: gemm_tc, or gemm_fast when strict. */
+/* The FP32 kernel the device's plans run: gemm_fast, or gemm_cpu where
+ * the entry's GEMM_CPU puts it in gemm_fast's place (a CPU's). */
+static int fp32_kernel(void)
+{
+    const oclblas__device_info *dev;
+    const oclblas__devctx *cx;
+    TU_CHECK(oclblas__device_info_get(env.device, &dev));
+    TU_CHECK(oclblas__devctx_get(dev, &cx));
+    return cx->params[OCLBLAS__K_ROUTINE].v[RT_GEMM_CPU] && cx->status[OCLBLAS__K_GEMM_CPU] == OCLBLAS_SUCCESS
+               ? OCLBLAS__K_GEMM_CPU
+               : OCLBLAS__K_GEMM_FAST;
+}
+
+/* The kernel the current mode must run: gemm_tc, or the FP32 kernel when strict. */
 static void expect_kernel(size_t m, size_t n, size_t k)
 {
     const oclblas__plan plan = plan_for(m, n, k);
-    const int want = oclblas_get_math_mode() == OCLBLAS_MATH_STRICT ? OCLBLAS__K_GEMM_FAST : OCLBLAS__K_GEMM_TC;
+    const int want = oclblas_get_math_mode() == OCLBLAS_MATH_STRICT ? fp32_kernel() : OCLBLAS__K_GEMM_TC;
     if (plan.kind != OCLBLAS__PLAN_FAST || plan.step[plan.main].kernel != want)
         fail_msg("%zux%zux%zu in mode %s: the plan does not run %s", m, n, k,
                  oclblas_math_mode_name(oclblas_get_math_mode()), oclblas__kernels[want]->name);
@@ -363,7 +376,7 @@ static void test_modes_choose(void **state)
     assert_int_equal(plan.step[plan.main].params.v[TC_PRODUCTS], 1);
     set_mode(OCLBLAS_MATH_STRICT);
     plan = plan_for(s, s, s);
-    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(plan.step[plan.main].kernel, fp32_kernel());
 }
 
 /* Layouts, transposes, edges, leading dimensions, offsets, alpha and beta. */
@@ -582,14 +595,14 @@ static void test_batched(void **state)
 }
 
 /* A set without an accurate form (one product, KPAIR): the tf32 mode runs
- * it, the accurate mode keeps gemm_fast rather than lose accuracy. */
+ * it, the accurate mode keeps the FP32 kernel rather than lose accuracy. */
 static void test_tf32_only_set(void **state)
 {
     (void)state;
     tu_override(&env, "gemm_tc", tf32_set);
     const size_t m = 100 * SEMANTICS_SCALE, n = 70 * SEMANTICS_SCALE, k = 300 * SEMANTICS_SCALE;
     oclblas__plan plan = plan_for(m, n, k);
-    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
+    assert_int_equal(plan.step[plan.main].kernel, fp32_kernel());
     set_mode(OCLBLAS_MATH_TF32);
     plan = plan_for(m, n, k);
     assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);

@@ -22,6 +22,7 @@
  * derive, and legality on partial assignments.
  */
 #include "db/db.h"
+#include "kernels/gemm_cpu.h"
 #include "kernels/gemm_direct.h"
 #include "kernels/gemm_fast.h"
 #include "kernels/gemm_tc.h"
@@ -76,7 +77,7 @@ static int setup(void **state)
     set(OCLBLAS__K_GEMM_TC, "BM=128,BN=128,BK=16,WM=64,WN=32,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=1,"
                             "PROMOTE=2,LOOP=1,FRAGV=1,CHUNK=0,KPAIR=0");
     set(OCLBLAS__K_ROUTINE, "GEMM_MIN_INDIRECT=100,GEMV_GROUPS_PER_CU=4,HOST_MAX=0,GEMM_SPLIT_K=4,GEMM_TC_MIN=0,"
-                            "GEMM_MAX_SLICE_K=0,GEMV_T_GROUPS_PER_CU=0");
+                            "GEMM_MAX_SLICE_K=0,GEMV_T_GROUPS_PER_CU=0,GEMM_CPU=0");
     return 0;
 }
 
@@ -92,6 +93,8 @@ static oclblas__gemm_problem gemm(int at, int bt, size_t m, size_t n, size_t k)
                                    {0, m, 0, 0},
                                    OCLBLAS_MATH_STRICT};
 }
+
+static oclblas__plan batch_plan_of(const oclblas__gemm_problem *p, size_t count, size_t sa, size_t sb, size_t sc);
 
 static oclblas__plan plan_of(const oclblas__gemm_problem *p)
 {
@@ -553,6 +556,99 @@ static void test_split_k(void **state)
     assert_false(plan.step[2].after_scratch);
     assert_int_equal(plan.step[2].after, 3u);
     assert_int_equal(plan.step[3].after, 1u << 2);
+}
+
+/* Where GEMM_CPU is 1 (a CPU's entry), the indirect plan runs gemm_cpu in
+ * gemm_fast's place: both operands packed into panels (pack_panels, A in
+ * panels of MR rows, B of NR columns, each as it is stored), never read in
+ * place, k packed to KU, then one work-item for each MR x NR TN strip of C;
+ * a batch and a split of k as gemm_fast's. */
+static void test_cpu_kernel(void **state)
+{
+    (void)state;
+    set(OCLBLAS__K_GEMM_CPU, "VW=8,MV=2,NR=6,KU=2,TN=2");
+    routine(RT_GEMM_MIN_INDIRECT, 0);
+    oclblas__gemm_problem p = gemm(1, 0, 100, 50, 37); /* A stored k x m, B k x n */
+    p.c.offset = 3;
+    p.c.ld = 101;
+    assert_int_equal(plan_of(&p).step[plan_of(&p).main].kernel, OCLBLAS__K_GEMM_FAST); /* GEMM_CPU 0 */
+    routine(RT_GEMM_CPU, 1);
+    oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
+    assert_int_equal(plan.num_steps, 3);
+    assert_true(plan.fast.packed && !plan.fast.a_in_place && !plan.fast.b_in_place);
+    assert_int_equal(plan.fast.mp, 112); /* MR = 16 */
+    assert_int_equal(plan.fast.np, 60);  /* NR TN = 12 */
+    assert_int_equal(plan.fast.kp, 38);  /* KU = 2 */
+    const oclblas__step *a = &plan.step[0], *b = &plan.step[1], *g = &plan.step[2];
+    assert_string_equal(a->entry, "pack_panels");
+    assert_int_equal(arg_i(a, 0), 100); /* rows: m */
+    assert_int_equal(arg_i(a, 1), 37);  /* cols: k */
+    assert_int_equal(arg_b(a, 2), OCLBLAS__BUF_A);
+    assert_int_equal(arg_i(a, 4), 37);  /* lda */
+    assert_int_equal(arg_i(a, 5), 1);   /* stored transposed (k contiguous) */
+    assert_int_equal(arg_i(a, 6), 16);  /* panels of MR rows */
+    assert_int_equal(arg_i(a, 7), 112);
+    assert_int_equal(arg_i(a, 8), 38);
+    assert_int_equal(arg_b(a, 9), OCLBLAS__BUF_S0);
+    assert_string_equal(b->entry, "pack_panels");
+    assert_int_equal(arg_i(b, 0), 50);  /* rows: n */
+    assert_int_equal(arg_i(b, 5), 1);   /* B not transposed: (n, k) at n * ldb + k */
+    assert_int_equal(arg_i(b, 6), 6);   /* panels of NR columns */
+    assert_int_equal(arg_i(b, 7), 60);
+    assert_int_equal(arg_b(b, 9), OCLBLAS__BUF_S1);
+    assert_int_equal(plan.scratch[0], 112 * 38 * sizeof(float));
+    assert_int_equal(plan.scratch[1], 60 * 38 * sizeof(float));
+    assert_string_equal(g->entry, "gemm_cpu");
+    assert_int_equal(g->after, 3u);
+    assert_int_equal(g->geo.global[0], 7);
+    assert_int_equal(g->geo.global[1], 5); /* 10 blocks of NR columns, 2 a work-item */
+    assert_int_equal(g->geo.global[2], 1);
+    assert_int_equal(g->geo.local[0] * g->geo.local[1] * g->geo.local[2], 1);
+    assert_int_equal(arg_i(g, 0), 100);
+    assert_int_equal(arg_i(g, 1), 50);
+    assert_int_equal(arg_i(g, 2), 38);
+    assert_true(arg_f(g, 5) == 1.5f && arg_f(g, 6) == 0.5f);
+    assert_int_equal(arg_b(g, 7), OCLBLAS__BUF_S0);
+    assert_int_equal(arg_b(g, 8), OCLBLAS__BUF_S1);
+    assert_int_equal(arg_b(g, 9), OCLBLAS__BUF_C);
+    assert_int_equal(arg_i(g, 10), 3);
+    assert_int_equal(arg_i(g, 11), 101);
+    const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 100, 50, 37};
+    char text[512];
+    oclblas__plan_describe(&call, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "gemm_cpu on 112x60x38, A packed, B packed, 1 slice of k"));
+
+    /* A strided batch: the problems' packed copies side by side, the batch the third dimension. */
+    p = gemm(0, 1, 64, 48, 40);
+    plan = batch_plan_of(&p, 5, 64 * 40, 48 * 40, 64 * 48);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_CPU);
+    assert_int_equal(plan.step[0].geo.global[2], 5);
+    assert_int_equal(arg_i(&plan.step[0], 5), 0); /* A not transposed */
+    assert_int_equal(arg_i(&plan.step[1], 5), 0); /* B transposed: n contiguous */
+    g = &plan.step[plan.main];
+    assert_int_equal(g->geo.global[2], 5);
+    assert_int_equal(arg_i(g, 3), 0);           /* k_slice 0: a batch */
+    assert_int_equal(arg_i(g, 4), 64 * 48);     /* C's stride */
+    assert_int_equal(arg_i(g, 12), 64 * 40);    /* each problem's panels of A */
+    assert_int_equal(arg_i(g, 13), 48 * 40);
+
+    /* Few blocks of C and a long k: slices into the partial sums, then sum_slices. */
+    p = gemm(0, 0, 32, 24, 65536);
+    plan = plan_of(&p);
+    assert_true(plan.fast.slices > 1);
+    g = &plan.step[plan.main];
+    assert_int_equal(g->kernel, OCLBLAS__K_GEMM_CPU);
+    assert_int_equal(g->geo.global[2], plan.fast.slices);
+    assert_int_equal(arg_i(g, 3), (int)plan.fast.k_slice);
+    assert_true(arg_f(g, 5) == 1.0f && arg_f(g, 6) == 0.0f);
+    assert_int_equal(arg_b(g, 9), OCLBLAS__BUF_S2);
+    assert_string_equal(plan.step[plan.num_steps - 1].entry, "sum_slices");
+
+    /* A device that resolves no gemm_cpu set keeps gemm_fast. */
+    cx.status[OCLBLAS__K_GEMM_CPU] = OCLBLAS_INVALID_PARAMS;
+    p = gemm(1, 0, 100, 50, 37);
+    assert_int_equal(plan_of(&p).step[plan_of(&p).main].kernel, OCLBLAS__K_GEMM_FAST);
 }
 
 static void test_too_large(void **state)
@@ -1148,7 +1244,8 @@ static oclblas__device_info known_as(const char *name, const char *vendor, const
 }
 
 /* What the compiled-in database gives: an H100 runs gemm_tc from 2048^3 in
- * the accurate mode; a CPU has no gemm_tc at all and keeps gemm_fast. */
+ * the accurate mode and gemm_fast in the strict one; a CPU has no gemm_tc
+ * at all and runs gemm_cpu (its entry's GEMM_CPU) in every mode. */
 static void test_tc_database(void **state)
 {
     (void)state;
@@ -1173,7 +1270,7 @@ static void test_tc_database(void **state)
     for (int mode = OCLBLAS_MATH_STRICT; mode <= OCLBLAS_MATH_TF32; ++mode) {
         p.mode = (oclblas_math_mode)mode;
         assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
-        assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_FAST);
+        assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_CPU);
     }
 }
 
@@ -2240,7 +2337,7 @@ int main(void)
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
         cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),
         cmocka_unit_test_setup(test_batch_along_k, setup),     cmocka_unit_test_setup(test_model_along_k, setup),
-        cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_too_large, setup),
+        cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_cpu_kernel, setup),        cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
         cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),

@@ -268,11 +268,42 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
     return worst;
 }
 
-void tu_override(const tu_env *env, const char *kernel, const char *params)
+static void override_one(const tu_env *env, const char *kernel, const char *params)
 {
     oclblas_status st = oclblas_override_params(env->device, kernel, params);
     if (st != OCLBLAS_SUCCESS)
         fail_msg("override %s '%s': %s", kernel, params ? params : "(remove)", oclblas_status_string(st));
+}
+
+/* The routine's override as the test gave it, and whether a gemm_fast set is in force. */
+static char test_routine[512];
+static int test_routine_given, fast_given;
+
+/* The routine's override with GEMM_CPU 0 while a gemm_fast set is in force. */
+static void override_routine(const tu_env *env)
+{
+    char text[sizeof test_routine + 16];
+    if (fast_given)
+        snprintf(text, sizeof text, "%s%sGEMM_CPU=0", test_routine_given ? test_routine : "",
+                 test_routine_given && test_routine[0] ? "," : "");
+    else
+        snprintf(text, sizeof text, "%s", test_routine);
+    override_one(env, "routine", fast_given || test_routine_given ? text : NULL);
+}
+
+void tu_override(const tu_env *env, const char *kernel, const char *params)
+{
+    if (strcmp(kernel, "routine") == 0) {
+        test_routine_given = params != NULL;
+        snprintf(test_routine, sizeof test_routine, "%s", params ? params : "");
+        override_routine(env);
+        return;
+    }
+    override_one(env, kernel, params);
+    if (strcmp(kernel, "gemm_fast") == 0 && fast_given != (params != NULL)) {
+        fast_given = params != NULL;
+        override_routine(env);
+    }
 }
 
 double tu_gemv_output_ratio(double sum, double mag, size_t len, float alpha, float beta, float y0, float got)

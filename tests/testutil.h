@@ -62,7 +62,10 @@ double tu_gemv_case(const tu_env *env, int host, oclblas_layout layout, oclblas_
  * bound for a dot product of len terms whose magnitudes add to mag. */
 double tu_gemv_output_ratio(double sum, double mag, size_t len, float alpha, float beta, float y0, float got);
 
-/* Overrides of one device's parameters for a test; NULL text removes them. */
+/* Overrides of one device's parameters for a test; NULL text removes them.
+ * While a test has a gemm_fast set in force, the routine value GEMM_CPU is
+ * 0 as well (added to the routine's override, or made one), so that the
+ * set runs on a CPU too, whose entry otherwise has gemm_cpu in its place. */
 void tu_override(const tu_env *env, const char *kernel, const char *params);
 
 #define TU_CHECK(call)                                                                                         \

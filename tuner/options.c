@@ -484,9 +484,9 @@ static int run_option(tune_options *o, int c, const char *arg, int *any_kernel)
 /* The rules between options, once all are read. */
 static int options_agree(tune_options *o, int batch, int swarm, int any_kernel)
 {
-    if (!any_kernel)
+    if (!any_kernel) /* every kernel, as by default (tune_options_for_device may leave some out) */
         for (int i = 0; i < OCLBLAS__K_COUNT; ++i)
-            o->selected[i] = 1;
+            o->selected[i] = SELECTED_BY_DEFAULT;
     o->strategy.batch = batch ? batch : o->jobs;
     o->strategy.swarm = swarm ? swarm : (o->jobs > 8 ? o->jobs : 8);
     if (o->strategy.kind == TUNE_RANDOM && o->strategy.fraction > 0 && o->strategy.count != 100)
@@ -689,4 +689,9 @@ void tune_options_for_device(tune_options *o, const tune_device *d)
                 fprintf(stderr, "oclblas-tune: %s is not tuned on this device: %s\n", oclblas__kernels[k]->name, why);
         }
     }
+    /* A kernel meant for CPUs (gemm_cpu) is searched on another device only where -k names it. */
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        if (o->selected[k] == SELECTED_BY_DEFAULT && tuning_of(k) && tuning_of(k)->cpu_only &&
+            strcmp(d->info->type, "CPU") != 0)
+            o->selected[k] = 0;
 }

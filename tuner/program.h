@@ -37,12 +37,14 @@ typedef struct {
     char text[256];
 } values_opt;
 
+#define SELECTED_BY_DEFAULT 2
+
 typedef struct {
     const char *device, *output, *journal, *cache_dir;
     int fresh, list, quiet, jobs, runs, seed_db;
     const char *from_journal; /* write the entry from this journal, measuring nothing */
     int build_mode; /* BUILD_AUTO, BUILD_THREADS, BUILD_PROCESSES */
-    int selected[OCLBLAS__K_COUNT];
+    int selected[OCLBLAS__K_COUNT]; /* 0 no, 1 named by -k, SELECTED_BY_DEFAULT no -k given */
     tune_strategy_opts strategy;
     double time_total;
     double time_kernel[OCLBLAS__K_COUNT];

@@ -33,7 +33,11 @@
  *                       8192 (CPU: 512^3, 1024^3 and 2048^3), through the
  *                       indirect plan, calls back to back;
  *   GEMV_T_GROUPS_PER_CU as GEMV_GROUPS_PER_CU, on a tall gemv_t and a
- *                       square one.
+ *                       square one;
+ *   GEMM_CPU            512^3 and 1024^3 (GPU: 1024^3 and 2048^3)
+ *                       column-major NN SGEMMs through the indirect plan
+ *                       with gemm_fast and with gemm_cpu, calls back to
+ *                       back.
  * The values other than GEMM_TC_MIN are measured in the strict mode (FFMA
  * only), whatever the mode of the process.
  * Each value is the candidate whose plan choice minimises the sum over the
@@ -699,6 +703,37 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
                 why_len);
 }
 
+/* GEMM_CPU: gemm_fast (0) or gemm_cpu (1) in the indirect plans, the one
+ * whose plans are faster over two squares. */
+static int tune_cpu_kernel(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
+                           size_t why_len)
+{
+    const int cpu = strcmp(d->info->type, "CPU") == 0;
+    const size_t sizes[2] = {cpu ? 512 : 1024, cpu ? 1024 : 2048};
+    /* As GEMM_TC_MIN: a size at or above the key takes gemm_cpu (0: always, INT_MAX: never). */
+    static const int keys[2] = {INT_MAX, 0}, vals[2] = {0, 1};
+    const two_ways ways = {RT_GEMM_CPU, {0, 1}, RT_GEMM_MIN_INDIRECT, {"gemm_fast", "gemm_cpu"},
+                           {OCLBLAS__PLAN_FAST, OCLBLAS__PLAN_FAST}, {OCLBLAS__K_GEMM_FAST, OCLBLAS__K_GEMM_CPU}, 0};
+    double size[2], time[2][2];
+    int np = 0;
+    for (int i = 0; i < 2 && !given_up(o); ++i) {
+        const size_t s = sizes[i];
+        problem p;
+        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
+            free_problem(&p);
+            snprintf(why, why_len, "out of memory at %zu", s);
+            return 0;
+        }
+        size[np] = (double)s;
+        char ptext[96];
+        snprintf(ptext, sizeof ptext, "GEMM_CPU %zux%zux%zu NN", s, s, s);
+        measure_two_ways(d, o, j, &p, &ways, ptext, 2.0 * s * s * s * 1e-9, time[np]);
+        ++np;
+        free_problem(&p);
+    }
+    return pick(keys, vals, 2, size, np, (const double(*)[2])time, 0, -1, "sizes", value, why, why_len);
+}
+
 /* The routine values of one class: the split of k on its products, then
  * with it whether they go to gemm_direct (GEMM_MIN_INDIRECT), and
  * GEMV_GROUPS_PER_CU and GEMV_T_GROUPS_PER_CU on its gemvs (each on its
@@ -804,7 +839,7 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
     (void)len;
     typedef int (*fn)(tune_device *, const tune_routine_opts *, tune_journal *, int *, char *, size_t);
     static const fn fns[RT_COUNT] = {tune_crossover, tune_groups,    tune_host_max, tune_split,
-                                     tune_tc_min,    tune_max_slice, tune_t_groups};
+                                     tune_tc_min,    tune_max_slice, tune_t_groups, tune_cpu_kernel};
     /* The FP32 kernels' values are measured on them alone. */
     const oclblas_math_mode mode = oclblas_get_math_mode();
     oclblas_set_math_mode(OCLBLAS_MATH_STRICT);

@@ -208,7 +208,7 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 {
     const int *v = p->v;
     *out = (oclblas__tile){(size_t)v[GF_MWG], (size_t)v[GF_NWG], (size_t)v[GF_KWG], (size_t)v[GF_VWM],
-                           (size_t)v[GF_VWN]};
+                           (size_t)v[GF_VWN], 0, 0};
 }
 
 /* An operand staged through local memory may be stored with k contiguous,

@@ -286,7 +286,7 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 {
     const int *v = p->v;
     *out = (oclblas__tile){(size_t)v[TC_BM], (size_t)v[TC_BN], (size_t)v[TC_BK], OCLBLAS__GEMM_TC_VW,
-                           OCLBLAS__GEMM_TC_VW};
+                           OCLBLAS__GEMM_TC_VW, 0, 0};
 }
 
 /* An operand stored with k contiguous is turned on its way into local

@@ -29,6 +29,10 @@ static const oclblas__param_def params[RT_COUNT] = {
      * fraction of gemv_n's, and few columns need many more of them; 0 (or
      * left out of an entry): as GEMV_GROUPS_PER_CU */
     [RT_GEMV_T_GROUPS_PER_CU] = {"GEMV_T_GROUPS_PER_CU", 0, 1024, 6, {1, 2, 4, 8, 16, 32}, .optional = 1},
+    /* 1: SGEMM's indirect plans run gemm_cpu, on operands packed into
+     * panels, instead of gemm_fast (a CPU's choice); 0 (or left out of an
+     * entry): gemm_fast */
+    [RT_GEMM_CPU] = {"GEMM_CPU", 0, 1, 2, {0, 1}, .optional = 1},
 };
 
 const oclblas__kernel_desc oclblas__desc_routine = {

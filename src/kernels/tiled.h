@@ -43,10 +43,14 @@ typedef struct {
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;
  * padded sizes are multiples of them. An operand read in place (not padded
  * into scratch) has its offset, leading dimension and alignment multiples
- * of the vector width it is read in: vwa for A, vwb for B. */
+ * of the vector width it is read in: vwa for A, vwb for B. A kernel whose
+ * operands are packed in panels (gemm_cpu) gives the panels' rows of A
+ * and of B, panel_a and panel_b (dividing the tile's m and n), and reads
+ * nothing in place; 0 for the others, whose operands are padded 2-D. */
 typedef struct {
     size_t m, n, k;
     size_t vwa, vwb;
+    size_t panel_a, panel_b;
 } oclblas__tile;
 
 struct oclblas__tiled {

@@ -20,12 +20,16 @@
  *                          in the accurate and tf32 math modes gemm_tc in
  *                          gemm_fast's place (same padding, same split, its
  *                          own tile) where the device can run it and
- *                          m * n * k is at least GEMM_TC_MIN cubed.
+ *                          m * n * k is at least GEMM_TC_MIN cubed; where
+ *                          GEMM_CPU is 1 (a CPU's entry) gemm_cpu in
+ *                          gemm_fast's place, on both operands packed
+ *                          into panels (pack_panels).
  * Where the device's entry gives the cost model's facts and the measured
  * rates of its sets (plan/model.h), the last two rows are one choice
  * instead: the plan the model finds fastest among gemm_direct with each of
- * its sets, gemm_fast with each set of the entry and each split of k, and
- * gemm_tc with the mode's set and each split where the mode allows it.
+ * its sets, gemm_fast (and gemm_cpu) with each set of the entry and each
+ * split of k, and gemm_tc with the mode's set and each split where the
+ * mode allows it.
  * For SGEMV the kernel follows the direction of memory: gemv_n when the
  * output runs along A's contiguous direction (y = A x), gemv_t when each
  * output is a dot product along it (y = A^T x); in each a team of
@@ -458,16 +462,18 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * int; in a batch, if every problem's operand starts on a whole
      * vector). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
+    const int packed = tile->panel_a > 0; /* the kernel reads panels (gemm_cpu): never in place */
+    f->a_in_place = !packed && (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
                     lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
                     stride_a % vwm == 0;
-    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
+    f->b_in_place = !packed && (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
                     ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
                     stride_b % vwn == 0;
     f->a_k_contiguous = f->a_in_place && at;
     f->b_k_contiguous = f->b_in_place && !bt;
-    f->a_transposed = !f->a_in_place && at;
-    f->b_transposed = !f->b_in_place && !bt;
+    f->a_transposed = !packed && !f->a_in_place && at;
+    f->b_transposed = !packed && !f->b_in_place && !bt;
+    f->packed = packed;
     /* The set's second program where k is not whole tiles and that lets an
      * operand be read in place, or wherever it may (the kernel is then
      * given the real k). */
@@ -527,16 +533,16 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     unsigned pads = 0;
     if (!a_in_place) {
         const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
-                                     a_copies, stride_a, mp * kp};
+                                     a_copies, stride_a, mp * kp, reads->t.panel_a};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &a, s);
         s->after_scratch = 1;
     }
     if (!b_in_place) {
-        /* B's n must be the contiguous direction: stored k x n (not transposed) it is turned. */
+        /* B's n must be the contiguous direction (or its panels' rows): stored k x n (not transposed) it is turned. */
         const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
-                                     b_copies, stride_b, np * kp};
+                                     b_copies, stride_b, np * kp, reads->t.panel_b};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
         oclblas__pad_step(hp, &b, s);
@@ -586,13 +592,24 @@ static int mostly_padding(const oclblas__tile *tile, const oclblas__shape *s)
     return padded > 4.0 * (double)s->m * (double)s->n * (double)s->k;
 }
 
+/* The tiled FP32 kernel of the indirect plan by the rules, rp the routine
+ * values in force: gemm_cpu where GEMM_CPU says so (a CPU's entry: its
+ * packed panels keep a block's sums in registers, where gemm_fast's tiles
+ * spill them there), else gemm_fast. */
+static int indirect_kernel(const oclblas__devctx *cx, const oclblas__params *rp)
+{
+    return rp->v[RT_GEMM_CPU] && cx->status[OCLBLAS__K_GEMM_CPU] == OCLBLAS_SUCCESS ? OCLBLAS__K_GEMM_CPU
+                                                                                   : OCLBLAS__K_GEMM_FAST;
+}
+
 /* The indirect plan by the routine values and the classes' rules:
  * gemm_tc where the mode allows it (tc_mode_set), m * n * k (of a batch:
  * the whole batch's) is at least GEMM_TC_MIN cubed, and a batch's
- * problems are not mostly padding in its tiles; else gemm_fast with the
- * set of its class for the shape (its second program only for a k that is
- * not whole tiles); k split by k_slices. hp and rp: the helpers' and the
- * routine's sets in force for the shape. */
+ * problems are not mostly padding in its tiles; else the FP32 kernel
+ * (indirect_kernel) with the set of its class for the shape (gemm_fast's
+ * second program only for a k that is not whole tiles); k split by
+ * k_slices. hp and rp: the helpers' and the routine's sets in force for
+ * the shape. */
 static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                 const oclblas__batch *batch, const oclblas__shape *shape, const oclblas__params *hp,
                                 const oclblas__params *rp, oclblas__plan *out)
@@ -608,12 +625,12 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         if (!batch || !mostly_padding(&reads.t, shape))
             return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
     }
-    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, shape, &st);
+    const int kernel = indirect_kernel(cx, rp);
+    const oclblas__params *fp = oclblas__devctx_params(cx, kernel, shape, &st);
     if (!fp)
         return st;
-    const set_tile reads = tile_of(OCLBLAS__K_GEMM_FAST, fp);
-    return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_FAST, fp,
-                      oclblas__devctx_class(cx, OCLBLAS__K_GEMM_FAST, shape), 0, &reads, out);
+    const set_tile reads = tile_of(kernel, fp);
+    return tiled_plan(cx, p, batch, hp, rp, kernel, fp, oclblas__devctx_class(cx, kernel, shape), 0, &reads, out);
 }
 
 /* gemm_direct with the given set, straight from the caller's buffers; of
@@ -636,15 +653,17 @@ static void direct_plan(const oclblas__gemm_problem *p, const oclblas__batch *ba
 /* Whether a batch of count problems of the shape pays the indirect plan
  * (by the rules): the launch's whole work at the crossover or beyond
  * (where the padding passes pay for a single problem), and the problems
- * not mostly padding in gemm_fast's tiles. */
-static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, size_t count, double cube)
+ * not mostly padding in the FP32 kernel's tiles. */
+static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__params *rp, const oclblas__shape *s,
+                           size_t count, double cube)
 {
     oclblas_status st;
-    const oclblas__params *fp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_FAST, s, &st);
+    const int kernel = indirect_kernel(cx, rp);
+    const oclblas__params *fp = oclblas__devctx_params(cx, kernel, s, &st);
     if (!fp || (double)count * (double)s->m * (double)s->n * (double)s->k < cube)
         return 0;
     oclblas__tile tile;
-    oclblas__kernels[OCLBLAS__K_GEMM_FAST]->tiled->tile(fp, &tile);
+    oclblas__kernels[kernel]->tiled->tile(fp, &tile);
     return !mostly_padding(&tile, s);
 }
 
@@ -653,8 +672,9 @@ static int batch_pays_fast(const oclblas__devctx *cx, const oclblas__shape *s, s
 /* Whether the model chooses the plan: the device's entry gives the model's
  * facts and a measured rate for the sets for every shape of the kernels it
  * chooses among (gemm_fast, gemm_direct, and gemm_tc where the device runs
- * it). A set in force without a rate (an override, the tuner's candidate)
- * leaves the choice to the routine values and the classes' rules. */
+ * it; gemm_cpu's sets join where GEMM_CPU is 1 and they have rates). A set
+ * in force without a rate (an override, the tuner's candidate) leaves the
+ * choice to the routine values and the classes' rules. */
 static int model_decides(const oclblas__devctx *cx)
 {
     return oclblas__model_valid(&cx->model) && cx->rate[OCLBLAS__K_GEMM_FAST] > 0 &&
@@ -871,7 +891,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
         best.ways = 1;
         best.time_s = best.per_problem_s = out->model.time_s;
     }
-    static const int tables[] = {OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMM_FAST};
+    static const int tables[] = {OCLBLAS__K_GEMM_DIRECT, OCLBLAS__K_GEMM_FAST, OCLBLAS__K_GEMM_CPU};
     for (size_t t = 0; t < sizeof tables / sizeof tables[0]; ++t) {
         const int kernel = tables[t];
         for (int i = -1; i < cx->num_classes[kernel]; ++i) {
@@ -882,7 +902,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                                  {peeled[0], peeled[1], peeled[2]}};
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
             const char *cls = c ? c->cls.name : NULL;
-            if (!(sr.rate > 0))
+            if (!(sr.rate > 0) || (kernel == OCLBLAS__K_GEMM_CPU && !rp->v[RT_GEMM_CPU]))
                 continue;
             if (kernel == OCLBLAS__K_GEMM_DIRECT) {
                 /* One launch on the caller's buffers, every group a tile of C over the whole of k:
@@ -979,7 +999,7 @@ static oclblas_status gemm_plan(const oclblas__devctx *cx, const oclblas__gemm_p
         return st;
     memset(out, 0, sizeof *out);
     out->problems = launch_problems(batch);
-    if (batch ? batch_pays_fast(cx, &shape, batch->count, cube) : work >= cube)
+    if (batch ? batch_pays_fast(cx, rp, &shape, batch->count, cube) : work >= cube)
         return hp ? fast_plan(cx, p, batch, &shape, hp, rp, out) : hst;
     const oclblas__params *dp = oclblas__devctx_params(cx, OCLBLAS__K_GEMM_DIRECT, &shape, &st);
     if (!dp)
@@ -1014,9 +1034,9 @@ static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
         *used += (size_t)w;
 }
 
-static const char *operand_way(int in_place, int k_contiguous, int transposed)
+static const char *operand_way(int in_place, int k_contiguous, int transposed, int packed)
 {
-    return k_contiguous ? "in place along k" : in_place ? "in place" : transposed ? "transposed" : "padded";
+    return k_contiguous ? "in place along k" : in_place ? "in place" : transposed ? "transposed" : packed ? "packed" : "padded";
 }
 
 void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan, char *buf, size_t len)
@@ -1064,7 +1084,8 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         put(buf, len, &used, "%s%s%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
-            operand_way(a_ip, a_kc, a_tr), operand_way(b_ip, b_kc, b_tr), plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
+            operand_way(a_ip, a_kc, a_tr, plan->fast.packed), operand_way(b_ip, b_kc, b_tr, plan->fast.packed),
+            plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         if (plan->fast.peeled)
             put(buf, len, &used, ", peeled%s", plan->fast.kp != call->k ? " (k read ragged)" : "");
         break;

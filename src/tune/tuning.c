@@ -4,10 +4,10 @@
  * times. Most kernels are timed alone on operands they read in place
  * (gemm_fast and gemm_tc on sizes rounded to the candidate's tile, k not
  * split; gemm_direct on column-major NN products; the helpers padding an
- * operand to the tuned gemm_fast's tile); the gemv kernels and gemm_fast's
- * classes of shapes through the library's whole plan with the candidate in
- * force, since the reduction or the padding a candidate causes is part of
- * its cost. This sits above the plans so that the descriptors, which the
+ * operand to the tuned gemm_fast's tile); the gemv kernels, gemm_cpu and
+ * gemm_fast's classes of shapes through the library's whole plan with the
+ * candidate in force, since the reduction, the padding or the packing a
+ * candidate causes is part of its cost. This sits above the plans so that the descriptors, which the
  * plans read, never call back into them.
  */
 #include "tune/tuning.h"
@@ -63,15 +63,18 @@ static oclblas_status gemm_fast_plan(const oclblas__devctx *cx, const oclblas__p
  * and its sum included) on the class's problem, NN, cand for every shape;
  * gemm_fast's plan even where the crossover would send the problem to
  * gemm_direct (the class's own crossover is measured afterwards, with the
- * tuned set). */
+ * tuned set) or GEMM_CPU to gemm_cpu. */
 static oclblas_status gemm_fast_class_plan(const oclblas__devctx *cx, const oclblas__params *cand,
                                            const oclblas__tune_problem *p, oclblas__plan *out)
 {
     oclblas__devctx with = *cx;
     oclblas__devctx_set(&with, OCLBLAS__K_GEMM_FAST, cand);
     with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT] = 0;
-    for (int c = 0; c < with.num_classes[OCLBLAS__K_ROUTINE]; ++c)
+    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_CPU] = 0;
+    for (int c = 0; c < with.num_classes[OCLBLAS__K_ROUTINE]; ++c) {
         with.classes[OCLBLAS__K_ROUTINE][c].params.v[RT_GEMM_MIN_INDIRECT] = 0;
+        with.classes[OCLBLAS__K_ROUTINE][c].params.v[RT_GEMM_CPU] = 0;
+    }
     const oclblas__gemm_problem g = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS_MATH_STRICT};
@@ -105,6 +108,32 @@ static const oclblas__tuning gemm_tc = {
     .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 1, .share = 0.3,
     .num_sizes = 1, .gpu = {{4096, 4096, 4096}}, .cpu = {{256, 256, 256}}, .rate = {4096, 4096, 4096},
     .whole_plan = 0, .prepare = gemm_tc_prepare, .plan = gemm_tc_plan,
+};
+
+/* gemm_cpu through the library's whole plan (its operands packed into
+ * panels, which is part of its cost), column-major NN, cand in force for
+ * every shape and GEMM_CPU 1, whatever the crossover. */
+static oclblas_status gemm_cpu_plan(const oclblas__devctx *cx, const oclblas__params *cand,
+                                    const oclblas__tune_problem *p, oclblas__plan *out)
+{
+    oclblas__devctx with = *cx;
+    oclblas__devctx_set(&with, OCLBLAS__K_GEMM_CPU, cand);
+    oclblas__devctx_set(&with, OCLBLAS__K_ROUTINE, &cx->params[OCLBLAS__K_ROUTINE]);
+    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_MIN_INDIRECT] = 0;
+    with.params[OCLBLAS__K_ROUTINE].v[RT_GEMM_CPU] = 1;
+    const oclblas__gemm_problem g = {0, 0, p->m, p->n, p->k, p->alpha, p->beta,
+                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
+                                     {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS_MATH_STRICT};
+    const oclblas_status st = oclblas__gemm_plan(&with, &g, out);
+    return st == OCLBLAS_SUCCESS && (out->kind != OCLBLAS__PLAN_FAST || out->step[out->main].kernel != OCLBLAS__K_GEMM_CPU)
+               ? OCLBLAS_INVALID_ARGUMENT
+               : st;
+}
+
+static const oclblas__tuning gemm_cpu = {
+    .form = OCLBLAS__FORM_GEMM, .trans_a = 0, .trans_b = 0, .share = 0.3,
+    .num_sizes = 2, .gpu = {{1024, 1024, 1024}, {2048, 2048, 2048}}, .cpu = {{1024, 1024, 1024}, {512, 512, 512}},
+    .rate = {1024, 1024, 1024}, .whole_plan = 1, .plan = gemm_cpu_plan, .cpu_only = 1,
 };
 
 /* ---- gemm_direct ----------------------------------------------------------- */
@@ -141,8 +170,8 @@ static oclblas_status helpers_plan(const oclblas__devctx *cx, const oclblas__par
                                    const oclblas__tune_problem *p, oclblas__plan *out)
 {
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
-    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C, 1, 0, 0};
-    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B, 1, 0, 0};
+    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C, 1, 0, 0, 0};
+    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B, 1, 0, 0, 0};
     oclblas__pad_step(cand, &copy, &out->step[0]);
     oclblas__pad_step(cand, &transpose, &out->step[1]);
     return OCLBLAS_SUCCESS;
@@ -198,6 +227,7 @@ static const oclblas__tuning gemv_t = {
 static const oclblas__tuning *const tunings[OCLBLAS__K_COUNT] = {
     [OCLBLAS__K_GEMM_FAST] = &gemm_fast, [OCLBLAS__K_HELPERS] = &helpers, [OCLBLAS__K_GEMM_DIRECT] = &gemm_direct,
     [OCLBLAS__K_GEMV_N] = &gemv_n,       [OCLBLAS__K_GEMV_T] = &gemv_t,   [OCLBLAS__K_GEMM_TC] = &gemm_tc,
+    [OCLBLAS__K_GEMM_CPU] = &gemm_cpu,
 };
 
 const oclblas__tuning *oclblas__tuning_of(int kernel)

@@ -51,6 +51,9 @@ struct oclblas__tuning {
     /* 1: a set is tuned for each class of shapes of the kernel's form (the
      * tuner's --class), beside the set for every shape. */
     int per_class;
+    /* 1: a kernel meant for CPUs, searched on other devices only where
+     * the run names it. */
+    int cpu_only;
     /* The plan timed for a class: the library's whole plan for the class's
      * problem as it is (no prepare), cand in force for every shape, timed
      * end to end; for the GEMM form column-major NN (A m x k, B k x n).

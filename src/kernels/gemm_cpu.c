@@ -1,0 +1,96 @@
+/*
+ * gemm_cpu's descriptor (kernels/gemm_cpu.cl): its five parameters (the
+ * vector width VW, vectors of m a block MV, columns a block NR, steps of k
+ * unrolled KU, blocks a work-item TN) with their ranges and the tuner's
+ * candidates, the rule that keeps a block's accumulators within reach of
+ * the registers, the size derived from a set, its launch geometry (one
+ * work-item a work-group, one MR x NR TN strip of C each) and its tile,
+ * as the plan asks of a tiled kernel (kernels/tiled.h): operands packed in
+ * panels of MR rows of A and NR columns of B, whatever they are stored
+ * as, and k packed to a multiple of KU.
+ */
+#include "kernels/gemm_cpu.h"
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+static const oclblas__param_def params[GC_COUNT] = {
+    [GC_VW] = {"VW", 4, 16, 2, {8, 16}},
+    [GC_MV] = {"MV", 1, 8, 3, {1, 2, 3}, 'm'},
+    [GC_NR] = {"NR", 1, 32, 6, {2, 4, 6, 8, 12, 14}, 'n'},
+    [GC_KU] = {"KU", 1, 16, 3, {1, 2, 4}, 'k'},
+    [GC_TN] = {"TN", 1, 16, 3, {1, 2, 4}},
+};
+
+static const char *vw(const int *v, const oclblas__limits *l)
+{
+    return v[GC_VW] == 4 || v[GC_VW] == 8 || v[GC_VW] == 16 ? NULL : "VW must be 4, 8 or 16";
+}
+/* A block's accumulators live in registers; beyond 64 vectors they spill on every CPU. */
+static const char *block(const int *v, const oclblas__limits *l)
+{
+    return v[GC_MV] * v[GC_NR] > 64 ? "MV * NR must be at most 64" : NULL;
+}
+
+#define P OCLBLAS__P
+static const oclblas__rule rules[] = {
+    {P(GC_VW), 0, vw},
+    {P(GC_MV) | P(GC_NR), 0, block},
+};
+#undef P
+
+static int derive(const int *v, oclblas__derived *out)
+{
+    out[0] = (oclblas__derived){"MR", v[GC_MV] * v[GC_VW]}; /* rows of A a panel, of C a block */
+    return 1;
+}
+
+void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
+{
+    const int *v = p->v;
+    const size_t mr = (size_t)(v[GC_MV] * v[GC_VW]), nr = (size_t)v[GC_NR];
+    *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_CPU, .entry = "gemm_cpu", .params = *p};
+    s->geo.dims = 3;
+    s->geo.local[0] = s->geo.local[1] = s->geo.local[2] = 1;
+    s->geo.global[0] = ceil_div(a->m, mr);
+    s->geo.global[1] = ceil_div(ceil_div(a->n, nr), (size_t)v[GC_TN]);
+    /* The launch's third dimension: the batch, or the slices of k (k_slice 0: a batch). */
+    const oclblas__batch *batch = &a->batch;
+    const int batched = batch->count > 1;
+    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
+    oclblas__step_int(s, (int)a->m);
+    oclblas__step_int(s, (int)a->n);
+    oclblas__step_int(s, (int)a->k);
+    oclblas__step_int(s, batched ? 0 : (int)a->k_slice);
+    oclblas__step_int(s, (int)(batched ? batch->stride_c : a->c_slice));
+    oclblas__step_float(s, a->alpha);
+    oclblas__step_float(s, a->beta);
+    oclblas__step_buf(s, a->a);
+    oclblas__step_buf(s, a->b);
+    oclblas__step_buf(s, a->c);
+    oclblas__step_int(s, (int)a->c_off);
+    oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, batched ? (int)batch->stride_a : 0);
+    oclblas__step_int(s, batched ? (int)batch->stride_b : 0);
+}
+
+/* A work-item computes MR x NR TN of C per KU of k; its operands are
+ * packed in panels of MR rows of A and NR columns of B. */
+static void tile(const oclblas__params *p, oclblas__tile *out)
+{
+    const int *v = p->v;
+    const size_t mr = (size_t)(v[GC_MV] * v[GC_VW]), nr = (size_t)v[GC_NR];
+    *out = (oclblas__tile){mr, nr * (size_t)v[GC_TN], (size_t)v[GC_KU], 1, 1, mr, nr};
+}
+
+static const oclblas__tiled tiled = {.tile = tile, .step = oclblas__gemm_cpu_step};
+
+const oclblas__kernel_desc oclblas__desc_gemm_cpu = {
+    .name = "gemm_cpu",
+    .source = oclblas__source_gemm_cpu,
+    .num_params = GC_COUNT,
+    .params = params,
+    .num_rules = (int)(sizeof rules / sizeof rules[0]),
+    .rules = rules,
+    .derive = derive,
+    .tiled = &tiled,
+};
