@@ -489,12 +489,15 @@ static void test_new_key(void **state)
     stats a = run_child(dir, "run", NULL);
     const int files = count_files(dir, 0);
     stats b = run_child(dir, "override", NULL);
-    assert_int_equal(b.builds, 1); /* the tiled kernel only: its parameters changed */
-    assert_int_equal(count_files(dir, 0), files + 1);
+    /* The tiled kernel at least, its parameters changed; where the entry's
+     * cost model chooses plans (a GPU's), a set without a measured rate
+     * hands the choice to the rules, whose plans may take other programs. */
+    assert_true(b.builds >= 1);
+    assert_int_equal(count_files(dir, 0), files + (int)b.builds);
     const char *opts[] = {"OCLBLAS_BUILD_OPTIONS", "-DOCLBLAS_TEST_KEY=1", NULL};
     stats c = run_child(dir, "run", opts);
     assert_int_equal(c.builds, a.builds); /* every program: the options changed */
-    assert_int_equal(count_files(dir, 0), files + 1 + (int)a.builds);
+    assert_int_equal(count_files(dir, 0), files + (int)b.builds + (int)a.builds);
 }
 
 static void test_unwritable_and_off(void **state)
