@@ -53,24 +53,15 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     s->geo.local[0] = s->geo.local[1] = s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, mr);
     s->geo.global[1] = ceil_div(ceil_div(a->n, nr), (size_t)v[GC_TN]);
-    /* The launch's third dimension: the batch, or the slices of k (k_slice 0: a batch). */
-    const oclblas__batch *batch = &a->batch;
-    const int batched = batch->count > 1;
-    s->geo.global[2] = batched ? batch->count : ceil_div(a->k, a->k_slice);
-    oclblas__step_int(s, (int)a->m);
-    oclblas__step_int(s, (int)a->n);
-    oclblas__step_int(s, (int)a->k);
-    oclblas__step_int(s, batched ? 0 : (int)a->k_slice);
-    oclblas__step_int(s, (int)(batched ? batch->stride_c : a->c_slice));
-    oclblas__step_float(s, a->alpha);
-    oclblas__step_float(s, a->beta);
+    oclblas__tile_args_head(a, s);
+    const int batched = a->batch.count > 1;
     oclblas__step_buf(s, a->a);
     oclblas__step_buf(s, a->b);
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
-    oclblas__step_int(s, batched ? (int)batch->stride_a : 0);
-    oclblas__step_int(s, batched ? (int)batch->stride_b : 0);
+    oclblas__step_int(s, batched ? (int)a->batch.stride_a : 0);
+    oclblas__step_int(s, batched ? (int)a->batch.stride_b : 0);
 }
 
 /* A work-item computes MR x NR TN of C per KU of k; its operands are

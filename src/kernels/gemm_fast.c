@@ -174,7 +174,7 @@ void oclblas__gemm_fast_step(const oclblas__params *p, const oclblas__tile_args 
     oclblas__step_int(s, a->b_k_contiguous);
 }
 
-void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
+void oclblas__tile_args_head(const oclblas__tile_args *a, oclblas__step *s)
 {
     /* The launch's third dimension: the batch, or the slices of k. The
      * kernels read k_slice 0 as a batch, and then c_slice as C's stride. */
@@ -188,6 +188,13 @@ void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb
     oclblas__step_int(s, (int)(batched ? batch->stride_c : a->c_slice));
     oclblas__step_float(s, a->alpha);
     oclblas__step_float(s, a->beta);
+}
+
+void oclblas__gemm_tile_args(const oclblas__tile_args *a, size_t vwa, size_t vwb, oclblas__step *s)
+{
+    const oclblas__batch *batch = &a->batch;
+    const int batched = batch->count > 1;
+    oclblas__tile_args_head(a, s);
     /* The kernels index A and B in vectors. */
     oclblas__step_buf(s, a->a);
     oclblas__step_int(s, (int)(a->a_off / vwa));

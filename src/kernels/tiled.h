@@ -40,6 +40,12 @@ typedef struct {
     int peeled;
 } oclblas__tile_args;
 
+/* The head of every tiled kernel's argument list (m, n, k, k_slice, the
+ * stride of C's slices or problems, alpha, beta), appended to s, and the
+ * launch's third dimension, s->geo.global[2]: the batch's problems, or the
+ * slices of k (defined beside gemm_fast's whole list, gemm_fast.c). */
+void oclblas__tile_args_head(const oclblas__tile_args *a, oclblas__step *s);
+
 /* What a set computes per work-group: a tile of C (m x n) and a step of k;
  * padded sizes are multiples of them. An operand read in place (not padded
  * into scratch) has its offset, leading dimension and alignment multiples
