@@ -571,9 +571,10 @@ static void test_cpu_kernel(void **state)
     oclblas__gemm_problem p = gemm(1, 0, 100, 50, 37); /* A stored k x m, B k x n */
     p.c.offset = 3;
     p.c.ld = 101;
-    assert_int_equal(plan_of(&p).step[plan_of(&p).main].kernel, OCLBLAS__K_GEMM_FAST); /* GEMM_CPU 0 */
-    routine(RT_GEMM_CPU, 1);
     oclblas__plan plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST); /* GEMM_CPU 0 */
+    routine(RT_GEMM_CPU, 1);
+    plan = plan_of(&p);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
     assert_int_equal(plan.num_steps, 3);
     assert_true(plan.fast.packed && !plan.fast.a_in_place && !plan.fast.b_in_place);
@@ -648,7 +649,8 @@ static void test_cpu_kernel(void **state)
     /* A device that resolves no gemm_cpu set keeps gemm_fast. */
     cx.status[OCLBLAS__K_GEMM_CPU] = OCLBLAS_INVALID_PARAMS;
     p = gemm(1, 0, 100, 50, 37);
-    assert_int_equal(plan_of(&p).step[plan_of(&p).main].kernel, OCLBLAS__K_GEMM_FAST);
+    plan = plan_of(&p);
+    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_FAST);
 }
 
 static void test_too_large(void **state)
@@ -2337,7 +2339,8 @@ int main(void)
         cmocka_unit_test_setup(test_in_place_along_k, setup),  cmocka_unit_test_setup(test_along_k_per_set, setup),
         cmocka_unit_test_setup(test_model_peeled, setup),      cmocka_unit_test_setup(test_peeled_database, setup),
         cmocka_unit_test_setup(test_batch_along_k, setup),     cmocka_unit_test_setup(test_model_along_k, setup),
-        cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_cpu_kernel, setup),        cmocka_unit_test_setup(test_too_large, setup),
+        cmocka_unit_test_setup(test_split_k, setup),           cmocka_unit_test_setup(test_cpu_kernel, setup),
+        cmocka_unit_test_setup(test_too_large, setup),
         cmocka_unit_test_setup(test_no_legal_set, setup),
         cmocka_unit_test_setup(test_batch_direct, setup),      cmocka_unit_test_setup(test_batch_fast, setup),
         cmocka_unit_test_setup(test_batch_rules, setup),       cmocka_unit_test_setup(test_model_batch, setup),

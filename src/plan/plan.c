@@ -540,7 +540,8 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
         s->after_scratch = 1;
     }
     if (!b_in_place) {
-        /* B's n must be the contiguous direction (or its panels' rows): stored k x n (not transposed) it is turned. */
+        /* B's n must be the contiguous direction (or its panels' rows): stored
+         * k x n (not transposed) it is turned. */
         const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
                                      b_copies, stride_b, np * kp, reads->t.panel_b};
         pads |= 1u << out->num_steps;
@@ -1036,7 +1037,11 @@ static void put(char *buf, size_t len, size_t *used, const char *fmt, ...)
 
 static const char *operand_way(int in_place, int k_contiguous, int transposed, int packed)
 {
-    return k_contiguous ? "in place along k" : in_place ? "in place" : transposed ? "transposed" : packed ? "packed" : "padded";
+    return k_contiguous ? "in place along k"
+           : in_place   ? "in place"
+           : transposed ? "transposed"
+           : packed     ? "packed"
+                        : "padded";
 }
 
 void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan, char *buf, size_t len)

@@ -125,9 +125,8 @@ static oclblas_status gemm_cpu_plan(const oclblas__devctx *cx, const oclblas__pa
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, {0, p->k, 0, OCLBLAS__MAX_ALIGN},
                                      {0, p->m, 0, OCLBLAS__MAX_ALIGN}, OCLBLAS_MATH_STRICT};
     const oclblas_status st = oclblas__gemm_plan(&with, &g, out);
-    return st == OCLBLAS_SUCCESS && (out->kind != OCLBLAS__PLAN_FAST || out->step[out->main].kernel != OCLBLAS__K_GEMM_CPU)
-               ? OCLBLAS_INVALID_ARGUMENT
-               : st;
+    const int runs_it = out->kind == OCLBLAS__PLAN_FAST && out->step[out->main].kernel == OCLBLAS__K_GEMM_CPU;
+    return st == OCLBLAS_SUCCESS && !runs_it ? OCLBLAS_INVALID_ARGUMENT : st;
 }
 
 static const oclblas__tuning gemm_cpu = {
@@ -170,8 +169,10 @@ static oclblas_status helpers_plan(const oclblas__devctx *cx, const oclblas__par
                                    const oclblas__tune_problem *p, oclblas__plan *out)
 {
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
-    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C, 1, 0, 0, 0};
-    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B, 1, 0, 0, 0};
+    const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C,
+                                    1, 0, 0, 0};
+    const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B,
+                                         1, 0, 0, 0};
     oclblas__pad_step(cand, &copy, &out->step[0]);
     oclblas__pad_step(cand, &transpose, &out->step[1]);
     return OCLBLAS_SUCCESS;
