@@ -246,16 +246,21 @@ static void gemv_case(const char *what, oclblas_layout layout, oclblas_transpose
 
 /* ---- what runs each kernel ----------------------------------------------- */
 
-/* gemm_fast and the helpers: every product indirect (GEMM_MIN_INDIRECT=0):
- * ragged sizes that the helpers pad, with and without turning an operand,
- * both layouts; a strided batch (the launches' third dimension); k in
- * slices (GEMM_MAX_SLICE_K=1: a slice per k tile) summed by sum_slices;
- * C = beta C; tile-aligned operands stored with k contiguous, read in
- * place along k, alone, batched and in slices; and operands whose m, n
- * and k are not whole tiles read in place, alone, batched and in slices. */
-static void run_indirect(void)
+/* gemm_fast (or with cpu gemm_cpu, GEMM_CPU=1, on operands that
+ * pack_panels packs) and the helpers: every product indirect
+ * (GEMM_MIN_INDIRECT=0): ragged sizes that the helpers pad, with and
+ * without turning an operand, both layouts; a strided batch (the launches'
+ * third dimension); k in slices (GEMM_MAX_SLICE_K=1: a slice per k tile)
+ * summed by sum_slices; C = beta C; tile-aligned operands stored with k
+ * contiguous, read in place along k, alone, batched and in slices; and
+ * operands whose m, n and k are not whole tiles read in place, alone,
+ * batched and in slices. */
+static void run_indirect(int cpu)
 {
-    oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0");
+    const char *kernel = cpu ? "GEMM_CPU=1," : "";
+    char routine[128];
+    snprintf(routine, sizeof routine, "%sGEMM_MIN_INDIRECT=0", kernel);
+    oclblas_override_params(device, "routine", routine);
     gemm_case("sgemm 19x13x37 NT", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 19, 13, 37, 1.5f, 0.5f, 1);
     gemm_case("sgemm 21x11x9 TN row-major, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 21, 11, 9, -1.0f,
               0.0f, 1);
@@ -294,7 +299,8 @@ static void run_indirect(void)
         gemm_case_as("sgemm ragged in place NT row-major, batch of 2, beta 0", OCLBLAS_ROW_MAJOR, OCLBLAS_NO_TRANS,
                      OCLBLAS_TRANS, rn, rm, rk, -1.0f, 0.0f, 2, 1);
     }
-    oclblas_override_params(device, "routine", "GEMM_MIN_INDIRECT=0,GEMM_MAX_SLICE_K=1");
+    snprintf(routine, sizeof routine, "%sGEMM_MIN_INDIRECT=0,GEMM_MAX_SLICE_K=1", kernel);
+    oclblas_override_params(device, "routine", routine);
     gemm_case("sgemm 9x17x40 TT, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_TRANS, 9, 17, 40, 1.0f, 1.0f, 1);
     if (tm && tn && tk)
         gemm_case_as("sgemm ragged in place TN, k in slices", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, rm,
@@ -337,7 +343,8 @@ static void run_kernel(int kernel)
 {
     switch (kernel) {
     case OCLBLAS__K_GEMM_FAST:
-    case OCLBLAS__K_HELPERS: run_indirect(); break;
+    case OCLBLAS__K_HELPERS: run_indirect(0); break;
+    case OCLBLAS__K_GEMM_CPU: run_indirect(1); break;
     case OCLBLAS__K_GEMM_DIRECT: run_direct(); break;
     case OCLBLAS__K_GEMV_N: run_gemv(OCLBLAS_NO_TRANS); break;
     case OCLBLAS__K_GEMV_T: run_gemv(OCLBLAS_TRANS); break;
