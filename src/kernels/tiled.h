@@ -1,9 +1,10 @@
 /*
  * What the plan asks of a kernel that computes C tile by tile on padded
- * operands (gemm_fast, gemm_tc), through its descriptor's `tiled` member:
- * the tile a set computes, the vector widths it reads A and B in and the
- * layouts it reads them in place in, the set that runs in a math mode,
- * its step on the arguments such kernels share, and a word for the log.
+ * operands (gemm_fast, gemm_tc) or packed ones (gemm_cpu), through its
+ * descriptor's `tiled` member: the tile a set computes, the vector widths
+ * it reads A and B in and the layouts it reads them in place in (or the
+ * panels it reads them packed in), the set that runs in a math mode, its
+ * step on the arguments such kernels share, and a word for the log.
  * The plan pads the operands, splits k and sums the slices in the same way
  * for every such kernel (plan/plan.c), so a new one needs only its
  * descriptor.

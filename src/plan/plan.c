@@ -437,7 +437,8 @@ static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows
 
 /* What the indirect plan with a tiled kernel of this tile decides before
  * its steps: the padded problem, which operand is read in place (else
- * padded, or transposed on the way), the split of k into at most slices
+ * padded, or transposed on the way; both packed for a kernel that reads
+ * panels), the split of k into at most slices
  * slices (0: as the routine values say, k_slices), and of a batch (not
  * NULL) the problems of its launch and the copies they take (k never
  * split). */
@@ -496,10 +497,11 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
     return OCLBLAS_SUCCESS;
 }
 
-/* The indirect plan: a tiled kernel (gemm_fast or gemm_tc) with the given
- * set (of the class cls, NULL for the set for every shape) on operands
- * that the helpers pad (and transpose) into scratch buffers, unless the
- * kernel reads the caller's own layout in place (fast_layout), with k in
+/* The indirect plan: a tiled kernel (gemm_fast, gemm_tc or gemm_cpu) with
+ * the given set (of the class cls, NULL for the set for every shape) on
+ * operands that the helpers pad (and transpose), or pack into panels for
+ * a kernel that reads panels, into scratch buffers, unless the kernel
+ * reads the caller's own layout in place (fast_layout), with k in
  * at most slices slices (0: as the routine values say), reading what
  * reads (the set's tile_of, or less) says it may; of a strided batch where
  * batch is not NULL, or, where not even two problems' copies fit the
