@@ -661,6 +661,25 @@ static int tune_split(tune_device *d, const tune_routine_opts *o, tune_journal *
                               why_len);
 }
 
+/* Both ways on the s x s x s column-major NN SGEMM, journaled under
+ * "LABEL SxSxS NN": their times into time; 0 (why says so) where the
+ * problem does not fit in memory. */
+static int square_two_ways(tune_device *d, const tune_routine_opts *o, tune_journal *j, const two_ways *ways,
+                           const char *label, size_t s, double time[2], char *why, size_t why_len)
+{
+    problem p;
+    if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
+        free_problem(&p);
+        snprintf(why, why_len, "out of memory at %zu", s);
+        return 0;
+    }
+    char ptext[96];
+    snprintf(ptext, sizeof ptext, "%s %zux%zux%zu NN", label, s, s, s);
+    measure_two_ways(d, o, j, &p, ways, ptext, 2.0 * s * s * s * 1e-9, time);
+    free_problem(&p);
+    return 1;
+}
+
 /* GEMM_TC_MIN as GEMM_MIN_INDIRECT, between gemm_fast (the first plan) and
  * gemm_tc in the accurate mode; its 0 (never) counts as a size above all. */
 static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal *j, int *value, char *why,
@@ -684,19 +703,11 @@ static int tune_tc_min(tune_device *d, const tune_routine_opts *o, tune_journal 
         const size_t s = (size_t)o->values[RT_GEMM_TC_MIN][i];
         if (s < 2)
             continue;
-        problem p;
-        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
-            free_problem(&p);
+        if (!square_two_ways(d, o, j, &ways, "GEMM_TC_MIN", s, time[np], why, why_len)) {
             oclblas_set_math_mode(mode);
-            snprintf(why, why_len, "out of memory at %zu", s);
             return 0;
         }
-        size[np] = (double)s;
-        char ptext[96];
-        snprintf(ptext, sizeof ptext, "GEMM_TC_MIN %zux%zux%zu NN", s, s, s);
-        measure_two_ways(d, o, j, &p, &ways, ptext, 2.0 * s * s * s * 1e-9, time[np]);
-        ++np;
-        free_problem(&p);
+        size[np++] = (double)s;
     }
     oclblas_set_math_mode(mode);
     return pick(vals, o->values[RT_GEMM_TC_MIN], nv, size, np, (const double(*)[2])time, 0, -1, "sizes", value, why,
@@ -717,19 +728,9 @@ static int tune_cpu_kernel(tune_device *d, const tune_routine_opts *o, tune_jour
     double size[2], time[2][2];
     int np = 0;
     for (int i = 0; i < 2 && !given_up(o); ++i) {
-        const size_t s = sizes[i];
-        problem p;
-        if (!make_problem(&p, d, 1, 0, 0, s, s, s)) {
-            free_problem(&p);
-            snprintf(why, why_len, "out of memory at %zu", s);
+        if (!square_two_ways(d, o, j, &ways, "GEMM_CPU", sizes[i], time[np], why, why_len))
             return 0;
-        }
-        size[np] = (double)s;
-        char ptext[96];
-        snprintf(ptext, sizeof ptext, "GEMM_CPU %zux%zux%zu NN", s, s, s);
-        measure_two_ways(d, o, j, &p, &ways, ptext, 2.0 * s * s * s * 1e-9, time[np]);
-        ++np;
-        free_problem(&p);
+        size[np++] = (double)sizes[i];
     }
     return pick(keys, vals, 2, size, np, (const double(*)[2])time, 0, -1, "sizes", value, why, why_len);
 }
