@@ -1,8 +1,13 @@
-// gemm_cpu: C = alpha * A * B + beta * C for CPUs, on operands that the
-// helpers packed into panels (pack_panels): A's panel i holds rows
-// [i MR, (i + 1) MR) for every k, MR floats of each step of k one after
-// the other, and B's panel j columns [j NR, (j + 1) NR) in the same way, so
-// that a work-item streams both through the caches in order. Each
+// gemm_cpu: C = alpha * A * B + beta * C for CPUs, on operands read in
+// panels: A's panel of MR rows gives, for each step of k, MR floats one
+// after the other, and B's panel of NR columns NR values. The helpers pack
+// an operand into such panels (pack_panels), its steps one after the
+// other, so that a work-item streams both through the caches in order;
+// the plan lets the kernel read some operands as they are stored instead:
+// A with m contiguous (its steps a_kstep apart) and B with n contiguous
+// (b_kstep apart), where they are small enough to stay in the caches, and
+// B with k contiguous (BK: a step's NR values b_nstep apart, from NR
+// columns that the work-item streams in order, as fast as a panel). Each
 // work-item keeps an MR x NR block of C in MV vectors of VW floats per
 // column (MR = MV VW), and per step of k loads MV vectors of A and
 // multiplies each by the NR values of B's step, broadcast one at a time
@@ -11,19 +16,26 @@
 // where a loop over whole tiles through local memory (gemm_fast) spills
 // them. A work-item runs TN blocks along n, one after the other. C is
 // column-major, C(m, n) at cg[c_off + n * c_ld + m], read and written in
-// place, guarded at its edges. The launch's third dimension is either a
-// split of k or a batch of products of one shape, as in gemm_fast: with
-// k_slice > 0 work-item z multiplies k in [z k_slice, (z + 1) k_slice)
-// into its own copy of C, c_slice elements after the previous one (for
-// sum_slices to add); with k_slice = 0 it computes problem z, its panels
-// a_batch and b_batch floats after problem z - 1's and its C c_slice
-// elements after. K is the packed k, a multiple of KU (zeros beyond the
-// real k).
+// place, guarded at its edges.
+//
+// Row m0 of A's panel starts at a_mstep m0 (packed: K; as stored: 1), and
+// a panel that would read past the operand's last row starts at a_last
+// instead (as stored: M - MR; packed panels are zero-padded, a_last beyond
+// them): the block then stores only its rows from m0 on, which no other
+// work-item stores. B's column n0 likewise, at b_nstep n0, and b_last. The
+// launch's third dimension is either a split of k or a batch of products
+// of one shape, as in gemm_fast: with k_slice > 0 work-item z multiplies k
+// in [z k_slice, (z + 1) k_slice) into its own copy of C, c_slice elements
+// after the previous one (for sum_slices to add); with k_slice = 0 it
+// computes problem z, its operands a_batch and b_batch floats after
+// problem z - 1's and its C c_slice elements after. K is a multiple of KU
+// (packed: zeros beyond the real k).
 
 // The host passes every parameter as -D options (src/kernels/gemm_cpu.c):
 // VW vector width, MV vectors of m a block, NR columns a block, KU steps
-// of k unrolled, TN blocks a work-item; MR = MV * VW.
-#if !defined(VW) || !defined(MV) || !defined(NR) || !defined(KU) || !defined(TN) || !defined(MR)
+// of k unrolled, TN blocks a work-item; MR = MV * VW; BK the program
+// switch, B stored with k contiguous.
+#if !defined(VW) || !defined(MV) || !defined(NR) || !defined(KU) || !defined(TN) || !defined(MR) || !defined(BK)
 #error "gemm_cpu: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
@@ -43,18 +55,27 @@ typedef float16 realV;
 
 __attribute__((reqd_work_group_size(1, 1, 1)))
 kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, const int c_slice,
-                     const float alpha, const float beta, const global float *restrict ap,
-                     const global float *restrict bp, global float *cg, const int c_off, const int c_ld,
-                     const int a_batch, const int b_batch)
+                     const float alpha, const float beta,
+                     const global float *restrict ap, const int a_off, const int a_kstep, const int a_mstep,
+                     const int a_last,
+                     const global float *restrict bp, const int b_off, const int b_kstep, const int b_nstep,
+                     const int b_last,
+                     global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
 {
     const int ir = get_global_id(0);
     const int z = get_global_id(2);
     const int k_begin = z * k_slice;
     const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
-    const global float *a = ap + z * a_batch + ir * MR * K + k_begin * MR;
-    bp += z * b_batch + k_begin * NR;
-    cg += c_off + z * c_slice;
     const int m0 = ir * MR;
+    const int ms = min(m0, a_last);
+    const global float *a = ap + a_off + z * a_batch + ms * a_mstep + k_begin * a_kstep;
+    bp += b_off + z * b_batch + k_begin * b_kstep;
+    cg += c_off + z * c_slice;
+#if BK
+    const int b_jstep = b_nstep;
+#else
+    const int b_jstep = 1;
+#endif
     // beta == 0 must not read C: NaN there may not come through.
     const bool read_c = beta != 0.0f;
     for (int t = 0; t < TN; ++t) {
@@ -62,7 +83,8 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
         const int n0 = jr * NR;
         if (n0 >= N)
             break;
-        const global float *b = bp + jr * NR * K;
+        const int ns = min(n0, b_last);
+        const global float *b = bp + ns * b_nstep;
         realV acc[MV][NR];
 #pragma unroll
         for (int i = 0; i < MV; ++i)
@@ -77,27 +99,31 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                 realV av[MV];
 #pragma unroll
                 for (int i = 0; i < MV; ++i)
-                    av[i] = VLOAD(a + (k + u) * MR + i * VW);
+                    av[i] = VLOAD(a + (k + u) * a_kstep + i * VW);
 #pragma unroll
                 for (int j = 0; j < NR; ++j) {
-                    const realV bv = (realV)(b[(k + u) * NR + j]);
+                    const realV bv = (realV)(b[(k + u) * b_kstep + j * b_jstep]);
 #pragma unroll
                     for (int i = 0; i < MV; ++i)
                         acc[i][j] = fma(av[i], bv, acc[i][j]);
                 }
             }
         }
-        // The block's columns, whole vectors where they fit in C, else element by element.
+        // The block's columns from n0 on, whole vectors where they fit in
+        // C and start at m0 or after, else element by element.
 #pragma unroll
         for (int j = 0; j < NR; ++j) {
-            if (n0 + j >= N)
+            const int n = ns + j;
+            if (n >= N)
                 break;
-            global float *ccol = cg + (n0 + j) * c_ld;
+            if (n < n0)
+                continue;
+            global float *ccol = cg + n * c_ld;
 #pragma unroll
             for (int i = 0; i < MV; ++i) {
-                const int m = m0 + i * VW;
+                const int m = ms + i * VW;
                 const realV r = (realV)(alpha) * acc[i][j];
-                if (m + VW <= M) {
+                if (m >= m0 && m + VW <= M) {
                     realV out = r;
                     if (read_c)
                         out = fma((realV)(beta), VLOAD(ccol + m), r);
@@ -106,7 +132,8 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                     float e[VW];
                     VSTORE(r, e);
                     for (int v = 0; v < VW && m + v < M; ++v)
-                        ccol[m + v] = read_c ? fma(beta, ccol[m + v], e[v]) : e[v];
+                        if (m + v >= m0)
+                            ccol[m + v] = read_c ? fma(beta, ccol[m + v], e[v]) : e[v];
                 }
             }
         }

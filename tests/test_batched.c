@@ -249,6 +249,16 @@ static void test_strided_cl_fast(void **state)
                  "strided through gemm_fast", 0);
 }
 
+/* Every batch through gemm_cpu (any device runs it; CPUs' entries choose
+ * it): operands packed into panels, or read as stored with their strides
+ * (B with k contiguous; A, B with n contiguous, small), their last panels
+ * moved back to end at the edge. */
+static void test_strided_cl_cpu_kernel(void **state)
+{
+    (void)state;
+    with_routine("GEMM_CPU=1,GEMM_MIN_INDIRECT=0", NULL, "strided through gemm_cpu", 0);
+}
+
 /* A set with local memory for A and B (tile 32 x 32 x 16, vectors of 4
  * and 2): it reads operands in place along k. */
 static const char *const staging_set =
@@ -945,6 +955,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strided_cl),
         cmocka_unit_test(test_strided_cl_fast),
+        cmocka_unit_test(test_strided_cl_cpu_kernel),
         cmocka_unit_test(test_strided_cl_along_k),
         cmocka_unit_test(test_strided_cl_repeated),
         cmocka_unit_test(test_strided_cl_direct),

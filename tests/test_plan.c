@@ -559,16 +559,18 @@ static void test_split_k(void **state)
 }
 
 /* Where GEMM_CPU is 1 (a CPU's entry), the indirect plan runs gemm_cpu in
- * gemm_fast's place: both operands packed into panels (pack_panels, A in
- * panels of MR rows, B of NR columns, each as it is stored), never read in
- * place, k packed to KU, then one work-item for each MR x NR TN strip of C;
- * a batch and a split of k as gemm_fast's. */
+ * gemm_fast's place: an operand packed into panels (pack_panels, A in
+ * panels of MR rows, B of NR columns, each as it is stored), k packed to
+ * KU, unless the kernel reads it as stored (B with k contiguous; A, or B
+ * with n contiguous, when small; at least a panel's rows, k whole steps),
+ * then one work-item for each MR x NR TN strip of C; a batch and a split
+ * of k as gemm_fast's. */
 static void test_cpu_kernel(void **state)
 {
     (void)state;
     set(OCLBLAS__K_GEMM_CPU, "VW=8,MV=2,NR=6,KU=2,TN=2");
     routine(RT_GEMM_MIN_INDIRECT, 0);
-    oclblas__gemm_problem p = gemm(1, 0, 100, 50, 37); /* A stored k x m, B k x n */
+    oclblas__gemm_problem p = gemm(1, 0, 100, 50, 37); /* A stored k x m, B k x n; k not whole steps */
     p.c.offset = 3;
     p.c.ld = 101;
     oclblas__plan plan = plan_of(&p);
@@ -577,7 +579,7 @@ static void test_cpu_kernel(void **state)
     plan = plan_of(&p);
     assert_int_equal(plan.kind, OCLBLAS__PLAN_FAST);
     assert_int_equal(plan.num_steps, 3);
-    assert_true(plan.fast.packed && !plan.fast.a_in_place && !plan.fast.b_in_place);
+    assert_true(plan.fast.a_packed && plan.fast.b_packed && !plan.fast.a_in_place && !plan.fast.b_in_place);
     assert_int_equal(plan.fast.mp, 112); /* MR = 16 */
     assert_int_equal(plan.fast.np, 60);  /* NR TN = 12 */
     assert_int_equal(plan.fast.kp, 38);  /* KU = 2 */
@@ -601,6 +603,7 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(plan.scratch[0], 112 * 38 * sizeof(float));
     assert_int_equal(plan.scratch[1], 60 * 38 * sizeof(float));
     assert_string_equal(g->entry, "gemm_cpu");
+    assert_int_equal(g->params.v[GC_BK], 0);
     assert_int_equal(g->after, 3u);
     assert_int_equal(g->geo.global[0], 7);
     assert_int_equal(g->geo.global[1], 5); /* 10 blocks of NR columns, 2 a work-item */
@@ -610,29 +613,92 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(arg_i(g, 1), 50);
     assert_int_equal(arg_i(g, 2), 38);
     assert_true(arg_f(g, 5) == 1.5f && arg_f(g, 6) == 0.5f);
+    /* Packed panels: MR floats a step of k, a panel's rows K steps apart, never moved back. */
     assert_int_equal(arg_b(g, 7), OCLBLAS__BUF_S0);
-    assert_int_equal(arg_b(g, 8), OCLBLAS__BUF_S1);
-    assert_int_equal(arg_b(g, 9), OCLBLAS__BUF_C);
-    assert_int_equal(arg_i(g, 10), 3);
-    assert_int_equal(arg_i(g, 11), 101);
+    assert_int_equal(arg_i(g, 8), 0);
+    assert_int_equal(arg_i(g, 9), 16);
+    assert_int_equal(arg_i(g, 10), 38);
+    assert_int_equal(arg_i(g, 11), INT_MAX);
+    assert_int_equal(arg_b(g, 12), OCLBLAS__BUF_S1);
+    assert_int_equal(arg_i(g, 14), 6);
+    assert_int_equal(arg_i(g, 15), 38);
+    assert_int_equal(arg_i(g, 16), INT_MAX);
+    assert_int_equal(arg_b(g, 17), OCLBLAS__BUF_C);
+    assert_int_equal(arg_i(g, 18), 3);
+    assert_int_equal(arg_i(g, 19), 101);
     const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 100, 50, 37};
     char text[512];
     oclblas__plan_describe(&call, &plan, text, sizeof text);
     assert_non_null(strstr(text, "gemm_cpu on 112x60x38, A packed, B packed, 1 slice of k"));
 
-    /* A strided batch: the problems' packed copies side by side, the batch the third dimension. */
+    /* k whole steps: B stored with k contiguous read in place (the BK
+     * program: a step's values ldb apart), and the small A as stored; the
+     * last panels moved back to end at m and n. */
+    p = gemm(0, 0, 100, 50, 38);
+    p.a.offset = 5;
+    p.b.offset = 7;
+    plan = plan_of(&p);
+    assert_int_equal(plan.num_steps, 1);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place && plan.fast.b_k_contiguous);
+    assert_true(!plan.fast.a_packed && !plan.fast.b_packed);
+    assert_int_equal(plan.scratch[0] + plan.scratch[1], 0);
+    g = &plan.step[0];
+    assert_int_equal(g->params.v[GC_BK], 1);
+    assert_int_equal(arg_b(g, 7), OCLBLAS__BUF_A);
+    assert_int_equal(arg_i(g, 8), 5);
+    assert_int_equal(arg_i(g, 9), 100); /* lda a step of k */
+    assert_int_equal(arg_i(g, 10), 1);
+    assert_int_equal(arg_i(g, 11), 100 - 16);
+    assert_int_equal(arg_b(g, 12), OCLBLAS__BUF_B);
+    assert_int_equal(arg_i(g, 13), 7);
+    assert_int_equal(arg_i(g, 14), 1);
+    assert_int_equal(arg_i(g, 15), 38); /* ldb from one column to the next */
+    assert_int_equal(arg_i(g, 16), 50 - 6);
+    const oclblas__call nn = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 100, 50, 38};
+    oclblas__plan_describe(&nn, &plan, text, sizeof text);
+    assert_non_null(strstr(text, "A in place, B in place along k"));
+
+    /* A large A with m contiguous is packed; B with n contiguous, small and
+     * re-read for 48 panels of A, read as stored. */
+    p = gemm(0, 1, 768, 64, 128);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_packed && plan.fast.b_in_place && !plan.fast.b_k_contiguous);
+    assert_int_equal(plan.num_steps, 2);
+    g = &plan.step[plan.main];
+    assert_int_equal(g->params.v[GC_BK], 0);
+    assert_int_equal(arg_i(g, 14), 64); /* ldb a step of k */
+    assert_int_equal(arg_i(g, 15), 1);
+    assert_int_equal(arg_i(g, 16), 64 - 6);
+    /* A small A re-read for 171 panels of B is packed. */
+    p = gemm(0, 1, 64, 1024, 64);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_packed && plan.fast.b_in_place);
+    /* ... and rows fewer than a panel are packed. */
+    p = gemm(0, 0, 10, 5, 38);
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_packed && plan.fast.b_packed);
+
+    /* A strided batch: small operands read as stored, the caller's strides
+     * between problems, the batch the third dimension. */
     p = gemm(0, 1, 64, 48, 40);
     plan = batch_plan_of(&p, 5, 64 * 40, 48 * 40, 64 * 48);
-    assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_CPU);
-    assert_int_equal(plan.step[0].geo.global[2], 5);
-    assert_int_equal(arg_i(&plan.step[0], 5), 0); /* A not transposed */
-    assert_int_equal(arg_i(&plan.step[1], 5), 0); /* B transposed: n contiguous */
+    assert_int_equal(plan.num_steps, 1);
     g = &plan.step[plan.main];
+    assert_int_equal(g->kernel, OCLBLAS__K_GEMM_CPU);
     assert_int_equal(g->geo.global[2], 5);
     assert_int_equal(arg_i(g, 3), 0);           /* k_slice 0: a batch */
     assert_int_equal(arg_i(g, 4), 64 * 48);     /* C's stride */
-    assert_int_equal(arg_i(g, 12), 64 * 40);    /* each problem's panels of A */
-    assert_int_equal(arg_i(g, 13), 48 * 40);
+    assert_int_equal(arg_i(g, 20), 64 * 40);
+    assert_int_equal(arg_i(g, 21), 48 * 40);
+    /* ... and packed ones side by side. */
+    p = gemm(1, 1, 64, 48, 40);
+    plan = batch_plan_of(&p, 5, 64 * 40, 48 * 40, 64 * 48);
+    assert_int_equal(plan.num_steps, 2);
+    assert_int_equal(plan.step[0].geo.global[2], 5);
+    assert_int_equal(arg_i(&plan.step[0], 5), 1); /* A transposed */
+    g = &plan.step[plan.main];
+    assert_int_equal(arg_i(g, 20), 64 * 40);    /* each problem's panels of A */
+    assert_int_equal(arg_i(g, 21), 48 * 40);
 
     /* Few blocks of C and a long k: slices into the partial sums, then sum_slices. */
     p = gemm(0, 0, 32, 24, 65536);
@@ -643,7 +709,7 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(g->geo.global[2], plan.fast.slices);
     assert_int_equal(arg_i(g, 3), (int)plan.fast.k_slice);
     assert_true(arg_f(g, 5) == 1.0f && arg_f(g, 6) == 0.0f);
-    assert_int_equal(arg_b(g, 9), OCLBLAS__BUF_S2);
+    assert_int_equal(arg_b(g, 17), OCLBLAS__BUF_S2);
     assert_string_equal(plan.step[plan.num_steps - 1].entry, "sum_slices");
 
     /* A device that resolves no gemm_cpu set keeps gemm_fast. */

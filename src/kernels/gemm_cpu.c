@@ -5,11 +5,14 @@
  * candidates, the rule that keeps a block's accumulators within reach of
  * the registers, the size derived from a set, its launch geometry (one
  * work-item a work-group, one MR x NR TN strip of C each) and its tile,
- * as the plan asks of a tiled kernel (kernels/tiled.h): operands packed in
- * panels of MR rows of A and NR columns of B, whatever they are stored
- * as, and k packed to a multiple of KU.
+ * as the plan asks of a tiled kernel (kernels/tiled.h): panels of MR rows
+ * of A and NR columns of B, packed or read as stored (A with m
+ * contiguous, B with n or with k contiguous; its last panel moved back to
+ * end at the edge), and k a multiple of KU.
  */
 #include "kernels/gemm_cpu.h"
+
+#include <limits.h>
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
@@ -41,7 +44,8 @@ static const oclblas__rule rules[] = {
 static int derive(const int *v, oclblas__derived *out)
 {
     out[0] = (oclblas__derived){"MR", v[GC_MV] * v[GC_VW]}; /* rows of A a panel, of C a block */
-    return 1;
+    out[1] = (oclblas__derived){"BK", v[GC_BK]};
+    return 2;
 }
 
 void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
@@ -49,14 +53,28 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     const int *v = p->v;
     const size_t mr = (size_t)(v[GC_MV] * v[GC_VW]), nr = (size_t)v[GC_NR];
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_CPU, .entry = "gemm_cpu", .params = *p};
+    const int b_along_k = !a->b_packed && a->b_k_contiguous;
+    s->params.v[GC_BK] = b_along_k;
     s->geo.dims = 3;
     s->geo.local[0] = s->geo.local[1] = s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, mr);
     s->geo.global[1] = ceil_div(ceil_div(a->n, nr), (size_t)v[GC_TN]);
     oclblas__tile_args_head(a, s);
     const int batched = a->batch.count > 1;
+    /* Where a panel starts (per row of A, per column of B), a step of k
+     * after the last, and the last panel's start: packed, panels of k
+     * steps one after the other (never moved back: zeros pad them); as
+     * stored, the leading dimension apart (B along k: its columns are). */
     oclblas__step_buf(s, a->a);
+    oclblas__step_int(s, (int)a->a_off);
+    oclblas__step_int(s, a->a_packed ? (int)mr : (int)a->a_ld);
+    oclblas__step_int(s, a->a_packed ? (int)a->k : 1);
+    oclblas__step_int(s, a->a_packed ? INT_MAX : (int)(a->m - mr));
     oclblas__step_buf(s, a->b);
+    oclblas__step_int(s, (int)a->b_off);
+    oclblas__step_int(s, a->b_packed ? (int)nr : b_along_k ? 1 : (int)a->b_ld);
+    oclblas__step_int(s, a->b_packed ? (int)a->k : b_along_k ? (int)a->b_ld : 1);
+    oclblas__step_int(s, a->b_packed ? INT_MAX : (int)(a->n - nr));
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
@@ -65,7 +83,8 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
 }
 
 /* A work-item computes MR x NR TN of C per KU of k; its operands are
- * packed in panels of MR rows of A and NR columns of B. */
+ * packed in panels of MR rows of A and NR columns of B, or read as stored
+ * in panels of the same rows (in whole floats: vectors of 1). */
 static void tile(const oclblas__params *p, oclblas__tile *out)
 {
     const int *v = p->v;
@@ -73,7 +92,23 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
     *out = (oclblas__tile){mr, nr * (size_t)v[GC_TN], (size_t)v[GC_KU], 1, 1, mr, nr};
 }
 
-static const oclblas__tiled tiled = {.tile = tile, .step = oclblas__gemm_cpu_step};
+/* B stored with k contiguous: its NR columns of a panel, streamed in step (the BK program). */
+static int reads_k_contiguous(const oclblas__params *p, int operand) { return operand == 1; }
+
+/* The first program, and the one that reads B along k. */
+static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
+{
+    (void)lim;
+    out[0] = out[1] = *p;
+    out[0].v[GC_BK] = 0;
+    out[1].v[GC_BK] = 1;
+    return 2;
+}
+
+static const oclblas__tiled tiled = {.tile = tile,
+                                     .step = oclblas__gemm_cpu_step,
+                                     .reads_k_contiguous = reads_k_contiguous,
+                                     .reads_ragged = 1};
 
 const oclblas__kernel_desc oclblas__desc_gemm_cpu = {
     .name = "gemm_cpu",
@@ -84,4 +119,5 @@ const oclblas__kernel_desc oclblas__desc_gemm_cpu = {
     .rules = rules,
     .derive = derive,
     .tiled = &tiled,
+    .programs = programs,
 };

@@ -231,6 +231,16 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
  * memory. */
 static int peels(const oclblas__params *p) { return p->v[GF_SA] && p->v[GF_SB]; }
 
+/* The first program, and the peeled one where the set has it. */
+static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
+{
+    (void)lim;
+    out[0] = out[1] = *p;
+    out[0].v[GF_PEELED] = 0;
+    out[1].v[GF_PEELED] = 1;
+    return peels(p) ? 2 : 1;
+}
+
 static const oclblas__tiled tiled = {.tile = tile,
                                      .step = oclblas__gemm_fast_step,
                                      .reads_k_contiguous = reads_k_contiguous,
@@ -246,4 +256,5 @@ const oclblas__kernel_desc oclblas__desc_gemm_fast = {
     .rules = rules,
     .derive = derive,
     .tiled = &tiled,
+    .programs = programs,
 };

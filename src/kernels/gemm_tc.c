@@ -297,6 +297,27 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return !p->v[TC_KPAIR];
 }
 
+/* The set as the entry gives it, then its form for each math mode that
+ * is legal on the device, with each operand read along k or not. */
+static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
+{
+    static const oclblas_math_mode modes[] = {OCLBLAS_MATH_ACCURATE, OCLBLAS_MATH_TF32};
+    int n = 0;
+    out[n++] = *p;
+    for (int m = 0; m < 2; ++m) {
+        const oclblas__params q = oclblas__gemm_tc_for_mode(p, modes[m]);
+        if (!oclblas__params_legal(OCLBLAS__K_GEMM_TC, &q, lim, NULL))
+            continue;
+        for (int along = 0; along < (reads_k_contiguous(&q, 0) ? 4 : 1); ++along) {
+            out[n] = q;
+            out[n].v[TC_A_ALONG_K] = along & 1;
+            out[n].v[TC_B_ALONG_K] = along >> 1;
+            ++n;
+        }
+    }
+    return n;
+}
+
 static const char *label(const oclblas__params *p)
 {
     return p->v[TC_PRODUCTS] == 6 ? "6xBF16" : "1xTF32";
@@ -318,4 +339,5 @@ const oclblas__kernel_desc oclblas__desc_gemm_tc = {
     .capable = capable,
     .derive = derive,
     .tiled = &tiled,
+    .programs = programs,
 };

@@ -99,6 +99,17 @@ static int derive(const int *v, oclblas__derived *out)
     return 2;
 }
 
+/* The first program, and where the plan may finish a split in the launch
+ * (NVIDIA, which reports a compute capability; the interleaved layout)
+ * the one that does. */
+static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
+{
+    out[0] = out[1] = *p;
+    out[0].v[GN_FINISH] = 0;
+    out[1].v[GN_FINISH] = 1;
+    return lim->nv_compute_capability > 0 && p->v[GN_STRM] == 1 ? 2 : 1;
+}
+
 void oclblas__gemv_args_put(const oclblas__gemv_args *a, oclblas__step *s)
 {
     oclblas__step_int(s, (int)a->rows);
@@ -148,4 +159,5 @@ const oclblas__kernel_desc oclblas__desc_gemv_n = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
+    .programs = programs,
 };

@@ -80,6 +80,16 @@ static int derive(const int *v, oclblas__derived *out)
     return 1;
 }
 
+/* The first program, and on NVIDIA (which reports a compute capability)
+ * the one that finishes a split in the launch. */
+static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
+{
+    out[0] = out[1] = *p;
+    out[0].v[GT_FINISH] = 0;
+    out[1].v[GT_FINISH] = 1;
+    return lim->nv_compute_capability > 0 ? 2 : 1;
+}
+
 /* A work-group per WGS / team columns, a split of the rows per chunk, a problem of a batch per third index. */
 void oclblas__gemv_t_step(const oclblas__params *p, const oclblas__gemv_args *a, oclblas__step *s)
 {
@@ -102,4 +112,5 @@ const oclblas__kernel_desc oclblas__desc_gemv_t = {
     .num_rules = (int)(sizeof rules / sizeof rules[0]),
     .rules = rules,
     .derive = derive,
+    .programs = programs,
 };

@@ -18,6 +18,7 @@
 #define OCLBLAS__MAX_PARAMS 18
 #define OCLBLAS__MAX_CANDIDATES 12
 #define OCLBLAS__MAX_DERIVED 16
+#define OCLBLAS__MAX_PROGRAMS 9
 
 /* ---- the kernel list (kernels.def) ------------------------------------- */
 
@@ -99,6 +100,13 @@ typedef struct {
      * OCLBLAS__MAX_DERIVED); returns how many. NULL: none. */
     int (*derive)(const int *v, oclblas__derived *out);
     const oclblas__tiled *tiled; /* NULL: not a kernel that computes C tile by tile */
+    /* Every program of a set that a plan may run on a device with these
+     * limits, the set itself first: with its switches in the slots after
+     * the parameters (gemm_fast's PEELED, gemm_cpu's BK, the gemv kernels'
+     * FINISH) and in its forms for the math modes (gemm_tc), into out (at
+     * most OCLBLAS__MAX_PROGRAMS); returns how many. oclblas_cache_fill
+     * builds them all. NULL: the set alone. */
+    int (*programs)(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out);
 } oclblas__kernel_desc;
 
 #define OCLBLAS_KERNEL(ID, name) extern const oclblas__kernel_desc oclblas__desc_##name;

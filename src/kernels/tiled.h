@@ -39,6 +39,10 @@ typedef struct {
      * of each slice of k fetched before the loop, partly as zeros where k
      * is not whole tiles. */
     int peeled;
+    /* A (B) packed in panels by pack_panels, for a kernel that reads panels
+     * (the tile's panel_a and panel_b): offset 0, leading dimension unused;
+     * else as stored. */
+    int a_packed, b_packed;
 } oclblas__tile_args;
 
 /* The head of every tiled kernel's argument list (m, n, k, k_slice, the
@@ -53,7 +57,9 @@ void oclblas__tile_args_head(const oclblas__tile_args *a, oclblas__step *s);
  * of the vector width it is read in: vwa for A, vwb for B. A kernel whose
  * operands are packed in panels (gemm_cpu) gives the panels' rows of A
  * and of B, panel_a and panel_b (dividing the tile's m and n), and reads
- * nothing in place; 0 for the others, whose operands are padded 2-D. */
+ * in place only the operands the plan's rule for such kernels lets it
+ * (plan.c, panel_in_place); 0 for the others, whose operands are padded
+ * 2-D. */
 typedef struct {
     size_t m, n, k;
     size_t vwa, vwb;

@@ -22,8 +22,9 @@
  *                          own tile) where the device can run it and
  *                          m * n * k is at least GEMM_TC_MIN cubed; where
  *                          GEMM_CPU is 1 (a CPU's entry) gemm_cpu in
- *                          gemm_fast's place, on both operands packed
- *                          into panels (pack_panels).
+ *                          gemm_fast's place, on operands packed into
+ *                          panels (pack_panels) unless it reads them as
+ *                          stored (panel_in_place).
  * Where the device's entry gives the cost model's facts and the measured
  * rates of its sets (plan/model.h), the last two rows are one choice
  * instead: the plan the model finds fastest among gemm_direct with each of
@@ -435,9 +436,30 @@ static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows
     return rows_fit && k_fit;
 }
 
+/* A kernel that reads panels (gemm_cpu) reads an operand stored with its
+ * rows contiguous once for every panel of the other operand, a leading
+ * dimension apart at each step of k. Read so, it is as fast as packed
+ * only while the whole operand stays in the caches and is re-read a few
+ * times (PoCL's AVX2 code: 256^2 products, 43 panels of B, and batches of
+ * 128^2 ran 1.2 to 1.8x as fast as with the operand packed, since packing
+ * a 128^2 operand costs as much as its product; a 64 x 1024 or 1024 x 64 A
+ * re-read for 171 to 341 panels of B, 0.6 to 0.8x). */
+#define PANEL_IN_PLACE_BYTES (256u * 1024u)
+#define PANEL_IN_PLACE_REREADS 48u
+
+/* Whether a kernel that reads panels reads in place an operand of rows x
+ * k (the fit of its tiles aside, tiles_fit) that it reads once for each
+ * of the other operand's panels: stored with k contiguous, always (the
+ * panel's columns streamed side by side, as fast as packed: 1152^2 x 1024
+ * at 193 GFLOPS against 194), else only where small and re-read little. */
+static int panel_in_place(size_t rows, size_t k, int k_contiguous, size_t other_panels)
+{
+    return k_contiguous || (rows * k * sizeof(float) <= PANEL_IN_PLACE_BYTES && other_panels <= PANEL_IN_PLACE_REREADS);
+}
+
 /* What the indirect plan with a tiled kernel of this tile decides before
  * its steps: the padded problem, which operand is read in place (else
- * padded, or transposed on the way; both packed for a kernel that reads
+ * padded, or transposed on the way; packed for a kernel that reads
  * panels), the split of k into at most slices
  * slices (0: as the routine values say, k_slices), and of a batch (not
  * NULL) the problems of its launch and the copies they take (k never
@@ -461,20 +483,23 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
      * (tiles_fit), it is read in place (in whole vectors: leading
      * dimension, offset and alignment; if its indices fit the kernel's
      * int; in a batch, if every problem's operand starts on a whole
-     * vector). */
+     * vector); a kernel that reads panels reads them so too (whole floats,
+     * its panels' rows), but for an operand with rows contiguous only if
+     * small (panel_in_place). */
     const size_t stride_a = batch ? batch->stride_a : 0, stride_b = batch ? batch->stride_b : 0;
-    const int packed = tile->panel_a > 0; /* the kernel reads panels (gemm_cpu): never in place */
-    f->a_in_place = !packed && (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) &&
-                    lda % vwm == 0 && lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) &&
-                    stride_a % vwm == 0;
-    f->b_in_place = !packed && (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) &&
-                    ldb % vwn == 0 && ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) &&
-                    stride_b % vwn == 0;
+    const int packed = tile->panel_a > 0; /* the kernel reads panels (gemm_cpu) */
+    f->a_in_place = (!at || st->a_k_contiguous) && tiles_fit(st, m, k, tile->m, vwm, at) && lda % vwm == 0 &&
+                    lda <= INT_MAX / (at ? mp : kp) && p->a.align >= vwm * sizeof(float) && stride_a % vwm == 0 &&
+                    (!packed || panel_in_place(m, k, at, ceil_div(n, tile->panel_b)));
+    f->b_in_place = (bt || st->b_k_contiguous) && tiles_fit(st, n, k, tile->n, vwn, !bt) && ldb % vwn == 0 &&
+                    ldb <= INT_MAX / (bt ? kp : np) && p->b.align >= vwn * sizeof(float) && stride_b % vwn == 0 &&
+                    (!packed || panel_in_place(n, k, !bt, ceil_div(m, tile->panel_a)));
     f->a_k_contiguous = f->a_in_place && at;
     f->b_k_contiguous = f->b_in_place && !bt;
     f->a_transposed = !packed && !f->a_in_place && at;
     f->b_transposed = !packed && !f->b_in_place && !bt;
-    f->packed = packed;
+    f->a_packed = packed && !f->a_in_place;
+    f->b_packed = packed && !f->b_in_place;
     /* The set's second program where k is not whole tiles and that lets an
      * operand be read in place, or wherever it may (the kernel is then
      * given the real k). */
@@ -562,7 +587,8 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
                             a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                             b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
                             split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0},
-                            out->fast.a_k_contiguous, out->fast.b_k_contiguous, out->fast.peeled};
+                            out->fast.a_k_contiguous, out->fast.b_k_contiguous, out->fast.peeled,
+                            out->fast.a_packed, out->fast.b_packed};
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
@@ -793,7 +819,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
     const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
-                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0};
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0, 0, 0};
     tiled->step(set, &any, &probe);
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
@@ -1085,13 +1111,15 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
         const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
         const int a_kc = row ? plan->fast.b_k_contiguous : plan->fast.a_k_contiguous;
         const int b_kc = row ? plan->fast.a_k_contiguous : plan->fast.b_k_contiguous;
+        const int a_pk = row ? plan->fast.b_packed : plan->fast.a_packed;
+        const int b_pk = row ? plan->fast.a_packed : plan->fast.b_packed;
         const oclblas__step *main = &plan->step[plan->main];
         const oclblas__tiled *tiled = oclblas__kernels[main->kernel]->tiled;
         const char *label = tiled && tiled->label ? tiled->label(&main->params) : NULL;
         put(buf, len, &used, "%s%s%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
             row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
-            operand_way(a_ip, a_kc, a_tr, plan->fast.packed), operand_way(b_ip, b_kc, b_tr, plan->fast.packed),
+            operand_way(a_ip, a_kc, a_tr, a_pk), operand_way(b_ip, b_kc, b_tr, b_pk),
             plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
         if (plan->fast.peeled)
             put(buf, len, &used, ", peeled%s", plan->fast.kp != call->k ? " (k read ragged)" : "");

@@ -713,7 +713,7 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
     cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
     if (err != CL_SUCCESS)
         return (oclblas_status)err;
-    /* Every set in force: for every shape and for each class of shapes. */
+    /* Every program of every set in force: for every shape and for each class of shapes. */
     const oclblas__devctx *cx = NULL;
     st = oclblas__devctx_get(dev, &cx);
     for (int k = 0; k < OCLBLAS__K_COUNT && st == OCLBLAS_SUCCESS; ++k) {
@@ -723,9 +723,14 @@ oclblas_status oclblas_cache_fill(cl_device_id device)
             continue;
         st = cx->status[k];
         for (int c = -1; c < cx->num_classes[k] && st == OCLBLAS_SUCCESS; ++c) {
-            oclblas__program *prog = NULL;
-            st = oclblas__program_get(ctx, dev, k, c < 0 ? &cx->params[k] : &cx->classes[k][c].params, &prog);
-            oclblas__program_release(prog);
+            const oclblas__params *set = c < 0 ? &cx->params[k] : &cx->classes[k][c].params;
+            oclblas__params each[OCLBLAS__MAX_PROGRAMS];
+            const int n = kd->programs ? kd->programs(set, &dev->lim, each) : (each[0] = *set, 1);
+            for (int i = 0; i < n && st == OCLBLAS_SUCCESS; ++i) {
+                oclblas__program *prog = NULL;
+                st = oclblas__program_get(ctx, dev, k, &each[i], &prog);
+                oclblas__program_release(prog);
+            }
         }
     }
     /* The binaries stay in memory and on disk; the programs of this private context go. */

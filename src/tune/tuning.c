@@ -43,7 +43,7 @@ static oclblas_status tiled_plan(int kernel, const oclblas__params *cand, const 
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 1};
     const oclblas__tile_args a = {p->m, p->n, p->k, p->k, p->m * p->n, p->alpha, p->beta,
                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                  0, p->m, 0, p->n, 0, p->m, {0, 0, 0, 0}, 0, 0, 0};
+                                  0, p->m, 0, p->n, 0, p->m, {0, 0, 0, 0}, 0, 0, 0, 0, 0};
     oclblas__kernels[kernel]->tiled->step(cand, &a, &out->step[0]);
     return OCLBLAS_SUCCESS;
 }
@@ -110,8 +110,8 @@ static const oclblas__tuning gemm_tc = {
     .whole_plan = 0, .prepare = gemm_tc_prepare, .plan = gemm_tc_plan,
 };
 
-/* gemm_cpu through the library's whole plan (its operands packed into
- * panels, which is part of its cost), column-major NN, cand in force for
+/* gemm_cpu through the library's whole plan (A packed into panels, which
+ * is part of its cost; B read along k), column-major NN, cand in force for
  * every shape and GEMM_CPU 1, whatever the crossover. */
 static oclblas_status gemm_cpu_plan(const oclblas__devctx *cx, const oclblas__params *cand,
                                     const oclblas__tune_problem *p, oclblas__plan *out)
