@@ -15,8 +15,10 @@
 // broadcast fit the vector registers (16 on AVX2 for the 16 x 6 block),
 // where a loop over whole tiles through local memory (gemm_fast) spills
 // them. A work-item runs TN blocks along n, one after the other. C is
-// column-major, C(m, n) at cg[c_off + n * c_ld + m], read and written in
-// place, guarded at its edges.
+// column-major, C(m, n) at cg[c_off + n * c_ld + m], or with c_trans
+// stored transposed, at cg[c_off + m * c_ld + n] (the plan computes
+// C^T = B^T A^T so where that packs less), read and written in place,
+// guarded at its edges.
 //
 // Row m0 of A's panel starts at a_mstep m0 (packed: K; as stored: 1), and
 // a panel that would read past the operand's last row starts at a_last
@@ -60,7 +62,8 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                      const int a_last,
                      const global float *restrict bp, const int b_off, const int b_kstep, const int b_nstep,
                      const int b_last,
-                     global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
+                     global float *cg, const int c_off, const int c_ld, const int c_trans, const int a_batch,
+                     const int b_batch)
 {
     const int ir = get_global_id(0);
     const int z = get_global_id(2);
@@ -71,6 +74,7 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
     const global float *a = ap + a_off + z * a_batch + ms * a_mstep + k_begin * a_kstep;
     bp += b_off + z * b_batch + k_begin * b_kstep;
     cg += c_off + z * c_slice;
+    const int c_mstep = c_trans ? c_ld : 1, c_nstep = c_trans ? 1 : c_ld;
 #if BK
     const int b_jstep = b_nstep;
 #else
@@ -110,7 +114,8 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
             }
         }
         // The block's columns from n0 on, whole vectors where they fit in
-        // C and start at m0 or after, else element by element.
+        // C, start at m0 or after and C is not transposed, else element by
+        // element.
 #pragma unroll
         for (int j = 0; j < NR; ++j) {
             const int n = ns + j;
@@ -118,12 +123,12 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                 break;
             if (n < n0)
                 continue;
-            global float *ccol = cg + n * c_ld;
+            global float *ccol = cg + n * c_nstep;
 #pragma unroll
             for (int i = 0; i < MV; ++i) {
                 const int m = ms + i * VW;
                 const realV r = (realV)(alpha) * acc[i][j];
-                if (m >= m0 && m + VW <= M) {
+                if (!c_trans && m >= m0 && m + VW <= M) {
                     realV out = r;
                     if (read_c)
                         out = fma((realV)(beta), VLOAD(ccol + m), r);
@@ -132,8 +137,10 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                     float e[VW];
                     VSTORE(r, e);
                     for (int v = 0; v < VW && m + v < M; ++v)
-                        if (m + v >= m0)
-                            ccol[m + v] = read_c ? fma(beta, ccol[m + v], e[v]) : e[v];
+                        if (m + v >= m0) {
+                            global float *cv = ccol + (m + v) * c_mstep;
+                            *cv = read_c ? fma(beta, *cv, e[v]) : e[v];
+                        }
                 }
             }
         }

@@ -252,11 +252,27 @@ static void test_strided_cl_fast(void **state)
 /* Every batch through gemm_cpu (any device runs it; CPUs' entries choose
  * it): operands packed into panels, or read as stored with their strides
  * (B with k contiguous; A, B with n contiguous, small), their last panels
- * moved back to end at the edge. */
+ * moved back to end at the edge; and batches with a long k whose A,
+ * stored with k contiguous, it reads as B of C^T = B^T A^T, storing each
+ * problem's C transposed, in both layouts, strides 0, tight and padded. */
 static void test_strided_cl_cpu_kernel(void **state)
 {
     (void)state;
     with_routine("GEMM_CPU=1,GEMM_MIN_INDIRECT=0", NULL, "strided through gemm_cpu", 0);
+    tu_env env;
+    tu_get_env(&env);
+    tu_override(&env, "routine", "GEMM_CPU=1,GEMM_MIN_INDIRECT=0");
+    const gemm_case cases[] = {
+        {COL, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 40, 8, 300, 1.5f, 0.5f, 0, TIGHT, TIGHT, TIGHT, 3, 0, 0, 0},
+        {COL, OCLBLAS_TRANS, OCLBLAS_TRANS, 37, 7, 301, -1.0f, 0.0f, 2, PADDED, ZERO, PADDED, 4, 3, 1, 2},
+        {ROW, OCLBLAS_NO_TRANS, OCLBLAS_TRANS, 9, 45, 256, 1.0f, 1.0f, 1, ZERO, PADDED, TIGHT, 3, 0, 5, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const double r = strided_gemm(&env, 0, &cases[i], 4242u + (unsigned)i);
+        if (r > 1.0)
+            fail_msg("gemm_cpu, C transposed, case %zu: error %.3g x bound", i, r);
+    }
+    tu_override(&env, "routine", NULL);
 }
 
 /* A set with local memory for A and B (tile 32 x 32 x 16, vectors of 4

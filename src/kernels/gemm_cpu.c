@@ -78,6 +78,7 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
+    oclblas__step_int(s, a->c_transposed);
     oclblas__step_int(s, batched ? (int)a->batch.stride_a : 0);
     oclblas__step_int(s, batched ? (int)a->batch.stride_b : 0);
 }

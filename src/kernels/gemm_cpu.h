@@ -25,7 +25,7 @@ _Static_assert(GC_BK < OCLBLAS__MAX_PARAMS, "gemm_cpu's program switch needs a s
  * contiguous or with k contiguous (b_k_contiguous), at least a panel's
  * rows (the last panel is moved back to end at the edge); a batch's
  * operands stride_a and stride_b floats apart (0: one that every problem
- * shares). */
+ * shares); C stored transposed where c_transposed says so. */
 void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *out);
 
 #endif

@@ -43,6 +43,9 @@ typedef struct {
      * (the tile's panel_a and panel_b): offset 0, leading dimension unused;
      * else as stored. */
     int a_packed, b_packed;
+    /* C stored transposed, (m, n) at c[c_off + m * c_ld + n]: a kernel
+     * that reads panels computing C^T = B^T A^T (one slice of k). */
+    int c_transposed;
 } oclblas__tile_args;
 
 /* The head of every tiled kernel's argument list (m, n, k, k_slice, the

@@ -522,6 +522,45 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
     return OCLBLAS_SUCCESS;
 }
 
+/* The problem transposed, C^T = B^T A^T, and a batch's strides with it
+ * (tb where batch is not NULL): A's role taken by B stored as it is, B's
+ * by A, C stored transposed. */
+static void transposed_problem(const oclblas__gemm_problem *p, const oclblas__batch *batch, oclblas__gemm_problem *t,
+                               oclblas__batch *tb)
+{
+    *t = *p;
+    t->trans_a = !p->trans_b;
+    t->trans_b = !p->trans_a;
+    t->m = p->n;
+    t->n = p->m;
+    t->a = p->b;
+    t->b = p->a;
+    if (batch)
+        *tb = (oclblas__batch){batch->count, batch->stride_b, batch->stride_a, batch->stride_c};
+}
+
+/* The floats the helpers pack into panels for a layout. */
+static size_t packed_floats(const oclblas__fast_layout *f)
+{
+    return (f->a_packed ? f->a_copies * f->mp * f->kp : 0) + (f->b_packed ? f->b_copies * f->np * f->kp : 0);
+}
+
+/* Whether a kernel that reads panels computes C^T = B^T A^T (layout t)
+ * rather than C = A B (layout f) for an m x n C: in one slice of k, where
+ * the floats it saves packing are at least SWAP_MIN_SAVING times C's. Its
+ * stores of C transposed, a float at a time a leading dimension apart,
+ * cost more than the packing saved elsewhere (PoCL: column-major TT 1024 x
+ * 1024 x 64, saving 64 Ki floats of 1 Mi in C, ran at 0.33x; 1000^3 TT,
+ * saving as many as C's, 0.84x; TN 2048 x 64 x 1024, saving 2 Mi of 128
+ * Ki, 2.1x). */
+#define SWAP_MIN_SAVING 4
+static int swap_pays(const oclblas__fast_layout *f, const oclblas__fast_layout *t, size_t m, size_t n)
+{
+    const size_t before = packed_floats(f), after = packed_floats(t);
+    return t->problems == f->problems && t->slices == 1 && after < before &&
+           (double)(before - after) >= SWAP_MIN_SAVING * (double)m * (double)n * (double)f->problems;
+}
+
 /* The indirect plan: a tiled kernel (gemm_fast, gemm_tc or gemm_cpu) with
  * the given set (of the class cls, NULL for the set for every shape) on
  * operands that the helpers pad (and transpose), or pack into panels for
@@ -530,7 +569,10 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
  * at most slices slices (0: as the routine values say), reading what
  * reads (the set's tile_of, or less) says it may; of a strided batch where
  * batch is not NULL, or, where not even two problems' copies fit the
- * scratch, the single problem's plan. */
+ * scratch, the single problem's plan. A kernel that reads panels computes
+ * C^T = B^T A^T instead where that packs far fewer floats (swap_pays): a
+ * large operand stored with k contiguous then comes as B, read in place,
+ * where as A (whose vectors run along m) it would be packed. */
 static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                  const oclblas__batch *batch, const oclblas__params *hp, const oclblas__params *rp,
                                  int main_kernel, const oclblas__params *main_set, const char *cls, size_t slices,
@@ -543,6 +585,22 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
         return st;
     if (out->fast.problems == 0)
         return oclblas__gemm_plan(cx, p, out);
+    oclblas__gemm_problem tp;
+    oclblas__batch tb;
+    oclblas__fast_layout tf;
+    if (reads->t.panel_a) {
+        transposed_problem(p, batch, &tp, &tb);
+        if (fast_layout(cx, &tp, rp, reads, slices, batch ? &tb : NULL, &tf) == OCLBLAS_SUCCESS &&
+            swap_pays(&out->fast, &tf, p->m, p->n)) {
+            tf.swapped = 1;
+            out->fast = tf;
+            p = &tp;
+            batch = batch ? &tb : NULL;
+        }
+    }
+    /* The buffers A's and B's roles read from. */
+    const oclblas__buf a_buf = out->fast.swapped ? OCLBLAS__BUF_B : OCLBLAS__BUF_A;
+    const oclblas__buf b_buf = out->fast.swapped ? OCLBLAS__BUF_A : OCLBLAS__BUF_B;
     const int at = p->trans_a != 0, bt = p->trans_b != 0;
     const size_t m = p->m, n = p->n, k = p->k, lda = p->a.ld, ldb = p->b.ld;
     const size_t mp = out->fast.mp, np = out->fast.np, kp = out->fast.kp, k_slice = out->fast.k_slice;
@@ -559,7 +617,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
 
     unsigned pads = 0;
     if (!a_in_place) {
-        const oclblas__pad_args a = {at, m, k, OCLBLAS__BUF_A, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
+        const oclblas__pad_args a = {at, m, k, a_buf, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
                                      a_copies, stride_a, mp * kp, reads->t.panel_a};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
@@ -569,7 +627,7 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     if (!b_in_place) {
         /* B's n must be the contiguous direction (or its panels' rows): stored
          * k x n (not transposed) it is turned. */
-        const oclblas__pad_args b = {!bt, n, k, OCLBLAS__BUF_B, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
+        const oclblas__pad_args b = {!bt, n, k, b_buf, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
                                      b_copies, stride_b, np * kp, reads->t.panel_b};
         pads |= 1u << out->num_steps;
         oclblas__step *s = add_step(out);
@@ -581,14 +639,14 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     const int split = slices > 1;
     oclblas__tile_args g = {m, n, out->fast.peeled ? k : kp, k_slice, mp * np,
                             split ? 1.0f : p->alpha, split ? 0.0f : p->beta,
-                            a_in_place ? OCLBLAS__BUF_A : OCLBLAS__BUF_S0,
-                            b_in_place ? OCLBLAS__BUF_B : OCLBLAS__BUF_S1,
+                            a_in_place ? a_buf : OCLBLAS__BUF_S0,
+                            b_in_place ? b_buf : OCLBLAS__BUF_S1,
                             split ? OCLBLAS__BUF_S2 : OCLBLAS__BUF_C,
                             a_in_place ? p->a.offset : 0, a_in_place ? lda : mp,
                             b_in_place ? p->b.offset : 0, b_in_place ? ldb : np,
                             split ? 0 : p->c.offset, split ? mp : p->c.ld, {0, 0, 0, 0},
                             out->fast.a_k_contiguous, out->fast.b_k_contiguous, out->fast.peeled,
-                            out->fast.a_packed, out->fast.b_packed};
+                            out->fast.a_packed, out->fast.b_packed, out->fast.swapped};
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
@@ -819,7 +877,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
     /* The work-items of a work-group: the set's, whatever the problem. */
     oclblas__step probe;
     const oclblas__tile_args any = {tile.m, tile.n, tile.k, tile.k, 0, 1.0f, 0.0f, OCLBLAS__BUF_S0, OCLBLAS__BUF_S1,
-                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0, 0, 0};
+                                    OCLBLAS__BUF_C, 0, tile.m, 0, tile.n, 0, tile.m, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0};
     tiled->step(set, &any, &probe);
     const size_t items = items_of(&probe);
     oclblas__fast_layout f;
@@ -1104,23 +1162,27 @@ void oclblas__plan_describe(const oclblas__call *call, const oclblas__plan *plan
             plan->gemv.vec == 1 ? ", vector loads" : plan->gemv.vec == 2 ? ", unaligned vector loads" : "");
         break;
     case OCLBLAS__PLAN_FAST: {
-        /* The plan is column-major: a row-major call's A is its B, its m the plan's n. */
-        const int a_ip = row ? plan->fast.b_in_place : plan->fast.a_in_place;
-        const int b_ip = row ? plan->fast.a_in_place : plan->fast.b_in_place;
-        const int a_tr = row ? plan->fast.b_transposed : plan->fast.a_transposed;
-        const int b_tr = row ? plan->fast.a_transposed : plan->fast.b_transposed;
-        const int a_kc = row ? plan->fast.b_k_contiguous : plan->fast.a_k_contiguous;
-        const int b_kc = row ? plan->fast.a_k_contiguous : plan->fast.b_k_contiguous;
-        const int a_pk = row ? plan->fast.b_packed : plan->fast.a_packed;
-        const int b_pk = row ? plan->fast.a_packed : plan->fast.b_packed;
+        /* The plan is column-major: a row-major call's A is its B, its m the
+         * plan's n; and again where the plan computes C^T = B^T A^T. */
+        const int flip = row != plan->fast.swapped;
+        const int a_ip = flip ? plan->fast.b_in_place : plan->fast.a_in_place;
+        const int b_ip = flip ? plan->fast.a_in_place : plan->fast.b_in_place;
+        const int a_tr = flip ? plan->fast.b_transposed : plan->fast.a_transposed;
+        const int b_tr = flip ? plan->fast.a_transposed : plan->fast.b_transposed;
+        const int a_kc = flip ? plan->fast.b_k_contiguous : plan->fast.a_k_contiguous;
+        const int b_kc = flip ? plan->fast.a_k_contiguous : plan->fast.b_k_contiguous;
+        const int a_pk = flip ? plan->fast.b_packed : plan->fast.a_packed;
+        const int b_pk = flip ? plan->fast.a_packed : plan->fast.b_packed;
         const oclblas__step *main = &plan->step[plan->main];
         const oclblas__tiled *tiled = oclblas__kernels[main->kernel]->tiled;
         const char *label = tiled && tiled->label ? tiled->label(&main->params) : NULL;
         put(buf, len, &used, "%s%s%s%s%s on %zux%zux%zu, A %s, B %s, %zu slice%s of k",
             oclblas__kernels[main->kernel]->name, label ? " (" : "", label ? label : "", label ? ")" : "", cls,
-            row ? plan->fast.np : plan->fast.mp, row ? plan->fast.mp : plan->fast.np, plan->fast.kp,
+            flip ? plan->fast.np : plan->fast.mp, flip ? plan->fast.mp : plan->fast.np, plan->fast.kp,
             operand_way(a_ip, a_kc, a_tr, a_pk), operand_way(b_ip, b_kc, b_tr, b_pk),
             plan->fast.slices, plan->fast.slices > 1 ? "s" : "");
+        if (plan->fast.swapped)
+            put(buf, len, &used, ", C stored transposed (C^T = B^T A^T)");
         if (plan->fast.peeled)
             put(buf, len, &used, ", peeled%s", plan->fast.kp != call->k ? " (k read ragged)" : "");
         break;

@@ -43,7 +43,7 @@ static oclblas_status tiled_plan(int kernel, const oclblas__params *cand, const 
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 1};
     const oclblas__tile_args a = {p->m, p->n, p->k, p->k, p->m * p->n, p->alpha, p->beta,
                                   OCLBLAS__BUF_A, OCLBLAS__BUF_B, OCLBLAS__BUF_C,
-                                  0, p->m, 0, p->n, 0, p->m, {0, 0, 0, 0}, 0, 0, 0, 0, 0};
+                                  0, p->m, 0, p->n, 0, p->m, {0, 0, 0, 0}, 0, 0, 0, 0, 0, 0};
     oclblas__kernels[kernel]->tiled->step(cand, &a, &out->step[0]);
     return OCLBLAS_SUCCESS;
 }
