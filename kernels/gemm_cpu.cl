@@ -5,7 +5,8 @@
 // other, so that a work-item streams both through the caches in order;
 // the plan lets the kernel read some operands as they are stored instead:
 // A with m contiguous (its steps a_kstep apart) and B with n contiguous
-// (b_kstep apart), where they are small enough to stay in the caches, and
+// (b_kstep apart), where small and re-read little (they stay in the
+// caches), and
 // B with k contiguous (BK: a step's NR values b_nstep apart, from NR
 // columns that the work-item streams in order, as fast as a panel). Each
 // work-item keeps an MR x NR block of C in MV vectors of VW floats per
@@ -15,10 +16,10 @@
 // broadcast fit the vector registers (16 on AVX2 for the 16 x 6 block),
 // where a loop over whole tiles through local memory (gemm_fast) spills
 // them. A work-item runs TN blocks along n, one after the other. C is
-// column-major, C(m, n) at cg[c_off + n * c_ld + m], or with c_trans
-// stored transposed, at cg[c_off + m * c_ld + n] (the plan computes
-// C^T = B^T A^T so where that packs less), read and written in place,
-// guarded at its edges.
+// column-major, C(m, n) at cg[c_off + n * c_ld + m], or with CT stored
+// transposed, at cg[c_off + m * c_ld + n] (the plan computes
+// C^T = B^T A^T so where that saves much packing), read and written in
+// place, guarded at its edges.
 //
 // Row m0 of A's panel starts at a_mstep m0 (packed: K; as stored: 1), and
 // a panel that would read past the operand's last row starts at a_last
@@ -35,9 +36,10 @@
 
 // The host passes every parameter as -D options (src/kernels/gemm_cpu.c):
 // VW vector width, MV vectors of m a block, NR columns a block, KU steps
-// of k unrolled, TN blocks a work-item; MR = MV * VW; BK the program
-// switch, B stored with k contiguous.
-#if !defined(VW) || !defined(MV) || !defined(NR) || !defined(KU) || !defined(TN) || !defined(MR) || !defined(BK)
+// of k unrolled, TN blocks a work-item; MR = MV * VW; the program
+// switches BK, B stored with k contiguous, and CT, C stored transposed.
+#if !defined(VW) || !defined(MV) || !defined(NR) || !defined(KU) || !defined(TN) || !defined(MR) || !defined(BK) || \
+    !defined(CT)
 #error "gemm_cpu: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
@@ -62,8 +64,7 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
                      const int a_last,
                      const global float *restrict bp, const int b_off, const int b_kstep, const int b_nstep,
                      const int b_last,
-                     global float *cg, const int c_off, const int c_ld, const int c_trans, const int a_batch,
-                     const int b_batch)
+                     global float *cg, const int c_off, const int c_ld, const int a_batch, const int b_batch)
 {
     const int ir = get_global_id(0);
     const int z = get_global_id(2);
@@ -74,7 +75,11 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
     const global float *a = ap + a_off + z * a_batch + ms * a_mstep + k_begin * a_kstep;
     bp += b_off + z * b_batch + k_begin * b_kstep;
     cg += c_off + z * c_slice;
-    const int c_mstep = c_trans ? c_ld : 1, c_nstep = c_trans ? 1 : c_ld;
+#if CT
+    const int c_mstep = c_ld, c_nstep = 1;
+#else
+    const int c_mstep = 1, c_nstep = c_ld;
+#endif
 #if BK
     const int b_jstep = b_nstep;
 #else
@@ -128,7 +133,7 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
             for (int i = 0; i < MV; ++i) {
                 const int m = ms + i * VW;
                 const realV r = (realV)(alpha) * acc[i][j];
-                if (!c_trans && m >= m0 && m + VW <= M) {
+                if (!CT && m >= m0 && m + VW <= M) {
                     realV out = r;
                     if (read_c)
                         out = fma((realV)(beta), VLOAD(ccol + m), r);

@@ -249,8 +249,10 @@ static void test_strided_cl_fast(void **state)
                  "strided through gemm_fast", 0);
 }
 
-/* Every batch through gemm_cpu (any device runs it; CPUs' entries choose
- * it): operands packed into panels, or read as stored with their strides
+/* Every batch through gemm_cpu where the rules plan (on a device whose
+ * entry gives the cost model no facts, the CPUs; a GPU's model weighs
+ * only sets with measured rates, and runs what it finds fastest):
+ * operands packed into panels, or read as stored with their strides
  * (B with k contiguous; A, B with n contiguous, small), their last panels
  * moved back to end at the edge; and batches with a long k whose A,
  * stored with k contiguous, it reads as B of C^T = B^T A^T, storing each

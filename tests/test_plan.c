@@ -626,7 +626,7 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(arg_b(g, 17), OCLBLAS__BUF_C);
     assert_int_equal(arg_i(g, 18), 3);
     assert_int_equal(arg_i(g, 19), 101);
-    assert_int_equal(arg_i(g, 20), 0);
+    assert_int_equal(g->params.v[GC_CT], 0);
     assert_false(plan.fast.swapped); /* both orientations pack as much */
     const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 100, 50, 37};
     char text[512];
@@ -690,9 +690,9 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(g->geo.global[2], 5);
     assert_int_equal(arg_i(g, 3), 0);           /* k_slice 0: a batch */
     assert_int_equal(arg_i(g, 4), 64 * 48);     /* C's stride */
-    assert_int_equal(arg_i(g, 20), 0);          /* C as stored */
-    assert_int_equal(arg_i(g, 21), 64 * 40);
-    assert_int_equal(arg_i(g, 22), 48 * 40);
+    assert_int_equal(g->params.v[GC_CT], 0); /* C as stored */
+    assert_int_equal(arg_i(g, 20), 64 * 40);
+    assert_int_equal(arg_i(g, 21), 48 * 40);
     /* ... and packed ones side by side. */
     p = gemm(1, 0, 48, 64, 40);
     plan = batch_plan_of(&p, 5, 48 * 40, 64 * 40, 48 * 64);
@@ -702,8 +702,8 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(arg_b(&plan.step[0], 2), OCLBLAS__BUF_A);
     assert_int_equal(arg_i(&plan.step[0], 5), 1); /* A transposed */
     g = &plan.step[plan.main];
-    assert_int_equal(arg_i(g, 21), 48 * 40);    /* each problem's panels of A */
-    assert_int_equal(arg_i(g, 22), 64 * 40);
+    assert_int_equal(arg_i(g, 20), 48 * 40);    /* each problem's panels of A */
+    assert_int_equal(arg_i(g, 21), 64 * 40);
 
     /* A stored with k contiguous packs less as B: C^T = B^T A^T, B^T packed
      * (from B's buffer), A read along k, C stored transposed. */
@@ -724,7 +724,7 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(arg_i(g, 15), 1024);            /* lda from one column of A^T to the next */
     assert_int_equal(arg_i(g, 16), 2048 - 6);
     assert_int_equal(arg_b(g, 17), OCLBLAS__BUF_C);
-    assert_int_equal(arg_i(g, 20), 1);
+    assert_int_equal(g->params.v[GC_CT], 1);
     const oclblas__call tn = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 2048, 64, 1024};
     oclblas__plan_describe(&tn, &plan, text, sizeof text);
     assert_non_null(strstr(text, "on 2052x64x1024, A in place along k, B packed"));
@@ -738,9 +738,9 @@ static void test_cpu_kernel(void **state)
     g = &plan.step[plan.main];
     assert_int_equal(arg_b(g, 12), OCLBLAS__BUF_A);
     assert_int_equal(arg_i(g, 4), 64 * 16);
-    assert_int_equal(arg_i(g, 20), 1);
-    assert_int_equal(arg_i(g, 21), 16 * 1024);  /* the panels of B^T */
-    assert_int_equal(arg_i(g, 22), 64 * 1024);  /* A's problems */
+    assert_int_equal(g->params.v[GC_CT], 1);
+    assert_int_equal(arg_i(g, 20), 16 * 1024);  /* the panels of B^T */
+    assert_int_equal(arg_i(g, 21), 64 * 1024);  /* A's problems */
     /* Not where the packing saved is not several times C (its transposed stores cost more). */
     p = gemm(1, 1, 1024, 1024, 64);
     assert_false(plan_of(&p).fast.swapped);

@@ -45,7 +45,8 @@ static int derive(const int *v, oclblas__derived *out)
 {
     out[0] = (oclblas__derived){"MR", v[GC_MV] * v[GC_VW]}; /* rows of A a panel, of C a block */
     out[1] = (oclblas__derived){"BK", v[GC_BK]};
-    return 2;
+    out[2] = (oclblas__derived){"CT", v[GC_CT]};
+    return 3;
 }
 
 void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *a, oclblas__step *s)
@@ -55,6 +56,7 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_CPU, .entry = "gemm_cpu", .params = *p};
     const int b_along_k = !a->b_packed && a->b_k_contiguous;
     s->params.v[GC_BK] = b_along_k;
+    s->params.v[GC_CT] = a->c_transposed;
     s->geo.dims = 3;
     s->geo.local[0] = s->geo.local[1] = s->geo.local[2] = 1;
     s->geo.global[0] = ceil_div(a->m, mr);
@@ -78,7 +80,6 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     oclblas__step_buf(s, a->c);
     oclblas__step_int(s, (int)a->c_off);
     oclblas__step_int(s, (int)a->c_ld);
-    oclblas__step_int(s, a->c_transposed);
     oclblas__step_int(s, batched ? (int)a->batch.stride_a : 0);
     oclblas__step_int(s, batched ? (int)a->batch.stride_b : 0);
 }
@@ -96,14 +97,16 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 /* B stored with k contiguous: its NR columns of a panel, streamed in step (the BK program). */
 static int reads_k_contiguous(const oclblas__params *p, int operand) { return operand == 1; }
 
-/* The first program, and the one that reads B along k. */
+/* The four programs: B along k or not, C transposed or not. */
 static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
 {
     (void)lim;
-    out[0] = out[1] = *p;
-    out[0].v[GC_BK] = 0;
-    out[1].v[GC_BK] = 1;
-    return 2;
+    for (int i = 0; i < 4; ++i) {
+        out[i] = *p;
+        out[i].v[GC_BK] = i & 1;
+        out[i].v[GC_CT] = i >> 1;
+    }
+    return 4;
 }
 
 static const oclblas__tiled tiled = {.tile = tile,

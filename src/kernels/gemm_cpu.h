@@ -11,11 +11,11 @@
 #include "kernels/tiled.h"
 
 enum { GC_VW, GC_MV, GC_NR, GC_KU, GC_TN, GC_COUNT };
-/* Not a parameter: the program that reads B stored with k contiguous (BK),
- * in the slot after the parameters, set by the step alone (as gemm_fast's
- * PEELED, gemm_fast.h). */
-enum { GC_BK = GC_COUNT };
-_Static_assert(GC_BK < OCLBLAS__MAX_PARAMS, "gemm_cpu's program switch needs a slot after its parameters");
+/* Not parameters: the program switches, in the slots after the
+ * parameters, set by the step alone (as gemm_fast's PEELED, gemm_fast.h):
+ * B stored with k contiguous (BK), C stored transposed (CT). */
+enum { GC_BK = GC_COUNT, GC_CT };
+_Static_assert(GC_CT < OCLBLAS__MAX_PARAMS, "gemm_cpu's program switches need slots after its parameters");
 
 /* The step, on the tiled kernels' arguments: m, n the real sizes (C is
  * guarded), k a multiple of KU (packed to one: zeros beyond the real k),

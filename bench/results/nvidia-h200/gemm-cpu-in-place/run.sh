@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU check of gemm_cpu reading operands as stored and of oclblas_cache_fill building every program
-# of a set: the new tree's GPU tests (test_batched runs gemm_cpu on the GPU, test_cache fills the
-# cache with gemm_tc's forms for the math modes), a fill's status and files, and the shapes preset of
+# of a set: the new tree's GPU tests (test_cache fills the cache with gemm_tc's forms for the math
+# modes), a fill's status and files, and the shapes preset of
 # both trees, strict, main before (3363116) unpacked by git archive 3363116 | tar -x -C
 # build-s16base and carried to the machine. From the project root after ../shared/gpu/stage.sh:
 #   bench/results/nvidia-h200/gemm-cpu-in-place/run.sh
