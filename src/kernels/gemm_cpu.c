@@ -54,7 +54,7 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     const int *v = p->v;
     const size_t mr = (size_t)(v[GC_MV] * v[GC_VW]), nr = (size_t)v[GC_NR];
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_CPU, .entry = "gemm_cpu", .params = *p};
-    const int b_along_k = !a->b_packed && a->b_k_contiguous;
+    const int b_along_k = a->b_k_contiguous; /* as stored, read along k */
     s->params.v[GC_BK] = b_along_k;
     s->params.v[GC_CT] = a->c_transposed;
     s->geo.dims = 3;

@@ -102,10 +102,10 @@ typedef struct {
     const oclblas__tiled *tiled; /* NULL: not a kernel that computes C tile by tile */
     /* Every program of a set that a plan may run on a device with these
      * limits, the set itself first: with its switches in the slots after
-     * the parameters (gemm_fast's PEELED, gemm_cpu's BK, the gemv kernels'
-     * FINISH) and in its forms for the math modes (gemm_tc), into out (at
-     * most OCLBLAS__MAX_PROGRAMS); returns how many. oclblas_cache_fill
-     * builds them all. NULL: the set alone. */
+     * the parameters (gemm_fast's PEELED, gemm_cpu's BK and CT, the gemv
+     * kernels' FINISH) and in its forms for the math modes (gemm_tc),
+     * into out (at most OCLBLAS__MAX_PROGRAMS); returns how many.
+     * oclblas_cache_fill builds them all. NULL: the set alone. */
     int (*programs)(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out);
 } oclblas__kernel_desc;
 
