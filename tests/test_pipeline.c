@@ -286,8 +286,10 @@ static void test_fault_one(void **state)
     tu_env env;
     tu_get_env(&env);
     need_two_devices();
-    /* A first call builds each device's kernels, so that both start at once in the next. */
+    /* A first call of each layout builds each device's programs for it
+     * (gemm_cpu's differ by layout), so that both start at once in the next. */
     gemm(&env, 0, 0, 0, 300, 300, 300, 0.0f, 0, 0, 599);
+    gemm(&env, 1, 1, 0, 300, 300, 300, 0.0f, 0, 0, 598);
     for (int beta = 0; beta < 2; ++beta) {
         const size_t m = 800, n = 700, k = 300;
         const oclblas_host_report r = gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 600u + beta);
