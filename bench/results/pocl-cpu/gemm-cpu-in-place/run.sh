@@ -6,18 +6,4 @@
 # oclblas-bench) and this tree (./run.sh build), in turn, runs FIRST to LAST, from the project root:
 #   bench/results/pocl-cpu/gemm-cpu-in-place/run.sh LABEL FIRST LAST   (LABEL: pocl or intel;
 #   intel sets OCL_ICD_VENDORS to Intel's CPU runtime, .ci/intel-opencl.sh)
-set -uo pipefail
-label=$1 first=$2 last=$3
-here=bench/results/pocl-cpu/gemm-cpu-in-place
-[ "$label" = intel ] && export OCL_ICD_VENDORS=$(.ci/intel-opencl.sh 2>/dev/null | tail -1)
-export OPENBLAS_NUM_THREADS=2
-for run in $(seq "$first" "$last"); do
-  for t in base new; do
-    b=$([ $t = base ] && echo /tmp/cpubase2 || echo build)/bench/oclblas-bench
-    for preset in shapes batched; do
-      $b --preset $preset --routine gemm --peers openblas --math strict --quiet \
-        --csv $here/$label-$preset-$t-$run.csv > /dev/null 2>&1
-      echo "$label $preset $t $run: exit $?" >> $here/log.txt
-    done
-  done
-done
+exec env BASE=/tmp/cpubase2 HERE=bench/results/pocl-cpu/gemm-cpu-in-place bash bench/results/pocl-cpu/gemm-cpu/run.sh "$@"

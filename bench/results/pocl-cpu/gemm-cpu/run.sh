@@ -7,13 +7,16 @@
 #   bench/results/pocl-cpu/gemm-cpu/run.sh LABEL FIRST LAST   (LABEL: pocl or intel; intel sets
 #   OCL_ICD_VENDORS to Intel's CPU runtime, .ci/intel-opencl.sh)
 set -uo pipefail
+# BASE (the before tree's build, default /tmp/cpubase) and HERE (the results folder, default this
+# one) let a later comparison run the same steps (../gemm-cpu-in-place, ../gemm-cpu-transposed).
 label=$1 first=$2 last=$3
-here=bench/results/pocl-cpu/gemm-cpu
+base=${BASE:-/tmp/cpubase}
+here=${HERE:-bench/results/pocl-cpu/gemm-cpu}
 [ "$label" = intel ] && export OCL_ICD_VENDORS=$(.ci/intel-opencl.sh 2>/dev/null | tail -1)
 export OPENBLAS_NUM_THREADS=2
 for run in $(seq "$first" "$last"); do
   for t in base new; do
-    b=$([ $t = base ] && echo /tmp/cpubase || echo build)/bench/oclblas-bench
+    b=$([ $t = base ] && echo "$base" || echo build)/bench/oclblas-bench
     for preset in shapes batched; do
       $b --preset $preset --routine gemm --peers openblas --math strict --quiet \
         --csv $here/$label-$preset-$t-$run.csv > /dev/null 2>&1
