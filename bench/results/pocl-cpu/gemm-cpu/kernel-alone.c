@@ -1,5 +1,7 @@
 /*
- * gemm_cpu's kernel alone on a CPU's OpenCL, its panels given (random
+ * gemm_cpu's kernel alone on a CPU's OpenCL as of 8efd30d (its argument
+ * list changed since: git show 8efd30d:kernels/gemm_cpu.cl > /tmp/k.cl and
+ * KSRC=/tmp/k.cl; ../gemm-cpu-in-place/kernel-alone.c for today's), its panels given (random
  * integers, checked at 50 places against the packed product): the best of
  * six launches by OpenCL events. A measuring aid, not part of the library:
  *   gcc -O2 -o /tmp/kernel-alone bench/results/pocl-cpu/gemm-cpu/kernel-alone.c -lOpenCL
