@@ -1,8 +1,9 @@
 // gemm_cpu: C = alpha * A * B + beta * C for CPUs, on operands read in
 // panels: A's panel of MR rows gives, for each step of k, MR floats one
-// after the other, and B's panel of NR columns NR values. The helpers pack
-// an operand into such panels (pack_panels), its steps one after the
-// other, so that a work-item streams both through the caches in order;
+// after the other, and B's panel of NR columns NR values. The program's
+// pack_a and pack_b (below) pack an operand into such panels, its steps
+// one after the other, so that a work-item streams both through the
+// caches in order;
 // the plan lets the kernel read some operands as they are stored instead:
 // A with m contiguous (its steps a_kstep apart) and B with n contiguous
 // (b_kstep apart), where small and re-read little (they stay in the
@@ -37,9 +38,11 @@
 // The host passes every parameter as -D options (src/kernels/gemm_cpu.c):
 // VW vector width, MV vectors of m a block, NR columns a block, KU steps
 // of k unrolled, TN blocks a work-item; MR = MV * VW; the program
-// switches BK, B stored with k contiguous, and CT, C stored transposed.
+// switches BK, B stored with k contiguous, and CT, C stored transposed;
+// the packing's PACK_COLS columns a work-item, PACK_GROUP_A and
+// PACK_GROUP_B panels a work-item.
 #if !defined(VW) || !defined(MV) || !defined(NR) || !defined(KU) || !defined(TN) || !defined(MR) || !defined(BK) || \
-    !defined(CT)
+    !defined(CT) || !defined(PACK_COLS) || !defined(PACK_GROUP_A) || !defined(PACK_GROUP_B)
 #error "gemm_cpu: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 
@@ -150,4 +153,84 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
             }
         }
     }
+}
+
+// Packing, the plan's steps before gemm_cpu where an operand is not read
+// as stored: the rows x cols source (src(r, c) at src[src_off + c * src_ld
+// + r], or transposed, at src[src_off + r * src_ld + c]) into panels of
+// `panel` rows, A's MR or B's NR: dst(r, c) at (r / panel) * panel *
+// dst_cols + c * panel + r % panel, for the whole panels below dst_rows
+// and c < dst_cols, zeros outside rows x cols. Work-item (j, g) copies the
+// columns [j PACK_COLS, (j + 1) PACK_COLS) of the panels [g group, (g + 1)
+// group), reading the source along its contiguous direction: a column's
+// rows of all its panels together (whole cache lines, where one panel's
+// rows are less than a line), or a transposed source's rows one after the
+// other. The launch's third dimension is a batch, source and panels
+// src_stride and dst_stride floats after problem z - 1's. panel and group
+// are constants at each call: the copies become vector moves.
+#define PACK_ARGS                                                                                                     \
+    const int rows, const int cols, const global float *restrict src, const int src_off, const int src_ld,           \
+        const int transposed, const int dst_rows, const int dst_cols, global float *restrict dst,                     \
+        const int src_stride, const int dst_stride
+
+// n floats from s to d: vectors of 4, then one at a time.
+inline void copy_run(global float *restrict d, const global float *restrict s, const int n)
+{
+    int q = 0;
+#pragma unroll
+    for (; q + 4 <= n; q += 4)
+        vstore4(vload4(0, s + q), 0, d + q);
+#pragma unroll
+    for (; q < n; ++q)
+        d[q] = s[q];
+}
+
+inline void pack(const int panel, const int group, PACK_ARGS)
+{
+    const int z = get_global_id(2);
+    src += z * src_stride + src_off;
+    dst += z * dst_stride;
+    const int c0 = get_global_id(0) * PACK_COLS, c1 = min(c0 + PACK_COLS, dst_cols);
+    const int i0 = get_global_id(1) * group, i1 = min(i0 + group, dst_rows / panel);
+    const int c_in = max(c0, min(c1, cols)); // columns [c0, c_in) lie in the source
+    if (!transposed) {
+        const int r_in = min(i1 * panel, rows); // rows of the source below r_in
+        for (int c = c0; c < c1; ++c) {
+            const global float *s = src + c * src_ld;
+            global float *d = dst + (i0 * dst_cols + c) * panel;
+            for (int r = i0 * panel; r < i1 * panel; r += panel, d += dst_cols * panel) {
+                if (c < c_in && r + panel <= r_in) {
+                    copy_run(d, s + r, panel);
+                } else {
+                    for (int q = 0; q < panel; ++q)
+                        d[q] = c < c_in && r + q < r_in ? s[r + q] : 0.0f;
+                }
+            }
+        }
+    } else {
+        for (int r = i0 * panel; r < i1 * panel; ++r) {
+            const global float *s = src + r * src_ld;
+            global float *d = dst + (r / panel) * panel * dst_cols + r % panel;
+            const int c_row = r < rows ? c_in : c0; // a row below the source: zeros
+            int c = c0;
+            for (; c < c_row; ++c)
+                d[c * panel] = s[c];
+            for (; c < c1; ++c)
+                d[c * panel] = 0.0f;
+        }
+    }
+}
+
+__attribute__((reqd_work_group_size(1, 1, 1)))
+kernel void pack_a(PACK_ARGS)
+{
+    pack(MR, PACK_GROUP_A, rows, cols, src, src_off, src_ld, transposed, dst_rows, dst_cols, dst, src_stride,
+         dst_stride);
+}
+
+__attribute__((reqd_work_group_size(1, 1, 1)))
+kernel void pack_b(PACK_ARGS)
+{
+    pack(NR, PACK_GROUP_B, rows, cols, src, src_off, src_ld, transposed, dst_rows, dst_cols, dst, src_stride,
+         dst_stride);
 }

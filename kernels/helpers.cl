@@ -1,8 +1,7 @@
 // Helper kernels of the gemm_fast plan: they copy an operand into a zeroed,
 // tile-padded scratch buffer in the layout gemm_fast reads (pad_copy keeps
 // the orientation, pad_transpose turns it through a local-memory tile so
-// that both the reads and the writes are coalesced) or into the panels
-// gemm_cpu reads (pack_panels), and scale_matrix
+// that both the reads and the writes are coalesced), and scale_matrix
 // computes C = beta * C for the cases that need no product (k = 0,
 // alpha = 0). All matrices are column-major; "rows x cols" is the logical
 // source, dst is dst_rows x dst_cols with zeros outside the source. The
@@ -42,29 +41,6 @@ kernel void pad_copy(const int rows, const int cols, const global float *restric
             if (r < dst_rows && c < dst_cols)
                 dst[c * dst_ld + r] = (r < rows && c < cols) ? src[src_off + c * src_ld + r] : 0.0f;
         }
-    }
-}
-
-// The rows x cols source (src(r, c) at src[src_off + c * src_ld + r], or
-// transposed: at src[src_off + r * src_ld + c]) in panels of `panel` rows
-// (gemm_cpu's operands): dst(r, c) at (r / panel) * panel * dst_cols +
-// c * panel + r % panel for r < dst_rows (whole panels) and c < dst_cols,
-// zero outside rows x cols. Work-item (c, i) writes column c of panel i,
-// so that neighbouring work-items write neighbouring floats.
-__attribute__((reqd_work_group_size(PAD_DIMX, PAD_DIMY, 1)))
-kernel void pack_panels(const int rows, const int cols, const global float *restrict src, const int src_off,
-                        const int src_ld, const int transposed, const int panel, const int dst_rows,
-                        const int dst_cols, global float *dst, const int src_stride, const int dst_stride)
-{
-    src += get_group_id(2) * src_stride;
-    dst += get_group_id(2) * dst_stride;
-    const int c = get_global_id(0), r0 = get_global_id(1) * panel;
-    if (c >= dst_cols || r0 >= dst_rows)
-        return;
-    global float *d = dst + (get_global_id(1) * dst_cols + c) * panel;
-    for (int q = 0; q < panel; ++q) {
-        const int r = r0 + q;
-        d[q] = r < rows && c < cols ? src[src_off + (transposed ? r * src_ld + c : c * src_ld + r)] : 0.0f;
     }
 }
 

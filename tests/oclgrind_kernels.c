@@ -246,8 +246,8 @@ static void gemv_case(const char *what, oclblas_layout layout, oclblas_transpose
 
 /* ---- what runs each kernel ----------------------------------------------- */
 
-/* gemm_fast (or with cpu gemm_cpu, GEMM_CPU=1, on operands that
- * pack_panels packs or that it reads as stored, its last panels moved
+/* gemm_fast (or with cpu gemm_cpu, GEMM_CPU=1, on operands that its
+ * pack_a and pack_b pack or that it reads as stored, its last panels moved
  * back to end at the edge) and the helpers: every product indirect
  * (GEMM_MIN_INDIRECT=0): ragged sizes that the helpers pad, with and
  * without turning an operand, both layouts; a strided batch (the launches'

@@ -559,8 +559,9 @@ static void test_split_k(void **state)
 }
 
 /* Where GEMM_CPU is 1 (a CPU's entry), the indirect plan runs gemm_cpu in
- * gemm_fast's place: an operand packed into panels (pack_panels, A in
- * panels of MR rows, B of NR columns, each as it is stored), k packed to
+ * gemm_fast's place: an operand packed into panels (by gemm_cpu's own
+ * pack_a and pack_b, A in panels of MR rows, B of NR columns, each as it
+ * is stored), k packed to
  * KU, unless the kernel reads it as stored (B with k contiguous; A, or B
  * with n contiguous, when small; at least a panel's rows, k whole steps),
  * then one work-item for each MR x NR TN strip of C; a batch and a split
@@ -584,22 +585,31 @@ static void test_cpu_kernel(void **state)
     assert_int_equal(plan.fast.np, 60);  /* NR TN = 12 */
     assert_int_equal(plan.fast.kp, 38);  /* KU = 2 */
     const oclblas__step *a = &plan.step[0], *b = &plan.step[1], *g = &plan.step[2];
-    assert_string_equal(a->entry, "pack_panels");
+    /* Packed by gemm_cpu's own program (the main step's), A in panels of
+     * MR rows and B of NR columns, a work-item for 128 columns of panels
+     * whose rows together are whole cache lines and at least 96 floats
+     * (8 panels of 16, 16 of 6). */
+    assert_int_equal(a->kernel, OCLBLAS__K_GEMM_CPU);
+    assert_string_equal(a->entry, "pack_a");
+    assert_memory_equal(a->params.v, g->params.v, sizeof a->params.v);
     assert_int_equal(arg_i(a, 0), 100); /* rows: m */
     assert_int_equal(arg_i(a, 1), 37);  /* cols: k */
     assert_int_equal(arg_b(a, 2), OCLBLAS__BUF_A);
     assert_int_equal(arg_i(a, 4), 37);  /* lda */
     assert_int_equal(arg_i(a, 5), 1);   /* stored transposed (k contiguous) */
-    assert_int_equal(arg_i(a, 6), 16);  /* panels of MR rows */
-    assert_int_equal(arg_i(a, 7), 112);
-    assert_int_equal(arg_i(a, 8), 38);
-    assert_int_equal(arg_b(a, 9), OCLBLAS__BUF_S0);
-    assert_string_equal(b->entry, "pack_panels");
+    assert_int_equal(arg_i(a, 6), 112);
+    assert_int_equal(arg_i(a, 7), 38);
+    assert_int_equal(arg_b(a, 8), OCLBLAS__BUF_S0);
+    assert_int_equal(a->geo.global[0], 1); /* 38 columns */
+    assert_int_equal(a->geo.global[1], 1); /* 7 panels, 8 a work-item */
+    assert_int_equal(b->kernel, OCLBLAS__K_GEMM_CPU);
+    assert_string_equal(b->entry, "pack_b");
+    assert_memory_equal(b->params.v, g->params.v, sizeof b->params.v);
     assert_int_equal(arg_i(b, 0), 50);  /* rows: n */
     assert_int_equal(arg_i(b, 5), 1);   /* B not transposed: (n, k) at n * ldb + k */
-    assert_int_equal(arg_i(b, 6), 6);   /* panels of NR columns */
-    assert_int_equal(arg_i(b, 7), 60);
-    assert_int_equal(arg_b(b, 9), OCLBLAS__BUF_S1);
+    assert_int_equal(arg_i(b, 6), 60);
+    assert_int_equal(arg_b(b, 8), OCLBLAS__BUF_S1);
+    assert_int_equal(b->geo.global[1], 1); /* 10 panels, 16 a work-item */
     assert_int_equal(plan.scratch[0], 112 * 38 * sizeof(float));
     assert_int_equal(plan.scratch[1], 60 * 38 * sizeof(float));
     assert_string_equal(g->entry, "gemm_cpu");

@@ -2,8 +2,8 @@
  * gemm_cpu's descriptor (gemm_cpu.c), as the plans use it: the indices of
  * its parameters, its program switches and its step. The plans reach it
  * through its tiled member (kernels/tiled.h): its operands packed into
- * panels by the helpers (pack_panels), or read as stored where the plan
- * says (kernels/gemm_cpu.cl: which layouts it can).
+ * panels by its program's pack_a and pack_b, or read as stored where the
+ * plan says (kernels/gemm_cpu.cl: which layouts it can).
  */
 #ifndef OCLBLAS_KERNEL_GEMM_CPU_H
 #define OCLBLAS_KERNEL_GEMM_CPU_H

@@ -1,8 +1,7 @@
 /*
  * The helpers' descriptor (kernels/helpers.cl): the parameters of the pad
  * and transpose passes of the gemm_fast plan (whose work-group shapes also
- * serve pack_panels, gemm_cpu's packing, scale_matrix, sum_slices and
- * gemv_reduce), their rules, the sizes derived from them, and each entry
+ * serve scale_matrix, sum_slices and gemv_reduce), their rules, the sizes derived from them, and each entry
  * point's launch geometry.
  */
 #include "kernels/helpers.h"
@@ -98,28 +97,8 @@ void oclblas__pad_step(const oclblas__params *p, const oclblas__pad_args *a, ocl
 {
     const int *v = p->v;
     *s = (oclblas__step){.kernel = OCLBLAS__K_HELPERS, .params = *p};
-    s->entry = a->panel ? "pack_panels" : a->transpose ? "pad_transpose" : "pad_copy";
+    s->entry = a->transpose ? "pad_transpose" : "pad_copy";
     s->geo.dims = 2;
-    if (a->panel) { /* a work-item for each column of each panel */
-        s->geo.local[0] = (size_t)v[HP_PAD_DIMX];
-        s->geo.local[1] = (size_t)v[HP_PAD_DIMY];
-        s->geo.global[0] = round_up(a->dst_cols, s->geo.local[0]);
-        s->geo.global[1] = round_up(ceil_div(a->dst_rows, a->panel), s->geo.local[1]);
-        oclblas__step_int(s, (int)a->rows);
-        oclblas__step_int(s, (int)a->cols);
-        oclblas__step_buf(s, a->src);
-        oclblas__step_int(s, (int)a->src_off);
-        oclblas__step_int(s, (int)a->src_ld);
-        oclblas__step_int(s, a->transpose);
-        oclblas__step_int(s, (int)a->panel);
-        oclblas__step_int(s, (int)a->dst_rows);
-        oclblas__step_int(s, (int)a->dst_cols);
-        oclblas__step_buf(s, a->dst);
-        oclblas__step_int(s, (int)a->src_stride);
-        oclblas__step_int(s, (int)a->dst_stride);
-        oclblas__step_batch(s, a->batch);
-        return;
-    }
     if (a->transpose) {
         const size_t tile = tra_tile(v);
         s->geo.local[0] = s->geo.local[1] = (size_t)v[HP_TRA_DIM];

@@ -13,9 +13,8 @@ enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WP
 /* dst (dst_rows x dst_cols, leading dimension dst_rows) = the rows x cols
  * source at src_off, stored as it is (pad_copy: src(r, c) at
  * src[c * src_ld + r]) or transposed (pad_transpose: at src[r * src_ld + c]),
- * zeros around it; with panel > 0 (pack_panels, for gemm_cpu) dst in
- * panels of panel rows instead, each dst_cols steps of panel floats
- * (dst_rows a multiple of panel). A batch (batch > 1) pads batch sources,
+ * zeros around it (a kernel that reads panels packs its operands from
+ * the same arguments: kernels/tiled.h). A batch (batch > 1) pads batch sources,
  * source z src_stride elements after source z - 1 and its copy dst_stride
  * after copy z - 1. */
 typedef struct {
@@ -26,7 +25,6 @@ typedef struct {
     size_t dst_rows, dst_cols;
     oclblas__buf dst;
     size_t batch, src_stride, dst_stride;
-    size_t panel;
 } oclblas__pad_args;
 void oclblas__pad_step(const oclblas__params *p, const oclblas__pad_args *a, oclblas__step *out);
 

@@ -12,6 +12,7 @@
 #ifndef OCLBLAS_TILED_H
 #define OCLBLAS_TILED_H
 
+#include "kernels/helpers.h"
 #include "kernels/step.h"
 
 /* The arguments tiled kernels share: C (m x n) = alpha A B + beta C over k, in slices of k_slice: slice z is
@@ -39,9 +40,9 @@ typedef struct {
      * of each slice of k fetched before the loop, partly as zeros where k
      * is not whole tiles. */
     int peeled;
-    /* A (B) packed in panels by pack_panels, for a kernel that reads panels
-     * (the tile's panel_a and panel_b): offset 0, leading dimension unused;
-     * else as stored. */
+    /* A (B) packed in panels (the tiled pack hook below), for a kernel
+     * that reads panels (the tile's panel_a and panel_b): offset 0,
+     * leading dimension unused; else as stored. */
     int a_packed, b_packed;
     /* C stored transposed, (m, n) at c[c_off + m * c_ld + n]: a kernel
      * that reads panels computing C^T = B^T A^T (one slice of k). */
@@ -78,6 +79,13 @@ struct oclblas__tiled {
      * memory; NULL (or 0): never, such an operand goes through the
      * helpers' transposing pass. */
     int (*reads_k_contiguous)(const oclblas__params *p, int operand);
+    /* A kernel that reads panels packs an operand into them itself, A
+     * (operand 0) in panels of the tile's panel_a rows or B (1) of
+     * panel_b, from the padding's arguments (dst_rows whole panels), in
+     * the program of program (its main step's parameters, switches set:
+     * one program for both steps); NULL for the others, padded by the
+     * helpers. */
+    void (*pack)(const oclblas__params *program, int operand, const oclblas__pad_args *a, oclblas__step *out);
     /* Whether the kernel reads operands in place whose m (A) or n (B) is
      * not whole tiles, where it is at least a tile and whole vectors of the
      * operand's width (a tile that would cross the edge of C is moved back

@@ -23,8 +23,8 @@
  *                          m * n * k is at least GEMM_TC_MIN cubed; where
  *                          GEMM_CPU is 1 (a CPU's entry) gemm_cpu in
  *                          gemm_fast's place, on operands packed into
- *                          panels (pack_panels) unless it reads them as
- *                          stored (panel_in_place).
+ *                          panels by its own program (pack_a, pack_b)
+ *                          unless it reads them as stored (panel_in_place).
  * Where the device's entry gives the cost model's facts and the measured
  * rates of its sets (plan/model.h), the last two rows are one choice
  * instead: the plan the model finds fastest among gemm_direct with each of
@@ -539,7 +539,7 @@ static void transposed_problem(const oclblas__gemm_problem *p, const oclblas__ba
         *tb = (oclblas__batch){batch->count, batch->stride_b, batch->stride_a, batch->stride_c};
 }
 
-/* The floats the helpers pack into panels for a layout. */
+/* The floats packed into panels for a layout. */
 static size_t packed_floats(const oclblas__fast_layout *f)
 {
     return (f->a_packed ? f->a_copies * f->mp * f->kp : 0) + (f->b_packed ? f->b_copies * f->np * f->kp : 0);
@@ -615,25 +615,6 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     out->scratch[1] = b_in_place ? 0 : b_copies * np * kp * sizeof(float);
     out->scratch[2] = slices > 1 ? slices * mp * np * sizeof(float) : 0;
 
-    unsigned pads = 0;
-    if (!a_in_place) {
-        const oclblas__pad_args a = {at, m, k, a_buf, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
-                                     a_copies, stride_a, mp * kp, reads->t.panel_a};
-        pads |= 1u << out->num_steps;
-        oclblas__step *s = add_step(out);
-        oclblas__pad_step(hp, &a, s);
-        s->after_scratch = 1;
-    }
-    if (!b_in_place) {
-        /* B's n must be the contiguous direction (or its panels' rows): stored
-         * k x n (not transposed) it is turned. */
-        const oclblas__pad_args b = {!bt, n, k, b_buf, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
-                                     b_copies, stride_b, np * kp, reads->t.panel_b};
-        pads |= 1u << out->num_steps;
-        oclblas__step *s = add_step(out);
-        oclblas__pad_step(hp, &b, s);
-        s->after_scratch = 1;
-    }
     /* With a split, each slice goes to the partial sums (alpha 1, beta 0,
      * leading dimension mp) and sum_slices applies alpha and beta. */
     const int split = slices > 1;
@@ -650,10 +631,39 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     if (batch) /* the strides of the operands it reads: the caller's, or its copies' */
         g.batch = (oclblas__batch){out->problems, a_in_place ? stride_a : a_copies > 1 ? mp * kp : 0,
                                    b_in_place ? stride_b : b_copies > 1 ? np * kp : 0, batch->stride_c};
+    /* The main step first, so that a kernel that packs its own panels does
+     * so in its program. */
+    oclblas__step main_step;
+    tiled->step(main_set, &g, &main_step);
+    unsigned pads = 0;
+    if (!a_in_place) {
+        const oclblas__pad_args a = {at, m, k, a_buf, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
+                                     a_copies, stride_a, mp * kp};
+        pads |= 1u << out->num_steps;
+        oclblas__step *s = add_step(out);
+        if (out->fast.a_packed)
+            tiled->pack(&main_step.params, 0, &a, s);
+        else
+            oclblas__pad_step(hp, &a, s);
+        s->after_scratch = 1;
+    }
+    if (!b_in_place) {
+        /* B's n must be the contiguous direction (or its panels' rows): stored
+         * k x n (not transposed) it is turned. */
+        const oclblas__pad_args b = {!bt, n, k, b_buf, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
+                                     b_copies, stride_b, np * kp};
+        pads |= 1u << out->num_steps;
+        oclblas__step *s = add_step(out);
+        if (out->fast.b_packed)
+            tiled->pack(&main_step.params, 1, &b, s);
+        else
+            oclblas__pad_step(hp, &b, s);
+        s->after_scratch = 1;
+    }
     const int fast = out->num_steps;
     out->main = fast;
     oclblas__step *s = add_step(out);
-    tiled->step(main_set, &g, s);
+    *s = main_step;
     s->after = pads;
     /* Without pads before it, it is the first to write the scratch set (the partial sums). */
     s->after_scratch = !pads && split;

@@ -56,7 +56,7 @@ typedef struct {
     int a_in_place, b_in_place;     /* read from the caller's buffer */
     int a_k_contiguous, b_k_contiguous; /* ... and stored with k contiguous (kernels/tiled.h) */
     int a_transposed, b_transposed; /* padded through pad_transpose */
-    int a_packed, b_packed;         /* packed in panels (pack_panels, for gemm_cpu) */
+    int a_packed, b_packed;         /* packed in panels (gemm_cpu's pack_a, pack_b) */
     int swapped;                    /* C^T = B^T A^T: A read from B's buffer, B from A's, C stored transposed */
     size_t slices, k_slice;         /* the split of k (1 slice: none) */
     int peeled;                     /* the set's second program (tiled.h): k may be not whole tiles, read in place */

@@ -170,9 +170,9 @@ static oclblas_status helpers_plan(const oclblas__devctx *cx, const oclblas__par
 {
     *out = (oclblas__plan){.kind = OCLBLAS__PLAN_FAST, .num_steps = 2};
     const oclblas__pad_args copy = {0, p->m, p->n, OCLBLAS__BUF_A, 0, p->m, p->rows, p->cols, OCLBLAS__BUF_C,
-                                    1, 0, 0, 0};
+                                    1, 0, 0};
     const oclblas__pad_args transpose = {1, p->m, p->n, OCLBLAS__BUF_A, 0, p->n, p->rows, p->cols, OCLBLAS__BUF_B,
-                                         1, 0, 0, 0};
+                                         1, 0, 0};
     oclblas__pad_step(cand, &copy, &out->step[0]);
     oclblas__pad_step(cand, &transpose, &out->step[1]);
     return OCLBLAS_SUCCESS;
