@@ -208,7 +208,28 @@ inline void pack(const int panel, const int group, PACK_ARGS)
             }
         }
     } else {
-        for (int r = i0 * panel; r < i1 * panel; ++r) {
+        // Four rows at a time where the panel is whole fours and they lie
+        // in the source: a 4 x 4 block of the source read as four vectors
+        // of its rows, written as four vectors of the panel's columns.
+        int r = i0 * panel;
+        if (panel % 4 == 0)
+            for (; r + 4 <= min(i1 * panel, rows); r += 4) {
+                const global float *s = src + r * src_ld;
+                global float *d = dst + (r / panel) * panel * dst_cols + r % panel;
+                int c = c0;
+                for (; c + 4 <= c_in; c += 4) {
+                    const float4 x0 = vload4(0, s + c), x1 = vload4(0, s + src_ld + c);
+                    const float4 x2 = vload4(0, s + 2 * src_ld + c), x3 = vload4(0, s + 3 * src_ld + c);
+                    vstore4((float4)(x0.s0, x1.s0, x2.s0, x3.s0), 0, d + c * panel);
+                    vstore4((float4)(x0.s1, x1.s1, x2.s1, x3.s1), 0, d + (c + 1) * panel);
+                    vstore4((float4)(x0.s2, x1.s2, x2.s2, x3.s2), 0, d + (c + 2) * panel);
+                    vstore4((float4)(x0.s3, x1.s3, x2.s3, x3.s3), 0, d + (c + 3) * panel);
+                }
+                for (; c < c1; ++c)
+                    for (int q = 0; q < 4; ++q)
+                        d[c * panel + q] = c < c_in ? s[q * src_ld + c] : 0.0f;
+            }
+        for (; r < i1 * panel; ++r) {
             const global float *s = src + r * src_ld;
             global float *d = dst + (r / panel) * panel * dst_cols + r % panel;
             const int c_row = r < rows ? c_in : c0; // a row below the source: zeros
