@@ -164,10 +164,11 @@ kernel void gemm_cpu(const int M, const int N, const int K, const int k_slice, c
 // columns [j PACK_COLS, (j + 1) PACK_COLS) of the panels [g group, (g + 1)
 // group), reading the source along its contiguous direction: a column's
 // rows of all its panels together (whole cache lines, where one panel's
-// rows are less than a line), or a transposed source's rows one after the
-// other. The launch's third dimension is a batch, source and panels
-// src_stride and dst_stride floats after problem z - 1's. panel and group
-// are constants at each call: the copies become vector moves.
+// rows are less than a line), or a transposed source's rows (four at a
+// time where the panel is whole fours). The launch's third dimension is
+// a batch, source and panels src_stride and dst_stride floats after
+// problem z - 1's. panel and group are constants at each call: the copies
+// become vector moves.
 #define PACK_ARGS                                                                                                     \
     const int rows, const int cols, const global float *restrict src, const int src_off, const int src_ld,           \
         const int transposed, const int dst_rows, const int dst_cols, global float *restrict dst,                     \
