@@ -286,12 +286,15 @@ static void test_fault_one(void **state)
     tu_env env;
     tu_get_env(&env);
     need_two_devices();
-    /* A first call of each layout builds each device's programs for it
-     * (gemm_cpu's differ by layout), so that both start at once in the next. */
-    gemm(&env, 0, 0, 0, 300, 300, 300, 0.0f, 0, 0, 599);
-    gemm(&env, 1, 1, 0, 300, 300, 300, 0.0f, 0, 0, 598);
+    /* The calls below once first, so that each device has built and
+     * launched every kernel their tiles' plans run (gemm_cpu's programs and
+     * their packing differ by layout and by a tile's sizes) and both start
+     * at once when they count: a device still compiling its first kernel
+     * gets no tile before the other has taken them all. */
+    const size_t m = 800, n = 700, k = 300;
+    for (int beta = 0; beta < 2; ++beta)
+        gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 598u + beta);
     for (int beta = 0; beta < 2; ++beta) {
-        const size_t m = 800, n = 700, k = 300;
         const oclblas_host_report r = gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 600u + beta);
         expect_tiles_once(&r, m, n);
         assert_int_equal(r.devices, 2);
