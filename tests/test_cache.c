@@ -978,10 +978,16 @@ static void test_binary_of_another_program(void **state)
     }
     for (int i = 0; i < n; ++i)
         cf_free(&f[i]);
-    const stats s = run_child(dir, "run", NULL);
+    /* Without LeakSanitizer's check at exit under the sanitizers: its
+     * tracer crashed there ("Tracer caught signal 11", inside the
+     * sanitizer) after PoCL had loaded these binaries, as at test_batched's
+     * and the bench's exits (.ci/extra); the rejections' own leaks are
+     * checked where the other files are refused. */
+    const char *no_leak_check[] = {"ASAN_OPTIONS", "detect_leaks=0:use_sigaltstack=0", NULL};
+    const stats s = run_child(dir, "run", no_leak_check);
     assert_int_equal(s.builds, g.builds);
     assert_int_equal(s.rejects, g.builds);
-    const stats again = run_child(dir, "run", NULL);
+    const stats again = run_child(dir, "run", no_leak_check);
     assert_int_equal(again.builds, 0);
     assert_int_equal(again.rejects, 0);
 }
