@@ -4,7 +4,7 @@
  * kernel (the busiest compute unit's share of the work-groups in whole
  * waves of the groups it holds at once, a last partial wave costing a full
  * one; one work-group's chain of work when groups are few), the time of a plan (launches, bytes, kernel), which
- * facts are usable; the database's "model" and "rates" (units, where they
+ * facts are usable; the database's "model", "rates" and "resident" (units, where they
  * may stand, what is refused with a message naming the cause) and how a
  * device's context gets them (the most specific entry's facts, each set's
  * rate, none after an override or for the tuner's candidate).
@@ -42,7 +42,7 @@ static void test_kernel_time(void **state)
     (void)state;
     /* Throughput: 2 groups per unit at the unit's share of 48 TFLOPS. */
     const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 4096;
-    oclblas__model_kernel k = {264, 256, gf, 48e12, 0, 0};
+    oclblas__model_kernel k = {264, 256, gf, 48e12, 0, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &k), 2 * gf / per_unit_rate);
     /* One group more than two waves: the busiest unit runs three. */
     k.groups = 265;
@@ -79,18 +79,43 @@ static void test_kernel_share(void **state)
 {
     (void)state;
     const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 1024;
-    oclblas__model_kernel k = {792, 64, gf, 48e12, 0.5, 0};
+    oclblas__model_kernel k = {792, 64, gf, 48e12, 0.5, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / (0.5 * per_unit_rate));
     /* At 24 TFLOPS the set itself would hold 3 a unit: two waves of 3. */
-    const oclblas__model_kernel slower_set = {792, 64, gf, 24e12, 0, 0};
+    const oclblas__model_kernel slower_set = {792, 64, gf, 24e12, 0, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &slower_set), 6 * gf / (0.5 * per_unit_rate));
     k.groups = 400; /* past one wave of the slower set's 396, within the set's 792 */
     assert_near(oclblas__model_kernel_s(&gpu, &k), 4 * gf / (0.5 * per_unit_rate));
-    const oclblas__model_kernel slower_400 = {400, 64, gf, 24e12, 0, 0};
+    const oclblas__model_kernel slower_400 = {400, 64, gf, 24e12, 0, 0, 0};
     assert_near(oclblas__model_kernel_s(&gpu, &slower_400), 6 * gf / (0.5 * per_unit_rate));
     /* A few groups: each group's chain at the share of item_rate. */
     k.groups = 8;
     assert_near(oclblas__model_kernel_s(&gpu, &k), gf / (0.5 * 64 * 2.5e9));
+}
+
+/* Where the entry measured the groups a unit holds (its registers and
+ * local memory decide), they make the waves instead of the estimate from
+ * the rate: 64 work-items at 48 TFLOPS are 6 a unit estimated, 4 held
+ * (254 registers each); 576 groups are then one wave of 528 and 48 more. */
+static void test_kernel_resident(void **state)
+{
+    (void)state;
+    const double per_unit_rate = 48e12 / 132, gf = 2.0 * 128 * 64 * 768;
+    oclblas__model_kernel k = {576, 64, gf, 48e12, 0, 0, 0};
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 5 * gf / per_unit_rate); /* within one wave of 6 */
+    k.resident = 4;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 8 * gf / per_unit_rate);
+    k.groups = 528;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 4 * gf / per_unit_rate);
+    /* More held than estimated: 256 work-items at 34 TFLOPS are 1 a unit estimated, 5 held. */
+    k = (oclblas__model_kernel){660, 256, gf, 34e12, 0, 0, 0};
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 5 * gf / (34e12 / 132)); /* five waves of one */
+    k.groups = 661;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 6 * gf / (34e12 / 132));
+    k.resident = 5;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 10 * gf / (34e12 / 132)); /* one group past a wave of 5 */
+    k.groups = 660;
+    assert_near(oclblas__model_kernel_s(&gpu, &k), 5 * gf / (34e12 / 132));
 }
 
 /* bounds_norm joins the two bounds by their p-norm: equal bounds take
@@ -102,19 +127,19 @@ static void test_bounds_norm(void **state)
     d.bounds_norm = 6;
     /* 132 groups of 64 work-items, one a unit: throughput gf / (48e12 / 132) and latency gf / (64 * 2.5e9). */
     const double gf = 2.0 * 128 * 64 * 1024, throughput = gf / (48e12 / 132), latency = gf / (64 * 2.5e9);
-    oclblas__model_kernel k = {132, 64, gf, 48e12, 0, 0};
+    oclblas__model_kernel k = {132, 64, gf, 48e12, 0, 0, 0};
     assert_near(oclblas__model_kernel_s(&d, &k), pow(pow(throughput, 6) + pow(latency, 6), 1.0 / 6));
     /* The same rates where the latency equals the throughput: 2^(1/6) times either. */
     k.rate = 132 * 64 * 2.5e9;
     assert_near(oclblas__model_kernel_s(&d, &k), pow(2, 1.0 / 6) * latency);
     assert_near(oclblas__model_kernel_s(&gpu, &k), latency); /* no norm: the larger */
     /* Many waves: the throughput, the latency a rounding error beside it. */
-    k = (oclblas__model_kernel){132 * 6 * 40, 64, gf, 48e12, 0, 0};
+    k = (oclblas__model_kernel){132 * 6 * 40, 64, gf, 48e12, 0, 0, 0};
     const double many = oclblas__model_kernel_s(&gpu, &k);
     assert_true(oclblas__model_kernel_s(&d, &k) >= many && oclblas__model_kernel_s(&d, &k) < 1.0001 * many);
     /* Huge bounds do not overflow the powers. */
     d.bounds_norm = 64;
-    k = (oclblas__model_kernel){132, 64, 1e30, 1.0, 0, 0};
+    k = (oclblas__model_kernel){132, 64, 1e30, 1.0, 0, 0, 0};
     assert_true(isfinite(oclblas__model_kernel_s(&d, &k)));
 }
 
@@ -128,7 +153,7 @@ static void test_kernel_waits(void **state)
     d.step_wait_s = 0.7e-6;
     const double gf = 2.0 * 32 * 32 * 768;
     /* 96 groups, one a unit: the chain, 48 steps of waiting and the multiply-adds. */
-    oclblas__model_kernel k = {96, 128, gf, 14e12, 0, 48};
+    oclblas__model_kernel k = {96, 128, gf, 14e12, 0, 48, 0};
     assert_near(oclblas__model_kernel_s(&d, &k), gf / (128 * 2.5e9) + 48 * 0.7e-6);
     /* Without the wait, or for a kernel that fetches ahead (no waiting steps), the units' throughput. */
     const double throughput = gf / (14e12 / 132);
@@ -136,14 +161,14 @@ static void test_kernel_waits(void **state)
     k.waiting_steps = 0;
     assert_near(oclblas__model_kernel_s(&d, &k), throughput);
     /* Many waves: the throughput, whatever the waits. */
-    k = (oclblas__model_kernel){132 * 40, 128, gf, 14e12, 0, 48};
+    k = (oclblas__model_kernel){132 * 40, 128, gf, 14e12, 0, 48, 0};
     assert_near(oclblas__model_kernel_s(&d, &k), 40 * throughput);
 }
 
 static void test_plan_time(void **state)
 {
     (void)state;
-    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12, 0, 0};
+    const oclblas__model_kernel k = {132, 256, 2.0 * 64 * 64 * 512, 34e12, 0, 0, 0};
     const double kt = oclblas__model_kernel_s(&gpu, &k);
     oclblas__model_plan p = {1, 0, k};
     assert_near(oclblas__model_plan_s(&gpu, &p), 16e-6 + kt);
@@ -280,6 +305,15 @@ static void test_format(void **state)
     assert_near(e->classes[0].peeled[OCLBLAS__K_GEMM_FAST][1], 1.15);
     assert_true(e->peeled[OCLBLAS__K_GEMM_DIRECT][0] == 0);
     free(e);
+
+    /* The work-groups of a set a compute unit holds, in the entry and in a class. */
+    e = parse_ok(entry("resident", "\"rates\": {\"gemm_fast\": 48300}, \"resident\": {\"gemm_fast\": 4}",
+                       "{\"name\": \"narrow\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
+                       " \"resident\": {\"gemm_fast\": 6}}"));
+    assert_int_equal(e->resident[OCLBLAS__K_GEMM_FAST], 4);
+    assert_int_equal(e->classes[0].resident[OCLBLAS__K_GEMM_FAST], 6);
+    assert_int_equal(e->resident[OCLBLAS__K_GEMM_DIRECT], 0);
+    free(e);
 }
 
 /* The facts of a model with one member more (or, where they come first, in place of one). */
@@ -347,6 +381,15 @@ static void test_format_refused(void **state)
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
          " " PEELED("[1, 1, 1]") "}",
          "a peeled factor without a set of parameters beside it: gemm_fast"},
+        /* Work-groups held: a whole number in [1, 1024], for a set beside it. */
+        {"\"resident\": {\"gemm_fast\": 0}", "", "a whole number of work-groups in [1, 1024] for gemm_fast"},
+        {"\"resident\": {\"gemm_fast\": 2.5}", "", "a whole number of work-groups in [1, 1024] for gemm_fast"},
+        {"\"resident\": {\"gemm_fast\": 2048}", "", "a whole number of work-groups in [1, 1024] for gemm_fast"},
+        {"\"resident\": {\"gemm_fast\": \"4\"}", "", "a whole number of work-groups in [1, 1024] for gemm_fast"},
+        {"\"resident\": [4]", "", "expected an object for \"resident\""},
+        {"\"resident\": {\"gemm_faster\": 4}", "", "unknown kernel in \"resident\": gemm_faster"},
+        {"\"resident\": {\"gemm_direct\": 4}", "",
+         "work-groups held without a set of parameters beside them: gemm_direct"},
         /* A class's rate stands beside the class's own set. */
         {"",
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_fast\": {\"NWG\": 32}},"
@@ -389,10 +432,10 @@ static void test_resolution(void **state)
     load("device.json",
          entry("model-a",
                "\"rates\": {\"gemm_fast\": 20000}, \"along_k_shares\": {\"gemm_fast\": [0.8, 0.9]},"
-               " \"peeled_factors\": {\"gemm_fast\": [0.9, 1, 1.1]}",
+               " \"peeled_factors\": {\"gemm_fast\": [0.9, 1, 1.1]}, \"resident\": {\"gemm_fast\": 4}",
                "{\"name\": \"wide\", \"when\": \"n >= 4096\", \"parameters\": {\"gemm_fast\": {\"NWG\": 128}},"
                " \"rates\": {\"gemm_fast\": 15000}, \"along_k_shares\": {\"gemm_fast\": [0.7, 0.6]},"
-               " \"peeled_factors\": {\"gemm_fast\": [1.2, 1.1, 1]}}"));
+               " \"peeled_factors\": {\"gemm_fast\": [1.2, 1.1, 1]}, \"resident\": {\"gemm_fast\": 3}}"));
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_true(oclblas__model_valid(&cx.model));
     assert_int_equal(cx.model.compute_units, 24);
@@ -406,6 +449,8 @@ static void test_resolution(void **state)
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1], 0.6);
     assert_near(cx.peeled[OCLBLAS__K_GEMM_FAST][2], 1.1);
     assert_near(cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled[0], 1.2);
+    assert_int_equal(cx.resident[OCLBLAS__K_GEMM_FAST], 4);
+    assert_int_equal(cx.classes[OCLBLAS__K_GEMM_FAST][0].resident, 3);
     assert_true(cx.rate[OCLBLAS__K_GEMM_DIRECT] == 0); /* the global default's set: never measured */
 
     /* An override makes a set one nobody measured: no rate, on every set it changes. */
@@ -415,6 +460,7 @@ static void test_resolution(void **state)
     assert_true(cx.classes[OCLBLAS__K_GEMM_FAST][0].rate == 0);
     assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].along_k[1] == 0);
     assert_true(cx.peeled[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].peeled[0] == 0);
+    assert_true(cx.resident[OCLBLAS__K_GEMM_FAST] == 0 && cx.classes[OCLBLAS__K_GEMM_FAST][0].resident == 0);
     assert_int_equal(oclblas_override_params(NULL, "gemm_fast", NULL), OCLBLAS_SUCCESS);
     assert_int_equal(oclblas__devctx_resolve(&a, &cx), OCLBLAS_SUCCESS);
     assert_near(cx.rate[OCLBLAS__K_GEMM_FAST], 20000e9);
@@ -424,6 +470,7 @@ static void test_resolution(void **state)
     oclblas__devctx_set(&cx, OCLBLAS__K_GEMM_FAST, &cand);
     assert_true(cx.rate[OCLBLAS__K_GEMM_FAST] == 0);
     assert_true(cx.along_k[OCLBLAS__K_GEMM_FAST][0] == 0 && cx.along_k[OCLBLAS__K_GEMM_FAST][1] == 0);
+    assert_true(cx.resident[OCLBLAS__K_GEMM_FAST] == 0);
     assert_int_equal(cx.num_classes[OCLBLAS__K_GEMM_FAST], 0);
 
     /* Another device of the vendor: the vendor's facts, no rates. */
@@ -438,7 +485,8 @@ static void test_resolution(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_kernel_share), cmocka_unit_test(test_bounds_norm), cmocka_unit_test(test_kernel_waits), cmocka_unit_test(test_plan_time),
+        cmocka_unit_test(test_kernel_time), cmocka_unit_test(test_kernel_share),
+        cmocka_unit_test(test_kernel_resident), cmocka_unit_test(test_bounds_norm), cmocka_unit_test(test_kernel_waits), cmocka_unit_test(test_plan_time),
         cmocka_unit_test(test_valid),       cmocka_unit_test(test_format),
         cmocka_unit_test(test_format_refused), cmocka_unit_test(test_resolution),
     };

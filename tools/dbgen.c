@@ -50,6 +50,15 @@ static void rates(FILE *out, const double r[OCLBLAS__K_COUNT])
     fputs("}", out);
 }
 
+/* Work-groups a compute unit holds per kernel, as a C initializer. */
+static void counts(FILE *out, const unsigned c[OCLBLAS__K_COUNT])
+{
+    fputs("{", out);
+    for (int k = 0; k < OCLBLAS__K_COUNT; ++k)
+        fprintf(out, "%uu%s", c[k], k + 1 < OCLBLAS__K_COUNT ? "," : "");
+    fputs("}", out);
+}
+
 /* Shares along k per kernel (A, B), as a C initializer. */
 static void shares(FILE *out, const double s[OCLBLAS__K_COUNT][2])
 {
@@ -158,6 +167,8 @@ int main(int argc, char **argv)
         shares(out, e->along_k);
         fputs(", .peeled = ", out);
         factors(out, e->peeled);
+        fputs(", .resident = ", out);
+        counts(out, e->resident);
         if (e->has_model)
             fprintf(out, ",\n     .has_model = 1, .model = {%.17g, %.17g, %.17g, %.17g, %.17g, 0, %.17g, %.17g, %.17g}",
                     e->model.call_s, e->model.launch_s, e->model.bandwidth, e->model.item_rate,
@@ -182,6 +193,8 @@ int main(int argc, char **argv)
             shares(out, dc->along_k);
             fputs(", .peeled = ", out);
             factors(out, dc->peeled);
+            fputs(", .resident = ", out);
+            counts(out, dc->resident);
             fputs("}", out);
         }
         fprintf(out, "}},\n");

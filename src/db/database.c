@@ -648,6 +648,7 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
             cs->along_k[i] = over ? 0 : dc->along_k[kernel][i];
         for (int i = 0; i < 3; ++i)
             cs->peeled[i] = over ? 0 : dc->peeled[kernel][i];
+        cs->resident = over ? 0 : dc->resident[kernel];
         if (oclblas__verbose()) {
             char rule[256], where[400 + 256 + 64];
             oclblas__class_format(&dc->cls, rule, sizeof rule);
@@ -662,6 +663,7 @@ static oclblas_status resolve_kernel_locked(const oclblas__device_info *dev, int
         cx->along_k[kernel][i] = over ? 0 : ks.base_entry->along_k[kernel][i];
     for (int i = 0; i < 3; ++i)
         cx->peeled[kernel][i] = over ? 0 : ks.base_entry->peeled[kernel][i];
+    cx->resident[kernel] = over ? 0 : ks.base_entry->resident[kernel];
     if (oclblas__verbose()) {
         const size_t used = strlen(ks.from);
         if (over)

@@ -20,6 +20,7 @@ typedef struct {
     double rates[OCLBLAS__K_COUNT];   /* flop/s of its sets ("rates"); 0: not given */
     double along_k[OCLBLAS__K_COUNT][2]; /* shares of those kept reading A, B along k ("along_k_shares"); 0: not given */
     double peeled[OCLBLAS__K_COUNT][3];  /* factors on those of their peeled programs ("peeled_factors"); 0: not given */
+    unsigned resident[OCLBLAS__K_COUNT]; /* work-groups of its sets a compute unit holds ("resident"); 0: not given */
 } oclblas__db_class;
 
 typedef struct {
@@ -31,6 +32,7 @@ typedef struct {
     double rates[OCLBLAS__K_COUNT]; /* flop/s of the sets for every shape ("rates"); 0: not given */
     double along_k[OCLBLAS__K_COUNT][2]; /* shares of those kept reading A, B along k; 0: not given */
     double peeled[OCLBLAS__K_COUNT][3];  /* factors on those of their peeled programs; 0: not given */
+    unsigned resident[OCLBLAS__K_COUNT]; /* work-groups of those a compute unit holds at once; 0: not given */
     int has_model;                  /* "model": the device's facts for the cost model */
     oclblas__model_device model;    /* (compute_units is the device's, not the entry's) */
     int num_classes; /* tried in order, before the sets for every shape */

@@ -19,7 +19,9 @@
  * ("along_k_shares": {"gemm_fast": [A, B]}), and for a kernel whose sets
  * have a second, peeled program (kernels/tiled.h), the factors on that
  * rate of that program ("peeled_factors": {"gemm_fast": [F, A, B]});
- * without them the model never runs it.
+ * without them the model never runs it; and the work-groups of a set a
+ * compute unit holds at once, as its registers and local memory allow
+ * ("resident": {"gemm_fast": N}; without it the model estimates them).
  */
 #include "db/db.h"
 #include "kernels/tiled.h"
@@ -183,6 +185,28 @@ static oclblas_status parse_along_k(const oclblas__json *sj, unsigned has, const
     return OCLBLAS_SUCCESS;
 }
 
+/* "resident": {"KERNEL": N, ...}: the work-groups of a set that has (a
+ * bit per kernel) a compute unit holds at once, a whole number in [1,
+ * 1024], into resident[]. */
+static oclblas_status parse_resident(const oclblas__json *rj, unsigned has, const char *origin, unsigned *resident,
+                                     char *err, size_t err_len)
+{
+    if (rj->type != OCLBLAS__JSON_OBJECT)
+        return bad(err, err_len, origin, "expected an object for", "\"resident\"");
+    for (const oclblas__json *kj = rj->child; kj; kj = kj->next) {
+        const int k = oclblas__kernel_by_name(kj->key);
+        if (k < 0)
+            return bad(err, err_len, origin, "unknown kernel in \"resident\":", kj->key);
+        if (!(has & (1u << k)))
+            return bad(err, err_len, origin, "work-groups held without a set of parameters beside them:", kj->key);
+        if (kj->type != OCLBLAS__JSON_NUMBER || !(kj->number >= 1 && kj->number <= 1024) ||
+            kj->number != floor(kj->number))
+            return bad(err, err_len, origin, "expected a whole number of work-groups in [1, 1024] for", kj->key);
+        resident[k] = (unsigned)kj->number;
+    }
+    return OCLBLAS_SUCCESS;
+}
+
 /* "model": {"call_us": N, "launch_us": N, "bandwidth_gbs": N, "item_gflops": N, "busy_item_gflops": N}, all
  * five, and optionally "along_k_share", a fraction in (0, 1], "bounds_norm", a p in [1, 64], and
  * "step_wait_us", microseconds in [0, 1000]. */
@@ -253,7 +277,8 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
             return bad(err, err_len, origin, "a class must be a JSON object", NULL);
         for (const oclblas__json *c = cj->child; c; c = c->next)
             if (strcmp(c->key, "name") && strcmp(c->key, "when") && strcmp(c->key, "parameters") &&
-                strcmp(c->key, "rates") && strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors"))
+                strcmp(c->key, "rates") && strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors") &&
+                strcmp(c->key, "resident"))
                 return bad(err, err_len, origin, "unknown member of a class:", c->key);
         oclblas__db_class *dc = &e->classes[e->num_classes];
         const oclblas__json *name = oclblas__json_get(cj, "name");
@@ -300,6 +325,9 @@ static oclblas_status parse_classes(const oclblas__json *arr, const char *origin
         const oclblas__json *peeled = oclblas__json_get(cj, "peeled_factors");
         if (peeled && (st = parse_peeled(peeled, dc->has, origin, dc->peeled, err, err_len)))
             return st;
+        const oclblas__json *resident = oclblas__json_get(cj, "resident");
+        if (resident && (st = parse_resident(resident, dc->has, origin, dc->resident, err, err_len)))
+            return st;
         /* First match wins: a class whose every shape an earlier class of the same kernel takes is dead. */
         for (int i = 0; i < e->num_classes; ++i)
             if ((e->classes[i].has & dc->has) && oclblas__class_covers(&e->classes[i].cls, &dc->cls)) {
@@ -326,7 +354,8 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
     for (const oclblas__json *c = j->child; c; c = c->next)
         if (strcmp(c->key, "format") && strcmp(c->key, "device") && strcmp(c->key, "tuned") &&
             strcmp(c->key, "parameters") && strcmp(c->key, "classes") && strcmp(c->key, "rates") &&
-            strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors") && strcmp(c->key, "model"))
+            strcmp(c->key, "along_k_shares") && strcmp(c->key, "peeled_factors") && strcmp(c->key, "model") &&
+            strcmp(c->key, "resident"))
             return bad(err, err_len, origin, "unknown member", c->key);
 
     const oclblas__json *dev = oclblas__json_get(j, "device");
@@ -372,6 +401,9 @@ static oclblas_status parse_entry(const oclblas__json *j, const char *origin, oc
         return st;
     const oclblas__json *peeled = oclblas__json_get(j, "peeled_factors");
     if (peeled && (st = parse_peeled(peeled, e->has, origin, e->peeled, err, err_len)))
+        return st;
+    const oclblas__json *resident = oclblas__json_get(j, "resident");
+    if (resident && (st = parse_resident(resident, e->has, origin, e->resident, err, err_len)))
         return st;
     const oclblas__json *model = oclblas__json_get(j, "model");
     if (model && (st = parse_model(model, origin, e, err, err_len)))

@@ -38,6 +38,7 @@ void oclblas__devctx_set(oclblas__devctx *cx, int kernel, const oclblas__params 
     cx->rate[kernel] = 0;
     cx->along_k[kernel][0] = cx->along_k[kernel][1] = 0;
     cx->peeled[kernel][0] = cx->peeled[kernel][1] = cx->peeled[kernel][2] = 0;
+    cx->resident[kernel] = 0;
     cx->status[kernel] = OCLBLAS_SUCCESS;
     cx->num_classes[kernel] = 0;
 }

@@ -24,13 +24,16 @@
  * reading A, and B, in place along k (0: not measured; the device's
  * along_k_share stands in), and the factors on it of its peeled program
  * (kernels/tiled.h), with neither operand along k and further with A, with
- * B along k (0: not measured, and the model does not run it). */
+ * B along k (0: not measured, and the model does not run it), and the
+ * work-groups of it a compute unit holds at once (0: not measured, the
+ * model estimates them). */
 typedef struct {
     oclblas__shape_class cls;
     oclblas__params params;
     double rate;
     double along_k[2];
     double peeled[3];
+    unsigned resident;
 } oclblas__class_set;
 
 typedef struct {
@@ -41,6 +44,7 @@ typedef struct {
     double rate[OCLBLAS__K_COUNT];            /* its rate, as a class set's; 0: unknown */
     double along_k[OCLBLAS__K_COUNT][2];      /* its shares along k, as a class set's */
     double peeled[OCLBLAS__K_COUNT][3];       /* its peeled program's factors, as a class set's */
+    unsigned resident[OCLBLAS__K_COUNT];      /* its groups a compute unit holds, as a class set's */
     /* SUCCESS, or why the table has no set this device can run (then its
      * parameters are unusable and plans that need them fail with it). */
     oclblas_status status[OCLBLAS__K_COUNT];

@@ -6,13 +6,14 @@
  * and its computing kernel. That kernel's time has two bounds. The
  * throughput of the busiest compute unit: its share of the work-groups at
  * its share of the kernel's measured rate, counted in whole waves of the
- * groups a unit holds at once (a set's rate over busy_item_rate for each
- * of its work-items), so that a last wave of few groups costs as much as
- * a full one (3001 x 2999 x 1000 in 128 x 64 tiles: 1128 groups, 2.1
- * waves of 6 per unit on 132 units, a third slower than 4.3 waves in
- * slices of k). And the latency of one work-group: its work-items each
- * running their share of the group's multiply-adds one after the other,
- * at most item_rate. The first decides large problems, the second small
+ * groups a unit holds at once (as the entry measured them for the set,
+ * from its registers and local memory, else estimated: the set's rate
+ * over busy_item_rate for each of its work-items), so that a last wave of
+ * few groups costs as much as a full one (1536^3 in 128 x 64 tiles of 64
+ * work-items, 4 a unit: 288 groups in 2 slices of k are 576, one wave of
+ * 528 on 132 units and 48 groups more, slower than 1 slice or 3). And the
+ * latency of one work-group: its work-items each running their share of
+ * the group's multiply-adds one after the other, at most item_rate. The first decides large problems, the second small
  * ones with large tiles or long k, where splitting k or a smaller tile
  * shortens the chain (for gemm_direct, which loads each step of k only as
  * it starts it, each step also waits for its loads: a 32 x 32 tile that
@@ -46,7 +47,8 @@ double oclblas__model_kernel_s(const oclblas__model_device *d, const oclblas__mo
     if (!(k->rate > 0))
         return HUGE_VAL;
     const double units = d->compute_units, items = k->items ? (double)k->items : 1;
-    const double resident = fmax(1, floor(k->rate / (units * items * d->busy_item_rate) + 0.5));
+    const double resident =
+        k->resident ? (double)k->resident : fmax(1, floor(k->rate / (units * items * d->busy_item_rate) + 0.5));
     const double groups = (double)k->groups, share = k->share > 0 ? k->share : 1;
     const double per_unit = groups > units * resident ? ceil_div(groups, units * resident) * resident
                                                       : ceil_div(groups, units);

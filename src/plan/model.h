@@ -15,7 +15,8 @@
  * the copies and sums move their bytes at bandwidth; one work-item alone
  * computes at most item_rate, and at busy_item_rate when its compute unit
  * is full (which tells how many work-groups of a set a unit holds at
- * once: its rate over busy_item_rate for each of its work-items). */
+ * once, where the entry does not say: its rate over busy_item_rate for
+ * each of its work-items). */
 typedef struct {
     double call_s, launch_s;
     double bandwidth;      /* bytes per second */
@@ -47,13 +48,17 @@ typedef struct {
  * compute unit is busy, and this kernel at share of that (reading
  * operands along k: every group slower, as many held by a unit; 0: 1);
  * each group waits step_wait_s for its loads at each of its waiting_steps
- * (0: the kernel fetches the next step while it multiplies). */
+ * (0: the kernel fetches the next step while it multiplies); resident, the
+ * groups of the set a unit holds at once where the entry measured it (its
+ * registers and local memory decide: "resident"), else 0: the model
+ * estimates it from the rate and busy_item_rate. */
 typedef struct {
     size_t groups, items;
     double group_flops;
     double rate;
     double share;
     size_t waiting_steps;
+    size_t resident;
 } oclblas__model_kernel;
 
 /* A plan: its kernels (launches), the bytes its copies and sums read and

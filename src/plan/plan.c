@@ -338,16 +338,28 @@ static size_t k_slices(const oclblas__device_info *dev, int per_cu, int max_k, s
     return s < 2 ? 1 : slices_of(kp, kwg, s, k_slice);
 }
 
+/* What the entry measured of a set: its rate (flop/s), the shares of it
+ * kept reading A, and B, in place along k, the factors on it of its
+ * second program, peeled: with neither operand along k, and further with
+ * A, with B along k (0: not measured; a set without them never runs that
+ * program by the model), and the work-groups of it a compute unit holds
+ * at once (0: not measured, the model estimates them). */
+typedef struct {
+    double rate;
+    double along_k[2];
+    double peeled[3];
+    unsigned resident;
+} set_facts;
+
 /* The set of gemm_tc for the call's mode (in *out) where the mode allows
  * the tensor cores (not strict, GEMM_TC_MIN not 0) and the device has a
  * set for gemm_tc that runs in that mode; the entry may hold a set for each
  * mode, a class on the products the mode asks for. A set is tuned for the
  * accurate mode; one with no legal six-product form (a tf32 set: BK 8 or
- * KPAIR) cannot run it. Its rate and its shares along k, where the entry
- * measured them, in *rate and along_k (else 0). */
+ * KPAIR) cannot run it. Its rate, its shares along k and the work-groups
+ * a compute unit holds, where the entry measured them, in *facts (else 0). */
 static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
-                       const oclblas__params *rp, oclblas__params *out, const char **cls, double *rate,
-                       double along_k[2])
+                       const oclblas__params *rp, oclblas__params *out, const char **cls, set_facts *facts)
 {
     if (p->mode == OCLBLAS_MATH_STRICT || rp->v[RT_GEMM_TC_MIN] <= 0)
         return 0;
@@ -361,14 +373,16 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
     *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
     const int for_every_shape = tp == &cx->params[OCLBLAS__K_GEMM_TC];
     const double none[2] = {0, 0}, *shares = for_every_shape ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
-    *rate = for_every_shape ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
+    facts->rate = for_every_shape ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
+    facts->resident = for_every_shape ? cx->resident[OCLBLAS__K_GEMM_TC] : 0;
     for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
         if (tp == &cx->classes[OCLBLAS__K_GEMM_TC][i].params) {
-            *rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
+            facts->rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
+            facts->resident = cx->classes[OCLBLAS__K_GEMM_TC][i].resident;
             shares = cx->classes[OCLBLAS__K_GEMM_TC][i].along_k;
         }
-    along_k[0] = shares[0];
-    along_k[1] = shares[1];
+    facts->along_k[0] = shares[0];
+    facts->along_k[1] = shares[1];
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
@@ -716,8 +730,8 @@ static oclblas_status fast_plan(const oclblas__devctx *cx, const oclblas__gemm_p
     const double work = (double)p->m * (double)p->n * (double)p->k * (double)(batch ? batch->count : 1);
     oclblas__params tc_set;
     const char *cls = NULL;
-    double rate, along_k[2];
-    if (work >= min * min * min && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &rate, along_k)) {
+    set_facts facts;
+    if (work >= min * min * min && tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &facts)) {
         const set_tile reads = tile_of(OCLBLAS__K_GEMM_TC, &tc_set);
         if (!batch || !mostly_padding(&reads.t, shape))
             return tiled_plan(cx, p, batch, hp, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, 0, &reads, out);
@@ -797,17 +811,6 @@ static size_t groups_of(const oclblas__step *s)
     return groups;
 }
 
-/* What the entry measured of a set: its rate (flop/s), the shares of it
- * kept reading A, and B, in place along k, and the factors on it of its
- * second program, peeled: with neither operand along k, and further with
- * A, with B along k (0: not measured; a set without them never runs that
- * program by the model). */
-typedef struct {
-    double rate;
-    double along_k[2];
-    double peeled[3];
-} set_rate;
-
 /* The model's time for an indirect plan of this layout: its launches (the
  * pads, the kernel, the sum of slices), the bytes its pads and the sum
  * move, and its kernel's work-groups (a tile of C and a slice of k each,
@@ -816,7 +819,7 @@ typedef struct {
  * the device's along_k_share), times its peeled program's factors where
  * it runs that. */
 static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__tile *tile,
-                         const oclblas__fast_layout *f, size_t items, const set_rate *sr)
+                         const oclblas__fast_layout *f, size_t items, const set_facts *sr)
 {
     const double m = (double)p->m, n = (double)p->n, k = (double)p->k, fl = sizeof(float);
     const double device_share = cx->model.along_k_share > 0 ? cx->model.along_k_share : 1;
@@ -832,7 +835,8 @@ static double tiled_time(const oclblas__devctx *cx, const oclblas__gemm_problem 
     oclblas__model_plan mp = {1 + !f->a_in_place + !f->b_in_place + split, 0,
                               {(f->mp / tile->m) * (f->np / tile->n) * f->slices * f->problems, items,
                                2.0 * (double)tile->m * (double)tile->n * (double)f->k_slice, sr->rate, share,
-                               0}}; /* the tiled kernels fetch the next step of k while they multiply */
+                               0, /* the tiled kernels fetch the next step of k while they multiply */
+                               sr->resident}};
     if (!f->a_in_place)
         mp.bytes += fl * (double)f->a_copies * (m * k + pm * pk);
     if (!f->b_in_place)
@@ -879,7 +883,7 @@ static const size_t split_tries[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
  * *ran_peeled: whether it ran the peeled program. */
 static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                       const oclblas__batch *batch, const oclblas__params *rp, int kernel,
-                                      const oclblas__params *set, const char *cls, const set_rate *sr,
+                                      const oclblas__params *set, const char *cls, const set_facts *sr,
                                       const set_tile *reads, choice *best, int *read_along_k, int *ran_peeled)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
@@ -942,7 +946,7 @@ static oclblas_status consider_splits(const oclblas__devctx *cx, const oclblas__
  * never on a batch's launch. */
 static oclblas_status consider_tiled(const oclblas__devctx *cx, const oclblas__gemm_problem *p,
                                      const oclblas__batch *batch, const oclblas__params *rp, int kernel,
-                                     const oclblas__params *set, const char *cls, const set_rate *sr, choice *best)
+                                     const oclblas__params *set, const char *cls, const set_facts *sr, choice *best)
 {
     set_tile full = tile_of(kernel, set);
     full.peeled = full.peel_whole = full.peeled && sr->peeled[0] > 0 && !batch;
@@ -995,8 +999,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
             const oclblas__class_set *c = i >= 0 ? &cx->classes[kernel][i] : NULL;
             const double *along_k = c ? c->along_k : cx->along_k[kernel];
             const double *peeled = c ? c->peeled : cx->peeled[kernel];
-            const set_rate sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]},
-                                 {peeled[0], peeled[1], peeled[2]}};
+            const set_facts sr = {c ? c->rate : cx->rate[kernel], {along_k[0], along_k[1]},
+                                  {peeled[0], peeled[1], peeled[2]}, c ? c->resident : cx->resident[kernel]};
             const oclblas__params *set = c ? &c->params : &cx->params[kernel];
             const char *cls = c ? c->cls.name : NULL;
             if (!(sr.rate > 0) || (kernel == OCLBLAS__K_GEMM_CPU && !rp->v[RT_GEMM_CPU]))
@@ -1012,7 +1016,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                 const double wgd = (double)set->v[GD_WGD];
                 const size_t steps = ceil_div(p->k, (size_t)set->v[GD_KWGD]);
                 const double group_flops = 2.0 * wgd * wgd * (double)(steps * (size_t)set->v[GD_KWGD]);
-                const oclblas__model_plan mp = {1, 0, {groups_of(s), items_of(s), group_flops, sr.rate, 1, steps}};
+                const oclblas__model_plan mp = {1, 0,
+                                                {groups_of(s), items_of(s), group_flops, sr.rate, 1, steps, sr.resident}};
                 const set_tile reads_as_is = {{0}, 0, 0, 0, 0, 0}; /* not a tiled kernel's */
                 consider(&best, kernel, set, cls, 0, batch != NULL, &reads_as_is, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);
@@ -1023,8 +1028,8 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    set_rate tc_rate = {0, {0, 0}, {0, 0, 0}}; /* gemm_tc has one program */
-    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate.rate, tc_rate.along_k) && tc_rate.rate > 0 &&
+    set_facts tc_rate = {0, {0, 0}, {0, 0, 0}, 0}; /* gemm_tc has one program */
+    if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate) && tc_rate.rate > 0 &&
         (st = consider_tiled(cx, p, batch, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
     if (!best.ways)
