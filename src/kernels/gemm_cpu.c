@@ -45,8 +45,9 @@ static const oclblas__rule rules[] = {
  * group of panels whose rows, together, are whole cache lines of 16 floats
  * (where the source's columns start on one) and at least PACK_RUN floats.
  * A work-item per column of a panel, reading its few rows of a column and
- * leaving the rest of the line to others, packed at a third to a fifth of
- * this speed on PoCL (2048 x 1024 in panels of 16 rows: 1.0 ms, now 0.3). */
+ * leaving the rest of the line to others, packs at a third of this speed
+ * or less on PoCL (2048 x 1024 into panels of 16 rows: 1.2 ms against
+ * 0.3 to 0.5, bench/results/pocl-cpu/gemm-cpu-pack). */
 #define PACK_COLS 128
 #define PACK_LINE 16
 #define PACK_RUN 96
@@ -106,9 +107,9 @@ void oclblas__gemm_cpu_step(const oclblas__params *p, const oclblas__tile_args *
     oclblas__step_int(s, batched ? (int)a->batch.stride_b : 0);
 }
 
-/* pack_a (operand 0) or pack_b (1) in the program of the step program
- * (gemm_cpu's own step's parameters, its switches set: one program for
- * both); a work-item per PACK_COLS columns of a group of panels. */
+/* pack_a (operand 0) or pack_b (1), in the program whose parameters are
+ * program (the gemm_cpu step's own, its switches set: one program serves
+ * both steps); a work-item per PACK_COLS columns of a group of panels. */
 static void pack_step(const oclblas__params *program, int operand, const oclblas__pad_args *a, oclblas__step *s)
 {
     const int *v = program->v;

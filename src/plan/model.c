@@ -13,13 +13,14 @@
  * work-items, 4 a unit: 288 groups in 2 slices of k are 576, one wave of
  * 528 on 132 units and 48 groups more, slower than 1 slice or 3). And the
  * latency of one work-group: its work-items each running their share of
- * the group's multiply-adds one after the other, at most item_rate. The first decides large problems, the second small
- * ones with large tiles or long k, where splitting k or a smaller tile
- * shortens the chain (for gemm_direct, which loads each step of k only as
- * it starts it, each step also waits for its loads: a 32 x 32 tile that
- * runs a batch of tiny products fastest runs a lone group of long k
- * slowest); where they are close the kernel takes longer than
- * either (a p-norm of the two, bounds_norm, where the entry gives it). The
+ * the group's multiply-adds one after the other, at most item_rate. The
+ * first decides large problems, the second small ones with large tiles or
+ * long k, where splitting k or a smaller tile shortens the chain (for
+ * gemm_direct, which loads each step of k only as it starts it, each step
+ * also waits for its loads: a 32 x 32 tile that runs a batch of tiny
+ * products fastest runs a lone group of long k slowest); where they are
+ * close the kernel takes longer than either (a p-norm of the two,
+ * bounds_norm, where the entry gives it). The
  * facts were fitted on calibration runs (bench/results/nvidia-h200/
  * shapes-model, nvidia-h100/model-fit and nvidia-h100/along-k-sets; the
  * wait on samples of the plans it changes, nvidia-h100/direct-batched).
