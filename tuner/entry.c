@@ -52,17 +52,18 @@ static void write_set(FILE *f, int k, const oclblas__params *p, unsigned given)
 }
 
 /* What was measured of the sets written (a bit per kernel in sets), as the
- * entry's or a class's "rates" (GFLOPS), "along_k_shares" and
- * "peeled_factors", each left out where no set has one; sep opens each. */
+ * entry's or a class's "rates" (GFLOPS), "along_k_shares",
+ * "peeled_factors" and "resident", each left out where no set has one; sep
+ * opens each. */
 static void write_facts(FILE *f, const tune_set_facts facts[OCLBLAS__K_COUNT], unsigned sets, const char *sep)
 {
-    static const char *const names[] = {"rates", "along_k_shares", "peeled_factors"};
-    for (int what = 0; what < 3; ++what) {
+    static const char *const names[] = {"rates", "along_k_shares", "peeled_factors", "resident"};
+    for (int what = 0; what < 4; ++what) {
         int first = 1;
         for (int k = 0; k < OCLBLAS__K_COUNT; ++k) {
             const tune_set_facts *t = &facts[k];
             const double *v = what == 0 ? &t->rate : what == 1 ? t->along_k : t->peeled;
-            if (!(sets & (1u << k)) || !(v[0] > 0))
+            if (!(sets & (1u << k)) || (what == 3 ? t->resident == 0 : !(v[0] > 0)))
                 continue;
             if (first)
                 fprintf(f, "%s\"%s\": {", sep, names[what]);
@@ -71,8 +72,10 @@ static void write_facts(FILE *f, const tune_set_facts facts[OCLBLAS__K_COUNT], u
                 fprintf(f, "%.10g", t->rate / 1e9);
             else if (what == 1)
                 fprintf(f, "[%.10g, %.10g]", v[0], v[1]);
-            else
+            else if (what == 2)
                 fprintf(f, "[%.10g, %.10g, %.10g]", v[0], v[1], v[2]);
+            else
+                fprintf(f, "%u", t->resident);
             first = 0;
         }
         if (!first)

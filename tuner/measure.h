@@ -174,13 +174,14 @@ int tune_routine(tune_device *d, const tune_routine_opts *o, tune_journal *j, in
 
 /* ---- the database entry (entry.c) ------------------------------------------ */
 
-/* What an earlier entry measured of a set (its "rates", "along_k_shares"
- * and "peeled_factors"; 0: not given), which the tuner does not measure:
- * carried over with a set the run keeps, never with one it tuned. */
+/* What an earlier entry measured of a set (its "rates", "along_k_shares",
+ * "peeled_factors" and "resident"; 0: not given), which the tuner does not
+ * measure: carried over with a set the run keeps, never with one it tuned. */
 typedef struct {
     double rate; /* flop/s */
     double along_k[2];
     double peeled[3];
+    unsigned resident; /* work-groups a compute unit holds */
 } tune_set_facts;
 
 typedef struct {

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tune_set_facts facts_of(double rate, const double along_k[2], const double peeled[3])
+static tune_set_facts facts_of(double rate, const double along_k[2], const double peeled[3], unsigned resident)
 {
-    return (tune_set_facts){rate, {along_k[0], along_k[1]}, {peeled[0], peeled[1], peeled[2]}};
+    return (tune_set_facts){rate, {along_k[0], along_k[1]}, {peeled[0], peeled[1], peeled[2]}, resident};
 }
 
 static void add_kept(char *kept, size_t len, const char *what)
@@ -81,7 +81,7 @@ void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, 
             if (old->has & (1u << k)) {
                 e->has[k] = any = 1;
                 memcpy(e->params[k].v, old->values[k], sizeof e->params[k].v);
-                e->facts[k] = facts_of(old->rates[k], old->along_k[k], old->peeled[k]);
+                e->facts[k] = facts_of(old->rates[k], old->along_k[k], old->peeled[k], old->resident[k]);
             }
             /* Its classes' sets too, into the class of the same name (a new one at the end). */
             for (int oc = 0; oc < old->num_classes; ++oc) {
@@ -100,7 +100,7 @@ void tune_merge_existing(const tune_device *d, tune_entry *e, const char *path, 
                 }
                 e->classes[c].given[k] = dc->given[k];
                 memcpy(e->classes[c].params[k].v, dc->values[k], sizeof e->classes[c].params[k].v);
-                e->classes[c].facts[k] = facts_of(dc->rates[k], dc->along_k[k], dc->peeled[k]);
+                e->classes[c].facts[k] = facts_of(dc->rates[k], dc->along_k[k], dc->peeled[k], dc->resident[k]);
                 any = 1;
             }
             if (any)

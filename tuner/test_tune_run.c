@@ -204,8 +204,8 @@ static void test_tuning_run(void **state)
     add_before(&text, "\"parameters\": {",
               "\"model\": {\"call_us\": 12, \"launch_us\": 4, \"bandwidth_gbs\": 2500, \"item_gflops\": 2.5, "
               "\"busy_item_gflops\": 1, \"bounds_norm\": 6},\n  \"rates\": {\"gemm_fast\": 1000, \"gemv_n\": 2000},\n  "
-              "\"along_k_shares\": {\"gemm_fast\": [0.87, 0.95]},\n  ");
-    add_before(&text, "\"name\": \"thin\"", "\"rates\": {\"gemm_fast\": 500}, ");
+              "\"along_k_shares\": {\"gemm_fast\": [0.87, 0.95]},\n  \"resident\": {\"gemm_fast\": 4},\n  ");
+    add_before(&text, "\"name\": \"thin\"", "\"rates\": {\"gemm_fast\": 500}, \"resident\": {\"gemm_fast\": 6}, ");
     add_before(&text, "\"name\": \"little\"", "\"rates\": {\"gemv_n\": 700, \"gemv_t\": 600}, ");
     assert_int_equal(oclblas__db_parse(text, strlen(text), entry_path, &e, &count, err, sizeof err), OCLBLAS_SUCCESS);
     assert_int_equal(e->num_classes, 2);
@@ -227,10 +227,12 @@ static void test_tuning_run(void **state)
                 e->model.item_rate == 2.5e9 && e->model.busy_item_rate == 1e9 && e->model.bounds_norm == 6);
     assert_true(e->rates[OCLBLAS__K_GEMM_FAST] == 1000e9);
     assert_true(e->along_k[OCLBLAS__K_GEMM_FAST][0] == 0.87 && e->along_k[OCLBLAS__K_GEMM_FAST][1] == 0.95);
+    assert_int_equal(e->resident[OCLBLAS__K_GEMM_FAST], 4);
     assert_true(e->rates[OCLBLAS__K_GEMV_N] == 0);
     assert_int_equal(e->num_classes, 2);
     assert_string_equal(e->classes[0].cls.name, "thin");
     assert_true(e->classes[0].rates[OCLBLAS__K_GEMM_FAST] == 500e9);
+    assert_int_equal(e->classes[0].resident[OCLBLAS__K_GEMM_FAST], 6);
     assert_string_equal(e->classes[1].cls.name, "little");
     assert_true(e->classes[1].has & (1u << OCLBLAS__K_GEMV_T));
     assert_true(e->classes[1].rates[OCLBLAS__K_GEMV_T] == 600e9);
@@ -238,7 +240,8 @@ static void test_tuning_run(void **state)
     free(e);
 
     /* Tuning gemm_fast and gemm_direct into it: with the earlier entry's model, each set chosen gets its rate
-     * measured (its earlier shares go), whatever the database says of the device; unless --rates off. */
+     * measured (its earlier shares and groups held go), whatever the database says of the device; unless
+     * --rates off. */
     assert_int_equal(spawn_tune("-k", "gemm_fast,gemm_direct", "-n", "2", "-o", entry_path, SMALL, "--class",
                                 "thin:n <= 64, k >= 2:160x32x128", NULL),
                      0);
@@ -249,6 +252,7 @@ static void test_tuning_run(void **state)
     assert_true(e->has_model);
     assert_true(e->rates[OCLBLAS__K_GEMM_FAST] > 0 && e->rates[OCLBLAS__K_GEMM_FAST] != 1000e9);
     assert_true(e->along_k[OCLBLAS__K_GEMM_FAST][0] == 0);
+    assert_true(e->resident[OCLBLAS__K_GEMM_FAST] == 0 && e->classes[0].resident[OCLBLAS__K_GEMM_FAST] == 0);
     assert_true(e->rates[OCLBLAS__K_GEMM_DIRECT] > 0);
     assert_string_equal(e->classes[0].cls.name, "thin");
     assert_true(e->classes[0].rates[OCLBLAS__K_GEMM_FAST] > 0 && e->classes[0].rates[OCLBLAS__K_GEMM_FAST] != 500e9);
