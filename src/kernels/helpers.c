@@ -1,8 +1,8 @@
 /*
  * The helpers' descriptor (kernels/helpers.cl): the parameters of the pad
  * and transpose passes of the gemm_fast plan (whose work-group shapes also
- * serve scale_matrix, sum_slices and gemv_reduce), their rules, the sizes derived from them, and each entry
- * point's launch geometry.
+ * serve scale_matrix, sum_slices and gemv_reduce), their rules, the sizes
+ * derived from them, and each entry point's launch geometry.
  */
 #include "kernels/helpers.h"
 

@@ -14,9 +14,9 @@ enum { HP_PAD_DIMX, HP_PAD_DIMY, HP_PAD_WPTX, HP_PAD_WPTY, HP_TRA_DIM, HP_TRA_WP
  * source at src_off, stored as it is (pad_copy: src(r, c) at
  * src[c * src_ld + r]) or transposed (pad_transpose: at src[r * src_ld + c]),
  * zeros around it (a kernel that reads panels packs its operands from
- * the same arguments: kernels/tiled.h). A batch (batch > 1) pads batch sources,
- * source z src_stride elements after source z - 1 and its copy dst_stride
- * after copy z - 1. */
+ * the same arguments: kernels/tiled.h). A batch (batch > 1) pads batch
+ * sources, source z src_stride elements after source z - 1 and its copy
+ * dst_stride after copy z - 1. */
 typedef struct {
     int transpose;
     size_t rows, cols;
