@@ -575,6 +575,22 @@ static int swap_pays(const oclblas__fast_layout *f, const oclblas__fast_layout *
            (double)(before - after) >= SWAP_MIN_SAVING * (double)m * (double)n * (double)f->problems;
 }
 
+/* The step that copies operand 0 (A) or 1 (B) into scratch before the
+ * main step: packed into panels by the tiled kernel itself, in the main
+ * step's program, or padded by the helpers; its bit among the plan's steps. */
+static unsigned copy_step(oclblas__plan *out, const oclblas__tiled *tiled, const oclblas__params *hp,
+                          const oclblas__step *main_step, int operand, int packed, const oclblas__pad_args *a)
+{
+    const unsigned bit = 1u << out->num_steps;
+    oclblas__step *s = add_step(out);
+    if (packed)
+        tiled->pack(&main_step->params, operand, a, s);
+    else
+        oclblas__pad_step(hp, a, s);
+    s->after_scratch = 1;
+    return bit;
+}
+
 /* The indirect plan: a tiled kernel (gemm_fast, gemm_tc or gemm_cpu) with
  * the given set (of the class cls, NULL for the set for every shape) on
  * operands that the helpers pad (and transpose), or pack into panels for
@@ -653,26 +669,14 @@ static oclblas_status tiled_plan(const oclblas__devctx *cx, const oclblas__gemm_
     if (!a_in_place) {
         const oclblas__pad_args a = {at, m, k, a_buf, p->a.offset, lda, mp, kp, OCLBLAS__BUF_S0,
                                      a_copies, stride_a, mp * kp};
-        pads |= 1u << out->num_steps;
-        oclblas__step *s = add_step(out);
-        if (out->fast.a_packed)
-            tiled->pack(&main_step.params, 0, &a, s);
-        else
-            oclblas__pad_step(hp, &a, s);
-        s->after_scratch = 1;
+        pads |= copy_step(out, tiled, hp, &main_step, 0, out->fast.a_packed, &a);
     }
     if (!b_in_place) {
         /* B's n must be the contiguous direction (or its panels' rows): stored
          * k x n (not transposed) it is turned. */
         const oclblas__pad_args b = {!bt, n, k, b_buf, p->b.offset, ldb, np, kp, OCLBLAS__BUF_S1,
                                      b_copies, stride_b, np * kp};
-        pads |= 1u << out->num_steps;
-        oclblas__step *s = add_step(out);
-        if (out->fast.b_packed)
-            tiled->pack(&main_step.params, 1, &b, s);
-        else
-            oclblas__pad_step(hp, &b, s);
-        s->after_scratch = 1;
+        pads |= copy_step(out, tiled, hp, &main_step, 1, out->fast.b_packed, &b);
     }
     const int fast = out->num_steps;
     out->main = fast;
