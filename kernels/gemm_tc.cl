@@ -47,6 +47,12 @@
 // (A and B agree, which is all the MMA needs), so the TF32 fragment loads
 // serve unchanged.
 //
+// With SPLIT = 1 A is split as it goes into local memory instead, once per
+// work-group where warps side by side would each split it again: each slot
+// holds A's three words as BF16 pairs in mma's register order (described
+// at split_offset), loaded as they are. B is split as warps load it either
+// way: with one warp down the tile no other warp loads the same B.
+//
 // 1xTF32 (PRODUCTS = 1) multiplies the raw floats once: the tensor cores
 // read their top 19 bits (TF32 by truncation). PROMOTE = P > 0 sums each
 // run of P k-tiles in a second accumulator that is added to the first in
@@ -73,16 +79,18 @@
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_tc.c, which also holds the rules that make a
 // set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6,
-// PROMOTE, KPAIR; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
+// PROMOTE, KPAIR, SPLIT; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS
 // and B_ROWS the rows of the blocks an operand stored with k contiguous is
 // turned in (stage_offset; 0: stored with m, n contiguous), GUARD_EMIN and
-// GUARD_EMAX the range of the tensor-core path.
+// GUARD_EMAX the range of the tensor-core path, A_QUADS the split A's
+// local rows (in 4-word quads).
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
-    !defined(B_CHUNKS) || !defined(A_ROWS) || !defined(B_ROWS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX)
+    !defined(B_CHUNKS) || !defined(A_ROWS) || !defined(B_ROWS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX) || \
+    !defined(SPLIT) || !defined(A_QUADS)
 #error "gemm_tc: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 #if PRODUCTS != 1 && PRODUCTS != 6
@@ -91,6 +99,9 @@
 #if PRODUCTS == 6 && (KSTEPS % 2 || PROMOTE)
 #error "gemm_tc: PRODUCTS = 6 needs BK a multiple of 16 and PROMOTE = 0"
 #endif
+#if SPLIT && (PRODUCTS != 6 || KPAIR || A_ROWS || A_CHUNKS % 2)
+#error "gemm_tc: SPLIT = 1 needs PRODUCTS = 6, KPAIR = 0, A stored with m contiguous and A_CHUNKS even"
+#endif
 #ifndef OCLBLAS_TC_EMULATE
 #define OCLBLAS_TC_EMULATE 0 // a build mode for tests, not a parameter: the library never sets it
 #endif
@@ -98,7 +109,12 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#define A_PLANE (BK * LDA) // floats of one k-tile of A in local memory
+// Words of one k-tile of an operand in local memory: raw floats in rows
+// of LDA (LDB); with SPLIT, A's three BF16 words, each a plane of BK / 4
+// rows of A_QUADS quads (A_WORDS), in as much room as the raw tile at
+// least, which the fallback stages there.
+#define A_WORDS (BK * A_QUADS)
+#define A_PLANE (SPLIT && 3 * A_WORDS > BK * LDA ? 3 * A_WORDS : BK * LDA)
 #define B_PLANE (BK * LDB)
 // A work-item's accumulators of its warp tile, one array: m16n8 tile (i, j)
 // holds its four at ACC(i, j) .. ACC(i, j) + 3, so accumulator e is element
@@ -237,16 +253,19 @@ inline void mma_bf16(float *d, const uint *a, const uint *b, const warp_place *w
 
 // Row h (0: g, 1: g + 8 in the PTX ISA's terms) of m16n8 tile row i, and
 // column c (2 tq or 2 tq + 1) of tile column j, in the warp's WM x WN block:
-// as the PTX ISA lays them out, or with KPAIR = 1 relabelled so that the
-// fragments load in register order (row 2 g + h of the tile; tile columns
-// pair up, j even and odd sharing 16 columns, interleaved). The MMA does
-// not care which rows and columns it gets; the epilogue and the fallback
-// use the same labels.
-#if KPAIR
+// as the PTX ISA lays them out, or relabelled so that the fragments load
+// in register order: with KPAIR = 1 or SPLIT = 1 row 2 g + h of the tile,
+// with KPAIR = 1 also tile columns in pairs, j even and odd sharing 16
+// columns, interleaved. The MMA does not care which rows and columns it
+// gets; the epilogue and the fallback use the same labels.
+#if KPAIR || SPLIT
 #define ROW(g, i, h) ((i) * 16 + 2 * (g) + (h))
-#define COL(j, c) (((j) / 2) * 16 + 2 * (c) + ((j) & 1))
 #else
 #define ROW(g, i, h) ((i) * 16 + 8 * (h) + (g))
+#endif
+#if KPAIR
+#define COL(j, c) (((j) / 2) * 16 + 2 * (c) + ((j) & 1))
+#else
 #define COL(j, c) ((j) * 8 + (c))
 #endif
 // KPAIR: the offset (0 or 4) of the quad holding columns 4c, 4c + 1 of a
@@ -289,6 +308,50 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
 #endif
     *src = row * g_ld + col;
     *dst = row * l_ld + col * 4;
+}
+
+// With SPLIT, a k-tile of A in local memory is, for each of its three
+// words, a plane of BK / 4 rows of A_QUADS quads of 4 words, each word a
+// BF16 pair of one m at k (low half) and k + 4 (high half). Quad
+// (4 s + u, M2), for k16 step s and u = 0..3, holds rows 2 M2 and
+// 2 M2 + 1 at k = 16 s + u + 8 v, word 2 v + (m & 1): a lane's four A
+// registers of a tile row in mma's order (rows relabelled as ROW does, k
+// as the k-step relabels it), one 128-bit load. A_QUADS = 2 (mod 8) puts
+// the quads of a quarter-warp's loads (4 rows u x 2 M2) on 8 different
+// groups of banks. A work-item stages A in units of two float4s, 4
+// columns m at rows k and k + 4 (its float4s 2 j and 2 j + 1: src as
+// stage_offset's), split and stored at dst, the unit's first word in a
+// plane (word 2 v of quads 2 mc and 2 mc + 1).
+inline void split_offset(const int lid, const int j, const int g_ld, int *src, int *dst)
+{
+    const int c = lid + j * THREADS, mc = c % (BM / 4), row = c / (BM / 4); // row = 8 s + 4 v + u
+    const int s = row / 8, v = (row / 4) & 1, u = row & 3, k = 16 * s + 8 * v + u;
+    src[0] = k * g_ld + mc;
+    src[1] = (k + 4) * g_ld + mc;
+    *dst = ((4 * s + u) * A_QUADS + 2 * mc) * 4 + 2 * v;
+}
+
+// A unit of A (x at k, y at k + 4) split into the three planes at dst.
+// Returns whether a value calls for the fallback.
+inline int store_split(local uint *sa, const int dst, const float4 x, const float4 y)
+{
+    const float xs[4] = {x.s0, x.s1, x.s2, x.s3}, ys[4] = {y.s0, y.s1, y.s2, y.s3};
+    uint w[3][4];
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+        uint xw[3], yw[3];
+        split_bf16(as_uint(xs[e]), &xw[0], &xw[1], &xw[2]);
+        split_bf16(as_uint(ys[e]), &yw[0], &yw[1], &yw[2]);
+#pragma unroll
+        for (int q = 0; q < 3; ++q)
+            w[q][e] = pack_bf16(xw[q], yw[q]);
+    }
+#pragma unroll
+    for (int q = 0; q < 3; ++q) {
+        *(local uint2 *)(sa + q * A_WORDS + dst) = (uint2)(w[q][0], w[q][1]);
+        *(local uint2 *)(sa + q * A_WORDS + dst + 4) = (uint2)(w[q][2], w[q][3]);
+    }
+    return out_of_range4(x) | out_of_range4(y);
 }
 
 // A work-item's chunks float4s of an operand (x) into local memory, at
@@ -352,9 +415,9 @@ inline void fetch_tile(const global float4 *a, const global float4 *b, const int
         breg[i] = b[b_src[i]];
 }
 
-// The k-tile in registers into a slot of local memory (sa, sb), raw: the
-// split happens as warps load fragments. Returns whether an operand is
-// out of range. With KPAIR, rows k = 2p (x) and 2p + 1 (y): A's quads are
+// The k-tile in registers into a slot of local memory (sa, sb), raw (the
+// split happens as warps load fragments) or, with SPLIT, A split. Returns
+// whether an operand is out of range. With KPAIR, rows k = 2p (x) and 2p + 1 (y): A's quads are
 // (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1, y1), (x2, y2, x3, y3).
 inline int store_tile(local float *sa, local float *sb, const float4 *areg, const float4 *breg, const int *a_dst,
                       const int *b_dst, const int *a_kp, const int *b_kp)
@@ -376,7 +439,13 @@ inline int store_tile(local float *sa, local float *sb, const float4 *areg, cons
         *(local float4 *)(sb + (b_kp[i] ^ 4)) = (float4)(x.s2, y.s2, x.s3, y.s3);
     }
 #else
+#if SPLIT
+#pragma unroll
+    for (int j = 0; j < A_CHUNKS / 2; ++j)
+        bad |= store_split((local uint *)sa, a_dst[j], areg[2 * j], areg[2 * j + 1]);
+#else
     bad |= stage_store(sa, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
+#endif
     bad |= stage_store(sb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
 #endif
     return bad;
@@ -423,7 +492,8 @@ inline void words4(const float4 x, uint *w)
 }
 
 // k-step s's fragments of the slot (ta, tb), raw words: fa + 4 i holds A's
-// a0..a3 of tile row i, fb + 2 j B's b0, b1 of tile column j.
+// a0..a3 of tile row i (not with SPLIT), fb + 2 j B's b0, b1 of tile
+// column j.
 inline void load_fragments(const local float *ta, const local float *tb, const int s, const int *frag_a,
                            const int *frag_b, uint *fa, uint *fb)
 {
@@ -435,11 +505,13 @@ inline void load_fragments(const local float *ta, const local float *tb, const i
     for (int q = 0; q < NT / 2; ++q) // tile columns 2q and 2q + 1
         words4(*(const local float4 *)(tb + frag_b[q & 1] + s * 8 * LDB + q * 32), fb + 4 * q);
 #else
+#if !SPLIT // else A's words load in multiply_bf16
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
         for (int r = 0; r < 4; ++r)
             fa[4 * i + r] = as_uint(ta[frag_a[0] + (s * 8 + 4 * (r >> 1)) * LDA + i * 16 + 8 * (r & 1)]);
+#endif
 #pragma unroll
     for (int j = 0; j < NT; ++j)
 #pragma unroll
@@ -462,10 +534,13 @@ inline void multiply(const uint *fa, const uint *fb, float *sum, const warp_plac
 #else
 // The warp's product of one k16 step, the fragments of its two k8 steps
 // (fa[h], fb[h] as load_fragments gives them), into the accumulators.
-// B is split once for all tile columns; A one tile row at a time. Its
-// 6 MT NT mma calls make it too large for a compiler's inlining threshold,
-// and a call would put the accumulators in memory: always inlined.
-__attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT], const uint (*fb)[2 * NT], float *sum, const warp_place *wp)
+// B is split once for all tile columns; A one tile row at a time, or with
+// SPLIT loaded split, from aq: this lane's quad of the k16 step's first
+// tile row in the first word's plane. Its 6 MT NT mma calls make it too
+// large for a compiler's inlining threshold, and a call would put the
+// accumulators in memory: always inlined.
+__attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT], const uint (*fb)[2 * NT],
+                                                         const local uint *aq, float *sum, const warp_place *wp)
 {
     uint bw[3][2 * NT]; // word q of B, tile column j: registers 2 j (k 0..7) and 2 j + 1 (k 8..15)
 #pragma unroll
@@ -482,6 +557,16 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 #pragma unroll
     for (int i = 0; i < MT; ++i) {
         uint aw[3][4]; // register r: rows g + 8 (r & 1), k 8 (r >> 1) + tq and + tq + 4
+#if SPLIT
+#pragma unroll
+        for (int q = 0; q < 3; ++q) {
+            const uint4 t = *(const local uint4 *)(aq + q * A_WORDS + i * 32);
+            aw[q][0] = t.s0;
+            aw[q][1] = t.s1;
+            aw[q][2] = t.s2;
+            aw[q][3] = t.s3;
+        }
+#else
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
             uint x[3], y[3];
@@ -491,6 +576,7 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
             for (int q = 0; q < 3; ++q)
                 aw[q][r] = pack_bf16(x[q], y[q]);
         }
+#endif
 #pragma unroll
         for (int j = 0; j < NT; ++j) {
             float t4[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -512,11 +598,19 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 
 // The fallback: the work-group's tile again with FFMA on the raw operands,
 // in k order, as FP32 arithmetic does it, through slot 0 in the plain
-// layout. All work-items of the work-group call it together.
+// layout (stage_offset's dst, whatever layout the main loop used). All
+// work-items of the work-group call it together.
 inline void ffma_tile(float *acc, local float *la, local float *lb, const global float4 *a_tile,
-                      const global float4 *b_tile, const int a_step, const int b_step, const int num_k_tiles,
-                      const int *a_src, const int *a_dst, const int *b_src, const int *b_dst, const warp_place *wp)
+                      const global float4 *b_tile, const int a_step, const int b_step, const int a_ld,
+                      const int b_ld, const int num_k_tiles, const int lid, const warp_place *wp)
 {
+    int a_src[A_CHUNKS], a_dst[A_CHUNKS], b_src[B_CHUNKS], b_dst[B_CHUNKS], kp;
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS; ++i)
+        stage_offset(lid, i, BM, a_ld, LDA, A_ROWS, &a_src[i], &a_dst[i], &kp);
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS; ++i)
+        stage_offset(lid, i, BN, b_ld, LDB, B_ROWS, &b_src[i], &b_dst[i], &kp);
 #pragma unroll
     for (int e = 0; e < NACC; ++e)
         acc[e] = 0.0f;
@@ -613,9 +707,15 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
 
     int a_src[A_CHUNKS], a_dst[A_CHUNKS], b_src[B_CHUNKS], b_dst[B_CHUNKS];
     int a_kp[A_CHUNKS], b_kp[B_CHUNKS]; // KPAIR's quads (the first half)
+#if SPLIT
+#pragma unroll
+    for (int j = 0; j < A_CHUNKS / 2; ++j)
+        split_offset(lid, j, a_ld, &a_src[2 * j], &a_dst[j]);
+#else
 #pragma unroll
     for (int i = 0; i < A_CHUNKS; ++i)
         stage_offset(lid, i, BM, a_ld, LDA, A_ROWS, &a_src[i], &a_dst[i], &a_kp[i / 2]);
+#endif
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
         stage_offset(lid, i, BN, b_ld, LDB, B_ROWS, &b_src[i], &b_dst[i], &b_kp[i / 2]);
@@ -647,7 +747,8 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
             uint fa[2][4 * MT], fb[2][2 * NT];
             load_fragments(sa, sb, s, frag_a, frag_b, fa[0], fb[0]);
             load_fragments(sa, sb, s + 1, frag_a, frag_b, fa[1], fb[1]);
-            multiply_bf16(fa, fb, acc, &wp);
+            multiply_bf16(fa, fb, (const local uint *)sa + ((2 * s + wp.tq) * A_QUADS + wp.wm0 / 2 + wp.g) * 4,
+                          acc, &wp);
         }
 #else
 #pragma unroll
@@ -678,6 +779,6 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         atomic_or(&fallback, 1);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (fallback)
-        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, num_k_tiles, a_src, a_dst, b_src, b_dst, &wp);
+        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, a_ld, b_ld, num_k_tiles, lid, &wp);
     store_c(acc, cg + z * c_slice, c_off, c_ld, M, N, m_tile, n_tile, alpha, beta, &wp);
 }

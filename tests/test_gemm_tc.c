@@ -56,14 +56,14 @@ static tu_env env;
  * BF16 products, a k16 step per mma): two k16 steps per k-tile, 2 x 2
  * warps of 2 x 2 tiles; one k16 step per k-tile, 1 x 2 warps of 2 x 2
  * tiles; the default entry's form (one product with promotion every 32 of
- * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles. Between them
- * a work-item stages 4, 2 and 1 float4s of an operand, which it turns in
- * blocks of 4, 2 and 1 rows where it reads the operand along k. With PoCL
- * compiling them (and the programs that read along k), the first's tf32
- * form and the tf32 set below, the whole test takes about two minutes of
- * CPU time on cold caches (PoCL's and the library's): emulated mma.sync
- * holds two barriers, and the cost grows with the tiles and k-steps a warp
- * unrolls. */
+ * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles; the first
+ * with A split as it is staged (SPLIT). Between them a work-item stages
+ * 4, 2 and 1 float4s of an operand, which it turns in blocks of 4, 2 and 1
+ * rows where it reads the operand along k. With PoCL compiling them (and
+ * the programs that read along k), the first's tf32 form and the tf32 set
+ * below, the whole test takes about three minutes of CPU time on cold
+ * caches (PoCL's and the library's): emulated mma.sync holds two barriers,
+ * and the cost grows with the tiles and k-steps a warp unrolls. */
 static const char *const sets[] = {
     "BM=64,BN=32,BK=32,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
     "CHUNK=1,KPAIR=0",
@@ -71,8 +71,10 @@ static const char *const sets[] = {
     "CHUNK=1,KPAIR=0",
     "BM=32,BN=16,BK=16,WM=32,WN=8,STAGES=2,CP_ASYNC=0,SPLIT=0,PADA=8,PADB=8,PRODUCTS=1,PROMOTE=2,LOOP=1,FRAGV=1,"
     "CHUNK=0,KPAIR=0",
+    "BM=64,BN=32,BK=32,WM=32,WN=16,STAGES=2,CP_ASYNC=0,SPLIT=1,PADA=8,PADB=8,PRODUCTS=6,PROMOTE=0,LOOP=1,FRAGV=1,"
+    "CHUNK=1,KPAIR=0",
 };
-#define NUM_SETS 3
+#define NUM_SETS 4
 static const size_t gate_sizes[][3] = {{64, 64, 2048}};
 /* A set for one product only (k rows stored in pairs, KPAIR), as an entry
  * tuned for the tf32 mode could hold. */
@@ -502,7 +504,8 @@ static void test_range_ends(void **state)
 /* A strided batch of column-major products (tight leading dimensions) in
  * one launch of gemm_tc: the plan takes every problem into that launch,
  * and, where in_place, reads both operands in place (along k where stored
- * so). */
+ * so), but for A stored with k contiguous under a set that splits A as it
+ * stages it (SPLIT): that A is turned by one copy before the launch. */
 static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, size_t count, size_t sa, size_t sb,
                                 size_t sc, int in_place)
 {
@@ -520,10 +523,12 @@ static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, si
     assert_int_equal(plan.problems, count);
     assert_int_equal(plan.step[plan.main].geo.global[2], count);
     if (in_place) {
-        assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
-        assert_int_equal(plan.fast.a_k_contiguous, at);
+        const int a_turned = at && plan.step[plan.main].params.v[TC_SPLIT];
+        assert_int_equal(plan.fast.a_in_place, !a_turned);
+        assert_true(plan.fast.b_in_place);
+        assert_int_equal(plan.fast.a_k_contiguous, at && !a_turned);
         assert_int_equal(plan.fast.b_k_contiguous, !bt);
-        assert_int_equal(plan.num_steps, 1);
+        assert_int_equal(plan.num_steps, 1 + a_turned);
     }
 }
 

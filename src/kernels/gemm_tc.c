@@ -3,8 +3,8 @@
  * through mma.sync with BF16 or TF32 operands): its parameters (block tile
  * BM BN BK, warp tile WM WN, local padding PADA PADB, products PRODUCTS,
  * promotion of one product's partial sums to FP32 PROMOTE, k-paired local
- * layout KPAIR, CHUNK, which follows PRODUCTS, and five that have one
- * value: STAGES CP_ASYNC SPLIT LOOP FRAGV)
+ * layout KPAIR, A split as it is staged SPLIT, CHUNK, which follows
+ * PRODUCTS, and four that have one value: STAGES CP_ASYNC LOOP FRAGV)
  * with their ranges and the tuner's candidates, the rules that make a set
  * legal, the sizes derived from a set, the devices that can run it
  * (NVIDIA, compute capability 8.0 and above), its launch geometry and
@@ -33,13 +33,16 @@ static const oclblas__param_def params[TC_COUNT] = {
      * searches on the H100 and H200 (the shipped entries' set). */
     [TC_WM] = {"WM", 16, 128, 2, {64, 128}},
     [TC_WN] = {"WN", 8, 128, 2, {32, 64}},
-    /* STAGES, CP_ASYNC, SPLIT, LOOP and FRAGV have one value each: the
-     * kernel has one pipeline (two slots, staged through registers), splits
-     * operands as warps load them, has one main loop and loads fragments a
-     * word at a time. Entries name them, so they stay, fixed. */
+    /* STAGES, CP_ASYNC, LOOP and FRAGV have one value each: the kernel has
+     * one pipeline (two slots, staged through registers), one main loop and
+     * loads fragments a word at a time. Entries name them, so they stay,
+     * fixed. */
     [TC_STAGES] = {"STAGES", 2, 2, 1, {2}},
     [TC_CP_ASYNC] = {"CP_ASYNC", 0, 0, 1, {0}},
-    [TC_SPLIT] = {"SPLIT", 0, 0, 1, {0}},
+    /* Six products: 1 splits A into its BF16 words once per work-group, as
+     * it goes into local memory (A stored with m contiguous); 0 as each warp
+     * loads its fragments. */
+    [TC_SPLIT] = {"SPLIT", 0, 1, 2, {0, 1}},
     /* 8 (mod 32) makes the fragment loads conflict-free; 0 is 4-way conflicted. */
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
     [TC_PADB] = {"PADB", 0, 64, 1, {8}},
@@ -73,6 +76,9 @@ static const oclblas__param_def params[TC_COUNT] = {
  * with subnormals. */
 #define GUARD_EMIN (-51)
 #define GUARD_EMAX 63
+/* The split A's local rows are BM / 2 + 2 quads, 2 (mod 8) as its
+ * fragment loads need to be conflict-free (kernels/gemm_tc.cl). */
+#define A_QUADS_PAD 2
 /* Bytes of local memory the emulation adds: 6 words per work-item. */
 #define EMULATION_LOCAL_PER_ITEM 24
 
@@ -93,8 +99,9 @@ static int threads(const int *v) { return 32 * warps(v); }
 static int registers_per_item(const int *v)
 {
     const int mt = v[TC_WM] / 16, nt = v[TC_WN] / 8, six = v[TC_PRODUCTS] == 6;
-    /* six: B's three words of a k16 step, A's raw words of two k8 steps and three words of a tile row */
-    const int frag = six ? nt * 6 + mt * 8 + 12 : mt * 4 + nt * 2;
+    /* six: B's three words of a k16 step, A's raw words of two k8 steps
+     * (none when split as staged) and three words of a tile row */
+    const int frag = six ? nt * 6 + (v[TC_SPLIT] ? 0 : mt * 8) + 12 : mt * 4 + nt * 2;
     return mt * nt * 4 * (v[TC_PROMOTE] ? 2 : 1) + frag + (six ? 8 : 0) + 40;
 }
 
@@ -151,6 +158,20 @@ static const char *kpair(const int *v, const oclblas__limits *l)
 {
     return v[TC_KPAIR] && v[TC_PRODUCTS] != 1 ? "KPAIR = 1 needs PRODUCTS = 1" : NULL;
 }
+/* A split as staged goes into local memory as BF16 words of six products,
+ * in units of two float4s of a work-item (kernels/gemm_tc.cl,
+ * split_offset). */
+static const char *split(const int *v, const oclblas__limits *l)
+{
+    const int per = 4 * threads(v);
+    if (!v[TC_SPLIT])
+        return NULL;
+    if (!per)
+        return no_warp;
+    if (v[TC_PRODUCTS] != 6 || v[TC_KPAIR])
+        return "SPLIT = 1 needs PRODUCTS = 6 and KPAIR = 0";
+    return (v[TC_BM] * v[TC_BK] / per) % 2 ? "SPLIT = 1 needs an even number of float4s of A per work-item" : NULL;
+}
 /* KPAIR stages k rows in pairs: whole pairs of float4s and of n8 tiles. */
 static const char *kpair_tiles(const int *v, const oclblas__limits *l)
 {
@@ -181,12 +202,15 @@ static const char *dev_wgs(const int *v, const oclblas__limits *l)
         return no_warp;
     return t > l->max_wg_size || t > l->max_item[0] ? "work-group larger than the device allows" : NULL;
 }
-/* Two slots of each tile, the fallback's flag. */
+/* Two slots of each tile (A's split words, three planes of 16-bit words
+ * in rows of BM + 4, where the raw rows fit), the fallback's flag. */
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
-    unsigned long long bytes = 4ull * 2 * (unsigned long long)v[TC_BK] *
-                                   (unsigned long long)(v[TC_BM] + v[TC_PADA] + v[TC_BN] + v[TC_PADB]) +
-                               4;
+    unsigned long long a_row = (unsigned long long)(v[TC_BM] + v[TC_PADA]);
+    if (v[TC_SPLIT] && 3ull * (v[TC_BM] / 2 + A_QUADS_PAD) > a_row)
+        a_row = 3ull * (v[TC_BM] / 2 + A_QUADS_PAD);
+    unsigned long long bytes =
+        4ull * 2 * (unsigned long long)v[TC_BK] * (a_row + (unsigned long long)(v[TC_BN] + v[TC_PADB])) + 4;
     if (atomic_load(&emulate))
         bytes += EMULATION_LOCAL_PER_ITEM * (unsigned long long)threads(v);
     return bytes > l->local_mem ? "more local memory than the device has" : NULL;
@@ -204,10 +228,11 @@ static const oclblas__rule rules[] = {
     {P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, chunks},
     {P(TC_PRODUCTS) | P(TC_CHUNK) | P(TC_PROMOTE), 0, sums},
     {P(TC_KPAIR) | P(TC_PRODUCTS), 0, kpair},
+    {P(TC_SPLIT) | P(TC_PRODUCTS) | P(TC_KPAIR) | P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, split},
     {P(TC_KPAIR) | P(TC_BM) | P(TC_BN) | P(TC_BK) | P(TC_WM) | P(TC_WN), 0, kpair_tiles},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN) | P(TC_PRODUCTS) | P(TC_PROMOTE), 0, registers},
     {P(TC_BM) | P(TC_BN) | P(TC_WM) | P(TC_WN), 1, dev_wgs},
-    {P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB), 1, dev_local},
+    {P(TC_BK) | P(TC_BM) | P(TC_PADA) | P(TC_BN) | P(TC_PADB) | P(TC_SPLIT), 1, dev_local},
 };
 #undef P
 
@@ -244,6 +269,7 @@ static int derive(const int *v, oclblas__derived *out)
     out[n++] = (oclblas__derived){"B_ROWS", v[TC_B_ALONG_K] ? rows_of(b_chunks) : 0};
     out[n++] = (oclblas__derived){"GUARD_EMIN", GUARD_EMIN};
     out[n++] = (oclblas__derived){"GUARD_EMAX", GUARD_EMAX};
+    out[n++] = (oclblas__derived){"A_QUADS", v[TC_BM] / 2 + A_QUADS_PAD}; /* the split A's local rows */
     if (atomic_load(&emulate))
         out[n++] = (oclblas__derived){"OCLBLAS_TC_EMULATE", 1};
     return n;
@@ -255,6 +281,7 @@ oclblas__params oclblas__gemm_tc_for_mode(const oclblas__params *p, oclblas_math
     if (mode == OCLBLAS_MATH_TF32) {
         q.v[TC_PRODUCTS] = 1;
         q.v[TC_CHUNK] = 0;
+        q.v[TC_SPLIT] = 0;
     } else {
         /* Three BF16 words per operand: never less accurate than FFMA on
          * the accuracy gate (bench/results/tc-accuracy). */
@@ -290,11 +317,11 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 }
 
 /* An operand stored with k contiguous is turned on its way into local
- * memory, except by a set that stages k rows in pairs (KPAIR). */
+ * memory, except by a set that stages k rows in pairs (KPAIR) and, for A,
+ * one that splits A as it stages it (SPLIT). */
 static int reads_k_contiguous(const oclblas__params *p, int operand)
 {
-    (void)operand;
-    return !p->v[TC_KPAIR];
+    return !p->v[TC_KPAIR] && !(operand == 0 && p->v[TC_SPLIT]);
 }
 
 /* The set as the entry gives it, then its form for each math mode that
@@ -308,7 +335,9 @@ static int programs(const oclblas__params *p, const oclblas__limits *lim, oclbla
         const oclblas__params q = oclblas__gemm_tc_for_mode(p, modes[m]);
         if (!oclblas__params_legal(OCLBLAS__K_GEMM_TC, &q, lim, NULL))
             continue;
-        for (int along = 0; along < (reads_k_contiguous(&q, 0) ? 4 : 1); ++along) {
+        for (int along = 0; along < 4; ++along) {
+            if ((along & 1 && !reads_k_contiguous(&q, 0)) || (along >> 1 && !reads_k_contiguous(&q, 1)))
+                continue;
             out[n] = q;
             out[n].v[TC_A_ALONG_K] = along & 1;
             out[n].v[TC_B_ALONG_K] = along >> 1;
