@@ -33,7 +33,7 @@
 // 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split, as
 // a warp loads it, into three BF16 words, x = x0 + x1 + x2 exactly (each
 // rounded to nearest from what the previous ones leave: 8 + 8 + 8 bits and
-// their signs hold all 24 of x's), and a * b is summed as a2 b0 + a1 b1 +
+// their signs hold all 24 of x's; split_pair), and a * b is summed as a2 b0 + a1 b1 +
 // a0 b2 + a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 +
 // a2 b1 + a2 b2, are together at most about 2^-24 |a b|, one FP32 rounding
 // of the product) with mma.sync m16n8k16 on BF16, whose instruction does
@@ -126,22 +126,41 @@
 
 // ---- the operands' numerics ----------------------------------------------
 
-// x = w0 + w1 + w2 exactly, each word a BF16 in the top half of a float
-// (rounded to nearest, ties away, in integer operations), for finite x in
-// the range test's bounds. A NaN or Inf leaves some word NaN or Inf, which
-// the final sums show (the fallback's test).
-inline void split_bf16(const uint w, uint *w0, uint *w1, uint *w2)
+// x and y rounded to BF16 (to nearest, ties to even) as one register, x in
+// the low half: cvt.rn.bf16x2.f32 on the GPU, the same in integer
+// operations in emulation (for finite values; Inf stays Inf, and a NaN
+// may become Inf there, which the split's x - Inf turns back into NaN).
+#if OCLBLAS_TC_EMULATE
+inline uint bf16_rn(const float x)
 {
-    const float x = as_float(w);
-    const float h = as_float((w + 0x8000u) & 0xFFFF0000u);
-    const float r = x - h;
-    const float m = as_float((as_uint(r) + 0x8000u) & 0xFFFF0000u);
-    *w0 = as_uint(h);
-    *w1 = as_uint(m);
-    *w2 = as_uint(r - m); // at most 8 significant bits: a BF16 already
+    const uint u = as_uint(x);
+    return (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
 }
-// Two BF16 words (floats with a zero low half) as one register, lo first.
-inline uint pack_bf16(const uint lo, const uint hi) { return (lo >> 16) | (hi & 0xFFFF0000u); }
+inline uint bf16x2(const float x, const float y) { return bf16_rn(x) | (bf16_rn(y) << 16); }
+#else
+inline uint bf16x2(const float x, const float y)
+{
+    uint d;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(y), "f"(x));
+    return d;
+}
+#endif
+
+// Two elements split, w[q] holding word q of x (low half) and of y: x =
+// x0 + x1 + x2 exactly, each word the BF16 nearest what the previous ones
+// leave (8 + 8 + 8 bits and their signs hold all 24 of x's), for finite
+// x in the range test's bounds. A NaN or Inf leaves some word NaN or Inf,
+// which the final sums show (the fallback's test).
+inline void split_pair(const float x, const float y, uint *w)
+{
+    float rx = x, ry = y;
+#pragma unroll
+    for (int q = 0; q < 3; ++q) {
+        w[q] = bf16x2(rx, ry);
+        rx -= as_float(w[q] << 16);
+        ry -= as_float(w[q] & 0xFFFF0000u);
+    }
+}
 
 // True for x outside {0} U [2^GUARD_EMIN, 2^GUARD_EMAX] (Inf and NaN
 // included): there the split's products lose bits or overflow.
@@ -339,12 +358,11 @@ inline int store_split(local uint *sa, const int dst, const float4 x, const floa
     uint w[3][4];
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-        uint xw[3], yw[3];
-        split_bf16(as_uint(xs[e]), &xw[0], &xw[1], &xw[2]);
-        split_bf16(as_uint(ys[e]), &yw[0], &yw[1], &yw[2]);
+        uint we[3];
+        split_pair(xs[e], ys[e], we);
 #pragma unroll
         for (int q = 0; q < 3; ++q)
-            w[q][e] = pack_bf16(xw[q], yw[q]);
+            w[q][e] = we[q];
     }
 #pragma unroll
     for (int q = 0; q < 3; ++q) {
@@ -547,12 +565,11 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
     for (int j = 0; j < NT; ++j)
 #pragma unroll
         for (int r = 0; r < 2; ++r) {
-            uint x[3], y[3];
-            split_bf16(fb[r][2 * j], &x[0], &x[1], &x[2]);
-            split_bf16(fb[r][2 * j + 1], &y[0], &y[1], &y[2]);
+            uint w[3];
+            split_pair(as_float(fb[r][2 * j]), as_float(fb[r][2 * j + 1]), w);
 #pragma unroll
             for (int q = 0; q < 3; ++q)
-                bw[q][2 * j + r] = pack_bf16(x[q], y[q]);
+                bw[q][2 * j + r] = w[q];
         }
 #pragma unroll
     for (int i = 0; i < MT; ++i) {
@@ -569,12 +586,11 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 #else
 #pragma unroll
         for (int r = 0; r < 4; ++r) {
-            uint x[3], y[3];
-            split_bf16(fa[r >> 1][4 * i + (r & 1)], &x[0], &x[1], &x[2]);
-            split_bf16(fa[r >> 1][4 * i + (r & 1) + 2], &y[0], &y[1], &y[2]);
+            uint w[3];
+            split_pair(as_float(fa[r >> 1][4 * i + (r & 1)]), as_float(fa[r >> 1][4 * i + (r & 1) + 2]), w);
 #pragma unroll
             for (int q = 0; q < 3; ++q)
-                aw[q][r] = pack_bf16(x[q], y[q]);
+                aw[q][r] = w[q];
         }
 #endif
 #pragma unroll

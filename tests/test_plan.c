@@ -1272,7 +1272,10 @@ static void test_tc_descriptor(void **state)
         /* The parameters with one value (entries name them) refuse others. */
         {"STAGES=3", "outside its legal range"},
         {"CP_ASYNC=1", "outside its legal range"},
-        {"SPLIT=1", "outside its legal range"},
+        {"SPLIT=2", "outside its legal range"},
+        {"SPLIT=1,PRODUCTS=1,KPAIR=0,BM=128,BN=128,BK=16,WM=128,WN=32", "SPLIT = 1 needs PRODUCTS = 6"},
+        /* 32 x 32 x 16 with 4 warps: one float4 of A per work-item, half a unit of the split's */
+        {"SPLIT=1,PRODUCTS=6,KPAIR=0,BM=32,BN=32,BK=16,WM=16,WN=16", "even number of float4s of A"},
         {"LOOP=0", "outside its legal range"},
         {"FRAGV=4", "outside its legal range"},
         {"CHUNK=2", "outside its legal range"},
@@ -1314,6 +1317,31 @@ static void test_tc_descriptor(void **state)
     assert_true(oclblas__params_legal(tc, &p, NULL, &why));
     assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
     assert_string_equal(why, "more local memory than the device has");
+    /* A split as staged takes three planes of BF16 pairs in rows of
+     * BM / 2 + 2 quads: 256 x 64 x 16 fits as raw floats (2 x 16 x (264 +
+     * 72) x 4 B = 42 KiB), not split (2 x 16 x (390 + 72) x 4 B = 58 KiB);
+     * the split program names its rows, and its tf32 form does not split. */
+    p = cx.params[tc];
+    p.v[TC_BM] = 256;
+    p.v[TC_BN] = 64;
+    p.v[TC_BK] = 16;
+    p.v[TC_WM] = 128;
+    p.v[TC_WN] = 32;
+    p.v[TC_PRODUCTS] = 6;
+    p.v[TC_PROMOTE] = 0;
+    p.v[TC_CHUNK] = 1;
+    p.v[TC_SPLIT] = 0;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    p.v[TC_SPLIT] = 1;
+    assert_false(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    assert_string_equal(why, "more local memory than the device has");
+    p.v[TC_BM] = 128;
+    assert_true(oclblas__params_legal(tc, &p, &dev.lim, &why));
+    oclblas__params_defines(tc, &p, text, sizeof text);
+    assert_non_null(strstr(text, "-DSPLIT=1 "));
+    assert_non_null(strstr(text, "-DA_QUADS=66"));
+    assert_int_equal(oclblas__gemm_tc_for_mode(&p, OCLBLAS_MATH_TF32).v[TC_SPLIT], 0);
+    assert_int_equal(oclblas__gemm_tc_for_mode(&p, OCLBLAS_MATH_ACCURATE).v[TC_SPLIT], 1);
     /* A set for one product with k rows in pairs has no accurate form. */
     p = cx.params[tc];
     p.v[TC_PRODUCTS] = 1;
