@@ -99,8 +99,8 @@
 #if PRODUCTS == 6 && (KSTEPS % 2 || PROMOTE)
 #error "gemm_tc: PRODUCTS = 6 needs BK a multiple of 16 and PROMOTE = 0"
 #endif
-#if SPLIT && (PRODUCTS != 6 || KPAIR || A_ROWS || A_CHUNKS % 2)
-#error "gemm_tc: SPLIT = 1 needs PRODUCTS = 6, KPAIR = 0, A stored with m contiguous and A_CHUNKS even"
+#if SPLIT && (PRODUCTS != 6 || KPAIR || A_CHUNKS % 2)
+#error "gemm_tc: SPLIT = 1 needs PRODUCTS = 6, KPAIR = 0 and A_CHUNKS even"
 #endif
 #ifndef OCLBLAS_TC_EMULATE
 #define OCLBLAS_TC_EMULATE 0 // a build mode for tests, not a parameter: the library never sets it
@@ -337,25 +337,36 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
 // registers of a tile row in mma's order (rows relabelled as ROW does, k
 // as the k-step relabels it), one 128-bit load. A_QUADS = 2 (mod 8) puts
 // the quads of a quarter-warp's loads (4 rows u x 2 M2) on 8 different
-// groups of banks. A work-item stages A in units of two float4s, 4
-// columns m at rows k and k + 4 (its float4s 2 j and 2 j + 1: src as
-// stage_offset's), split and stored at dst, the unit's first word in a
-// plane (word 2 v of quads 2 mc and 2 mc + 1).
+// groups of banks. A work-item stages A in units of two float4s (its
+// float4s 2 j and 2 j + 1, from src[0] and src[1] in global memory): 4
+// columns m at rows k and k + 4 (stored with m contiguous), or, stored
+// with k contiguous (A_ROWS > 0), one m at k0..k0 + 3 and k0 + 4..k0 + 7
+// (k0 = 16 s + 8 v); dst is the unit's first word in a plane (word 2 v
+// of quads 2 mc and 2 mc + 1; with k contiguous, word 2 v + (m & 1) of
+// quad (4 s, m / 2), its u = 1..3 in the next rows of quads).
 inline void split_offset(const int lid, const int j, const int g_ld, int *src, int *dst)
 {
-    const int c = lid + j * THREADS, mc = c % (BM / 4), row = c / (BM / 4); // row = 8 s + 4 v + u
+    const int c = lid + j * THREADS;
+    if (A_ROWS) {
+        const int m = c % BM, k8 = c / BM, s = k8 / 2, v = k8 & 1; // k8 = 2 s + v
+        src[0] = m * g_ld + 2 * k8;
+        src[1] = src[0] + 1;
+        *dst = (4 * s * A_QUADS + m / 2) * 4 + 2 * v + (m & 1);
+        return;
+    }
+    const int mc = c % (BM / 4), row = c / (BM / 4); // row = 8 s + 4 v + u
     const int s = row / 8, v = (row / 4) & 1, u = row & 3, k = 16 * s + 8 * v + u;
     src[0] = k * g_ld + mc;
     src[1] = (k + 4) * g_ld + mc;
     *dst = ((4 * s + u) * A_QUADS + 2 * mc) * 4 + 2 * v;
 }
 
-// A unit of A (x at k, y at k + 4) split into the three planes at dst.
+// A unit of A (x, y as split_offset's) split into the three planes at dst.
 // Returns whether a value calls for the fallback.
 inline int store_split(local uint *sa, const int dst, const float4 x, const float4 y)
 {
     const float xs[4] = {x.s0, x.s1, x.s2, x.s3}, ys[4] = {y.s0, y.s1, y.s2, y.s3};
-    uint w[3][4];
+    uint w[3][4]; // word q of element e's pair
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
         uint we[3];
@@ -366,8 +377,15 @@ inline int store_split(local uint *sa, const int dst, const float4 x, const floa
     }
 #pragma unroll
     for (int q = 0; q < 3; ++q) {
-        *(local uint2 *)(sa + q * A_WORDS + dst) = (uint2)(w[q][0], w[q][1]);
-        *(local uint2 *)(sa + q * A_WORDS + dst + 4) = (uint2)(w[q][2], w[q][3]);
+        local uint *const plane = sa + q * A_WORDS + dst;
+        if (A_ROWS) { // element e is u = e
+#pragma unroll
+            for (int e = 0; e < 4; ++e)
+                plane[e * A_QUADS * 4] = w[q][e];
+        } else { // element e is m = 4 mc + e
+            *(local uint2 *)plane = (uint2)(w[q][0], w[q][1]);
+            *(local uint2 *)(plane + 4) = (uint2)(w[q][2], w[q][3]);
+        }
     }
     return out_of_range4(x) | out_of_range4(y);
 }

@@ -504,8 +504,7 @@ static void test_range_ends(void **state)
 /* A strided batch of column-major products (tight leading dimensions) in
  * one launch of gemm_tc: the plan takes every problem into that launch,
  * and, where in_place, reads both operands in place (along k where stored
- * so), but for A stored with k contiguous under a set that splits A as it
- * stages it (SPLIT): that A is turned by one copy before the launch. */
+ * so). */
 static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, size_t count, size_t sa, size_t sb,
                                 size_t sc, int in_place)
 {
@@ -523,12 +522,10 @@ static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, si
     assert_int_equal(plan.problems, count);
     assert_int_equal(plan.step[plan.main].geo.global[2], count);
     if (in_place) {
-        const int a_turned = at && plan.step[plan.main].params.v[TC_SPLIT];
-        assert_int_equal(plan.fast.a_in_place, !a_turned);
-        assert_true(plan.fast.b_in_place);
-        assert_int_equal(plan.fast.a_k_contiguous, at && !a_turned);
+        assert_true(plan.fast.a_in_place && plan.fast.b_in_place);
+        assert_int_equal(plan.fast.a_k_contiguous, at);
         assert_int_equal(plan.fast.b_k_contiguous, !bt);
-        assert_int_equal(plan.num_steps, 1 + a_turned);
+        assert_int_equal(plan.num_steps, 1);
     }
 }
 

@@ -40,8 +40,7 @@ static const oclblas__param_def params[TC_COUNT] = {
     [TC_STAGES] = {"STAGES", 2, 2, 1, {2}},
     [TC_CP_ASYNC] = {"CP_ASYNC", 0, 0, 1, {0}},
     /* Six products: 1 splits A into its BF16 words once per work-group, as
-     * it goes into local memory (A stored with m contiguous); 0 as each warp
-     * loads its fragments. */
+     * it goes into local memory; 0 as each warp loads its fragments. */
     [TC_SPLIT] = {"SPLIT", 0, 1, 2, {0, 1}},
     /* 8 (mod 32) makes the fragment loads conflict-free; 0 is 4-way conflicted. */
     [TC_PADA] = {"PADA", 0, 64, 1, {8}},
@@ -317,11 +316,11 @@ static void tile(const oclblas__params *p, oclblas__tile *out)
 }
 
 /* An operand stored with k contiguous is turned on its way into local
- * memory, except by a set that stages k rows in pairs (KPAIR) and, for A,
- * one that splits A as it stages it (SPLIT). */
+ * memory, except by a set that stages k rows in pairs (KPAIR). */
 static int reads_k_contiguous(const oclblas__params *p, int operand)
 {
-    return !p->v[TC_KPAIR] && !(operand == 0 && p->v[TC_SPLIT]);
+    (void)operand;
+    return !p->v[TC_KPAIR];
 }
 
 /* The set as the entry gives it, then its form for each math mode that
@@ -335,9 +334,7 @@ static int programs(const oclblas__params *p, const oclblas__limits *lim, oclbla
         const oclblas__params q = oclblas__gemm_tc_for_mode(p, modes[m]);
         if (!oclblas__params_legal(OCLBLAS__K_GEMM_TC, &q, lim, NULL))
             continue;
-        for (int along = 0; along < 4; ++along) {
-            if ((along & 1 && !reads_k_contiguous(&q, 0)) || (along >> 1 && !reads_k_contiguous(&q, 1)))
-                continue;
+        for (int along = 0; along < (reads_k_contiguous(&q, 0) ? 4 : 1); ++along) {
             out[n] = q;
             out[n].v[TC_A_ALONG_K] = along & 1;
             out[n].v[TC_B_ALONG_K] = along >> 1;
