@@ -30,22 +30,21 @@
 // (the FFMA fallback and the store of C); and the kernel, whose main loop
 // strings them together.
 //
-// 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split, as
-// a warp loads it, into three BF16 words, x = x0 + x1 + x2 exactly (each
+// 6xBF16 (PRODUCTS = 6, the accurate mode's): each element x is split, as a
+// warp loads it, into three BF16 words, x = x0 + x1 + x2 exactly (each
 // rounded to nearest from what the previous ones leave: 8 + 8 + 8 bits and
-// their signs hold all 24 of x's; split_pair), and a * b is summed as a2 b0 + a1 b1 +
-// a0 b2 + a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1 b2 +
-// a2 b1 + a2 b2, are together at most about 2^-24 |a b|, one FP32 rounding
-// of the product) with mma.sync m16n8k16 on BF16, whose instruction does
-// twice the work of a TF32 m16n8k8 in the same time, every product of words
-// exact. The tensor cores add with truncation, which over a long k is
-// several times less accurate than FFMA, so each tile's six products of a
-// k16 step go to a fresh temporary added to the accumulator in FP32: the
-// truncation then acts on a k16 sum, whose sign is random, not on the
-// growing accumulator. A k16 step is two k8 steps' fragments: BF16
-// k' = 2 tq + h + 8 r of the PTX ISA's layout is k = tq + 4 h + 8 r here
-// (A and B agree, which is all the MMA needs), so the TF32 fragment loads
-// serve unchanged.
+// their signs hold all 24 of x's; split_pair), and a * b is summed as a2 b0 +
+// a1 b1 + a0 b2 + a1 b0 + a0 b1 + a0 b0 (small first; the terms dropped, a1
+// b2 + a2 b1 + a2 b2, are together at most about 2^-24 |a b|, one FP32
+// rounding of the product) with mma.sync m16n8k16 on BF16, whose instruction
+// does twice the work of a TF32 m16n8k8 in the same time, every product of
+// words exact. The tensor cores add with truncation, which over a long k is
+// several times less accurate than FFMA, so each tile's six products of a k16
+// step go to a fresh temporary added to the accumulator in FP32: the
+// truncation then acts on a k16 sum, whose sign is random, not on the growing
+// accumulator. A k16 step is two k8 steps' fragments: BF16 k' = 2 tq + h + 8
+// r of the PTX ISA's layout is k = tq + 4 h + 8 r here (A and B agree, which
+// is all the MMA needs), so the TF32 fragment loads serve unchanged.
 //
 // With SPLIT = 1 A is split as it goes into local memory instead, once per
 // work-group where warps side by side would each split it again: each slot
@@ -78,14 +77,14 @@
 //
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_tc.c, which also holds the rules that make a
-// set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6,
-// PROMOTE, KPAIR, SPLIT; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
+// set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6, PROMOTE,
+// KPAIR, SPLIT; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
-// rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS
-// and B_ROWS the rows of the blocks an operand stored with k contiguous is
-// turned in (stage_offset; 0: stored with m, n contiguous), GUARD_EMIN and
-// GUARD_EMAX the range of the tensor-core path, A_QUADS the split A's
-// local rows (in 4-word quads).
+// rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS and
+// B_ROWS the rows of the blocks an operand stored with k contiguous is turned
+// in (stage_offset; 0: stored with m, n contiguous), GUARD_EMIN and
+// GUARD_EMAX the range of the tensor-core path, A_QUADS the split A's local
+// rows (in 4-word quads).
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
@@ -453,8 +452,9 @@ inline void fetch_tile(const global float4 *a, const global float4 *b, const int
 
 // The k-tile in registers into a slot of local memory (sa, sb), raw (the
 // split happens as warps load fragments) or, with SPLIT, A split. Returns
-// whether an operand is out of range. With KPAIR, rows k = 2p (x) and 2p + 1 (y): A's quads are
-// (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1, y1), (x2, y2, x3, y3).
+// whether an operand is out of range. With KPAIR, rows k = 2p (x) and 2p + 1
+// (y): A's quads are (x0, x1, y0, y1), (x2, x3, y2, y3); B's (x0, y0, x1,
+// y1), (x2, y2, x3, y3).
 inline int store_tile(local float *sa, local float *sb, const float4 *areg, const float4 *breg, const int *a_dst,
                       const int *b_dst, const int *a_kp, const int *b_kp)
 {
