@@ -295,11 +295,19 @@ static void test_fault_one(void **state)
     for (int beta = 0; beta < 2; ++beta)
         gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 598u + beta);
     for (int beta = 0; beta < 2; ++beta) {
-        const oclblas_host_report r = gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 600u + beta);
-        expect_tiles_once(&r, m, n);
-        assert_int_equal(r.devices, 2);
+        /* Device 1 fails as it would start its second tile. Where device 0
+         * has taken every other tile by then (the two race for them), no
+         * device fails and the call is made again, up to 10 times (in 2 of
+         * 30 runs on CI's machine the first missed). */
+        oclblas_host_report r;
+        int attempts = 0;
+        do {
+            r = gemm(&env, beta, beta, 0, m, n, k, beta ? 1.0f : 0.0f, 1, 0, 600u + beta);
+            expect_tiles_once(&r, m, n);
+            assert_int_equal(r.devices, 2);
+            assert_int_equal(r.tiles_on_host, 0);
+        } while (r.failed_devices == 0 && r.device[1].tiles == 1 && ++attempts < 10);
         assert_int_equal(r.failed_devices, 1);
-        assert_int_equal(r.tiles_on_host, 0);
         assert_int_equal(r.device[1].tiles, 1);
         assert_int_equal(r.device[0].tiles + r.device[1].tiles, r.tiles);
     }
