@@ -57,7 +57,7 @@ static tu_env env;
  * warps of 2 x 2 tiles; one k16 step per k-tile, 1 x 2 warps of 2 x 2
  * tiles; the default entry's form (one product with promotion every 32 of
  * k, which the tf32 mode keeps), 1 x 2 warps of 2 x 1 tiles; the first
- * with A split as it is staged (SPLIT). Between them a work-item stages
+ * again with A split as it is staged (SPLIT). Between them a work-item stages
  * 4, 2 and 1 float4s of an operand, which it turns in blocks of 4, 2 and 1
  * rows where it reads the operand along k. With PoCL compiling them (and
  * the programs that read along k), the first's tf32 form and the tf32 set

@@ -201,8 +201,9 @@ static const char *dev_wgs(const int *v, const oclblas__limits *l)
         return no_warp;
     return t > l->max_wg_size || t > l->max_item[0] ? "work-group larger than the device allows" : NULL;
 }
-/* Two slots of each tile (A's split words, three planes of 16-bit words
- * in rows of BM + 4, where the raw rows fit), the fallback's flag. */
+/* Two slots of each tile (A split as staged: three planes of BM / 2 + 2
+ * words per k, each word two BF16s, where that is more than a raw row),
+ * the fallback's flag. */
 static const char *dev_local(const int *v, const oclblas__limits *l)
 {
     unsigned long long a_row = (unsigned long long)(v[TC_BM] + v[TC_PADA]);
