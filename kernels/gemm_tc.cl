@@ -6,10 +6,18 @@
 // or, in a program built for it (A_ROWS, B_ROWS > 0), stored with k
 // contiguous, at ag[a_off + m * a_ld + k] (bg[b_off + n * b_ld + k]) and
 // turned on its way into local memory (not with KPAIR); read as float4
-// (offsets and leading dimensions in float4s, rows 16-byte aligned), m and
-// n padded to multiples of BM and BN, K to a multiple of BK, zeros beyond
-// the real sizes; C is column-major, read and written in place, guarded at
-// its edges.
+// (offsets and leading dimensions in float4s, rows 16-byte aligned). A's m
+// and B's n are multiples of BM and BN, or padded to them (zeros beyond the
+// real sizes), and K a multiple of BK, except in the program built with
+// PEELED, which reads the caller's ragged operands in place: there m and n
+// need only be at least a tile and whole float4s (a work-group whose tile
+// would cross the edge of C is moved back to end at it and stores only its
+// own elements), and K may be anything (whole float4s for an operand stored
+// with k contiguous), k-tile 0 of each slice of k starting before the
+// slice, its k there read as zeros. It is a second program because all that
+// takes registers that a set at the limit does not have (it spills, and
+// runs slower); the first keeps its speed. C is column-major, read and
+// written in place, guarded at its edges.
 // The launch's third dimension is gemm_fast's: with k_slice > 0 a split of
 // k, work-group z multiplying k in [z k_slice, (z + 1) k_slice) into its
 // own C, c_slice elements further on; with k_slice = 0 a batch, work-group
@@ -78,7 +86,7 @@
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_tc.c, which also holds the rules that make a
 // set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6, PROMOTE,
-// KPAIR, SPLIT; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
+// KPAIR, SPLIT, PEELED; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS and
 // B_ROWS the rows of the blocks an operand stored with k contiguous is turned
@@ -89,7 +97,7 @@
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \
     !defined(B_CHUNKS) || !defined(A_ROWS) || !defined(B_ROWS) || !defined(GUARD_EMIN) || !defined(GUARD_EMAX) || \
-    !defined(SPLIT) || !defined(A_QUADS)
+    !defined(SPLIT) || !defined(A_QUADS) || !defined(PEELED)
 #error "gemm_tc: a parameter or derived size is missing (the host passes them all as -D)"
 #endif
 #if PRODUCTS != 1 && PRODUCTS != 6
@@ -328,6 +336,16 @@ inline void stage_offset(const int lid, const int i, const int width, const int 
     *dst = row * l_ld + col * 4;
 }
 
+// The k in a k-tile of stage_offset's float4 i (of its first element).
+inline int stage_k(const int lid, const int i, const int width, const int rows)
+{
+#if KPAIR
+    return 2 * ((lid + (i / 2) * THREADS) / (width / 4)) + (i & 1);
+#else
+    return rows ? 4 * ((lid + (i / rows) * THREADS) / (width / rows)) : (lid + i * THREADS) / (width / 4);
+#endif
+}
+
 // With SPLIT, a k-tile of A in local memory is, for each of its three
 // words, a plane of BK / 4 rows of A_QUADS quads of 4 words, each word a
 // BF16 pair of one m at k (low half) and k + 4 (high half). Quad
@@ -358,6 +376,17 @@ inline void split_offset(const int lid, const int j, const int g_ld, int *src, i
     src[0] = k * g_ld + mc;
     src[1] = (k + 4) * g_ld + mc;
     *dst = ((4 * s + u) * A_QUADS + 2 * mc) * 4 + 2 * v;
+}
+
+// The k in a k-tile of split_offset's float4 i (2 j or 2 j + 1; of its
+// first element).
+inline int split_k(const int lid, const int i)
+{
+    const int c = lid + (i / 2) * THREADS;
+    if (A_ROWS)
+        return 8 * (c / BM) + 4 * (i & 1);
+    const int row = c / (BM / 4);
+    return 16 * (row / 8) + 8 * ((row / 4) & 1) + (row & 3) + 4 * (i & 1);
 }
 
 // A unit of A (x, y as split_offset's) split into the three planes at dst.
@@ -449,6 +478,27 @@ inline void fetch_tile(const global float4 *a, const global float4 *b, const int
     for (int i = 0; i < B_CHUNKS; ++i)
         breg[i] = b[b_src[i]];
 }
+
+// k-tile 0 of a slice, as fetch_tile, its float4s whose k lie before
+// k_skip as zeros, never loaded: there the tile starts before the slice,
+// and may start before the operand. A float4 of an operand stored with k
+// contiguous lies wholly before k_skip or in the slice (K and k_skip are
+// multiples of 4: the host's rule). split: A staged as split_offset lays it
+// out (else as stage_offset does, as the fallback always stages it).
+inline void fetch_first(const global float4 *a, const global float4 *b, const int *a_src, const int *b_src,
+                        const int lid, const int k_skip, const int split, float4 *areg, float4 *breg)
+{
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS; ++i)
+        areg[i] = (split ? split_k(lid, i) : stage_k(lid, i, BM, A_ROWS)) >= k_skip ? a[a_src[i]] : (float4)(0.0f);
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS; ++i)
+        breg[i] = stage_k(lid, i, BN, B_ROWS) >= k_skip ? b[b_src[i]] : (float4)(0.0f);
+}
+
+// How far back (in float4s) k_skip moves an operand's reads: k_skip rows of
+// g_ld float4s, or, stored with k contiguous (rows > 0), k_skip floats.
+inline int k_back(const int rows, const int k_skip, const int g_ld) { return rows ? k_skip / 4 : k_skip * g_ld; }
 
 // The k-tile in registers into a slot of local memory (sa, sb), raw (the
 // split happens as warps load fragments) or, with SPLIT, A split. Returns
@@ -632,25 +682,33 @@ __attribute__((always_inline)) inline void multiply_bf16(const uint (*fa)[4 * MT
 
 // The fallback: the work-group's tile again with FFMA on the raw operands,
 // in k order, as FP32 arithmetic does it, through slot 0 in the plain
-// layout (stage_offset's dst, whatever layout the main loop used). All
-// work-items of the work-group call it together.
+// layout (stage_offset's dst, whatever layout the main loop used), k-tile 0
+// from k_skip on as the main loop reads it. All work-items of the
+// work-group call it together.
 inline void ffma_tile(float *acc, local float *la, local float *lb, const global float4 *a_tile,
                       const global float4 *b_tile, const int a_step, const int b_step, const int a_ld,
-                      const int b_ld, const int num_k_tiles, const int lid, const warp_place *wp)
+                      const int b_ld, const int num_k_tiles, const int k_skip, const int lid, const warp_place *wp)
 {
     int a_src[A_CHUNKS], a_dst[A_CHUNKS], b_src[B_CHUNKS], b_dst[B_CHUNKS], kp;
 #pragma unroll
-    for (int i = 0; i < A_CHUNKS; ++i)
+    for (int i = 0; i < A_CHUNKS; ++i) {
         stage_offset(lid, i, BM, a_ld, LDA, A_ROWS, &a_src[i], &a_dst[i], &kp);
+        a_src[i] -= k_back(A_ROWS, k_skip, a_ld);
+    }
 #pragma unroll
-    for (int i = 0; i < B_CHUNKS; ++i)
+    for (int i = 0; i < B_CHUNKS; ++i) {
         stage_offset(lid, i, BN, b_ld, LDB, B_ROWS, &b_src[i], &b_dst[i], &kp);
+        b_src[i] -= k_back(B_ROWS, k_skip, b_ld);
+    }
 #pragma unroll
     for (int e = 0; e < NACC; ++e)
         acc[e] = 0.0f;
     for (int t = 0; t < num_k_tiles; ++t) {
         float4 areg[A_CHUNKS], breg[B_CHUNKS];
-        fetch_tile(a_tile + t * a_step, b_tile + t * b_step, a_src, b_src, areg, breg);
+        if (PEELED && t == 0)
+            fetch_first(a_tile, b_tile, a_src, b_src, lid, k_skip, 0, areg, breg);
+        else
+            fetch_tile(a_tile + t * a_step, b_tile + t * b_step, a_src, b_src, areg, breg);
         stage_store(la, a_dst, areg, A_CHUNKS, A_ROWS, LDA);
         stage_store(lb, b_dst, breg, B_CHUNKS, B_ROWS, LDB);
         barrier(CLK_LOCAL_MEM_FENCE);
@@ -674,21 +732,32 @@ inline void ffma_tile(float *acc, local float *la, local float *lb, const global
     }
 }
 
-// C = alpha acc + beta C for this lane's elements inside M x N (cg: the
-// work-group's slice of k's C). Element r of each m16n8 tile is
-// D(g + 8 (r >> 1), 2 tq + (r & 1)), relabelled with KPAIR; a column's 8
-// rows g = 0..7 are one 32-byte sector. beta == 0 must not read C: NaN
+// How far a tile of `tile` rows whose own rows start at `first` is moved
+// back to end at the edge of `size` rows (the kernel's first lines): in the
+// peeled program only.
+inline int moved_back(const int first, const int size, const int tile)
+{
+    return PEELED && size >= tile && size % 4 == 0 ? max(first + tile - size, 0) : 0;
+}
+
+// C = alpha acc + beta C for this lane's elements inside M x N that are
+// the work-group's own, from (m_first, n_first) on (cg: its slice of k's
+// C); its tile starts moved_back before them. Element r of each m16n8 tile
+// is D(g + 8 (r >> 1), 2 tq + (r & 1)), relabelled with KPAIR; a column's
+// 8 rows g = 0..7 are one 32-byte sector. beta == 0 must not read C: NaN
 // there may not come through.
 inline void store_c(const float *acc, global float *cg, const int c_off, const int c_ld, const int M,
-                    const int N, const int m_tile, const int n_tile, const float alpha, const float beta,
+                    const int N, const int m_first, const int n_first, const float alpha, const float beta,
                     const warp_place *wp)
 {
     const int read_c = beta != 0.0f;
+    const int m_back = moved_back(m_first, M, BM), n_back = moved_back(n_first, N, BN);
 #pragma unroll
     for (int e = 0; e < NACC; ++e) {
-        const int m = m_tile + wp->wm0 + ROW(wp->g, ACC_I(e), (e >> 1) & 1);
-        const int n = n_tile + wp->wn0 + COL(ACC_J(e), 2 * wp->tq + (e & 1));
-        if (m < M && n < N) {
+        const int i = wp->wm0 + ROW(wp->g, ACC_I(e), (e >> 1) & 1); // in the tile
+        const int j = wp->wn0 + COL(ACC_J(e), 2 * wp->tq + (e & 1));
+        const int m = m_first - m_back + i, n = n_first - n_back + j;
+        if ((!PEELED || (i >= m_back && j >= n_back)) && m < M && n < N) {
             global float *const c = cg + c_off + n * c_ld + m;
             const float v = alpha * acc[e];
             *c = read_c ? fma(beta, *c, v) : v;
@@ -725,7 +794,14 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
 #if OCLBLAS_TC_EMULATE
     wp.scratch = emu_scratch + warp * 32 * 6;
 #endif
-    const int m_tile = get_group_id(0) * BM, n_tile = get_group_id(1) * BN;
+    // The group's own elements of C start at m_first and n_first; its tile
+    // at m_tile and n_tile, with PEELED moved back to end at the edge where
+    // it would cross it (A's m, B's n at least a tile and whole float4s:
+    // else the operand was padded), so that it reads no row past M (column
+    // past N). store_c works the move out again: kept through the main
+    // loop, it took a register more, which spilled.
+    const int m_first = get_group_id(0) * BM, n_first = get_group_id(1) * BN;
+    const int m_tile = m_first - moved_back(m_first, M, BM), n_tile = n_first - moved_back(n_first, N, BN);
     const int z = get_group_id(2);
     const int k_begin = z * k_slice;
     // The tile's first float4, and the float4s from one k-tile to the next.
@@ -734,7 +810,12 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     const global float4 *const b_tile =
         bg + b_off + z * b_batch + (B_ROWS ? n_tile * b_ld + k_begin / 4 : n_tile / 4 + k_begin * b_ld);
     const int a_step = A_ROWS ? BK / 4 : BK * a_ld, b_step = B_ROWS ? BK / 4 : BK * b_ld;
-    const int num_k_tiles = (k_slice ? min(k_slice, K - k_begin) : K) / BK;
+    // The slice's k in k-tiles; with PEELED the first starts k_skip before
+    // the slice where its k is not whole tiles (read as zeros there:
+    // fetch_first), so that every tile after the first is whole.
+    const int k_len = k_slice ? min(k_slice, K - k_begin) : K;
+    const int num_k_tiles = (k_len + (PEELED ? BK - 1 : 0)) / BK;
+    const int k_skip = PEELED ? num_k_tiles * BK - k_len : 0;
     if (lid == 0)
         fallback = 0;
     int bad = 0; // this work-item saw a reason for the fallback
@@ -753,6 +834,12 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
 #pragma unroll
     for (int i = 0; i < B_CHUNKS; ++i)
         stage_offset(lid, i, BN, b_ld, LDB, B_ROWS, &b_src[i], &b_dst[i], &b_kp[i / 2]);
+#pragma unroll
+    for (int i = 0; i < A_CHUNKS; ++i)
+        a_src[i] -= k_back(A_ROWS, k_skip, a_ld);
+#pragma unroll
+    for (int i = 0; i < B_CHUNKS; ++i)
+        b_src[i] -= k_back(B_ROWS, k_skip, b_ld);
     int frag_a[2], frag_b[2];
     fragment_offsets(&wp, frag_a, frag_b);
 
@@ -766,8 +853,13 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
     // previous barrier, and tile t + 1 is fetched into registers while
     // tile t is multiplied.
     float4 areg[A_CHUNKS], breg[B_CHUNKS];
-    if (num_k_tiles > 0)
+    if (num_k_tiles > 0) {
+#if PEELED
+        fetch_first(a_tile, b_tile, a_src, b_src, lid, k_skip, SPLIT, areg, breg);
+#else
         fetch_tile(a_tile, b_tile, a_src, b_src, areg, breg);
+#endif
+    }
     for (int kt = 0; kt < num_k_tiles; ++kt) {
         local float *const sa = la + (kt & 1) * A_PLANE;
         local float *const sb = lb + (kt & 1) * B_PLANE;
@@ -813,6 +905,6 @@ kernel void gemm_tc(const int M, const int N, const int K, const int k_slice, co
         atomic_or(&fallback, 1);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (fallback)
-        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, a_ld, b_ld, num_k_tiles, lid, &wp);
-    store_c(acc, cg + z * c_slice, c_off, c_ld, M, N, m_tile, n_tile, alpha, beta, &wp);
+        ffma_tile(acc, la, lb, a_tile, b_tile, a_step, b_step, a_ld, b_ld, num_k_tiles, k_skip, lid, &wp);
+    store_c(acc, cg + z * c_slice, c_off, c_ld, M, N, m_first, n_first, alpha, beta, &wp);
 }

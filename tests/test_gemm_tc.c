@@ -29,10 +29,10 @@
  *                     timing and the real tensor cores are the GPU's.
  * Both check what a mode may never change: every layout and transpose,
  * edges in m, n and k, leading dimensions and offsets (operands padded by
- * the helpers and read in place), alpha and beta, beta = 0 with NaN in C,
- * the split of k, a strided batch in one launch; NaN and Inf in A or B as
- * FP32 arithmetic gives them; operands near the ends of the float range
- * with FP32 accuracy, and overflow to Inf. Each call's plan is checked to
+ * the helpers and read in place, ragged ones by the peeled program), alpha
+ * and beta, beta = 0 with NaN in C, the split of k, a strided batch in one
+ * launch; NaN and Inf in A or B as FP32 arithmetic gives them; operands
+ * near the ends of the float range with FP32 accuracy, and overflow to Inf. Each call's plan is checked to
  * be gemm_tc's (gemm_fast's in the strict mode), so that no test passes on
  * the FFMA kernel unseen.
  */
@@ -110,20 +110,23 @@ static void use_set(int i)
 
 static void set_mode(oclblas_math_mode m) { TU_CHECK(oclblas_set_math_mode(m)); }
 
-/* The plan of gemm_nn's call: a column-major product, A as it is and B
- * stored transposed, tight leading dimensions. */
-static oclblas__plan plan_for(size_t m, size_t n, size_t k)
+/* The plan of a column-major product with tight leading dimensions, its
+ * operands' offsets aligned to 16 bytes. */
+static oclblas__plan plan_case(int at, int bt, size_t m, size_t n, size_t k)
 {
     const oclblas__device_info *dev;
     const oclblas__devctx *cx;
     TU_CHECK(oclblas__device_info_get(env.device, &dev));
     TU_CHECK(oclblas__devctx_get(dev, &cx));
-    const oclblas__gemm_problem p = {0, 1, m, n, k, 1.0f, 0.0f, {0, m, 0, 16}, {0, n, 0, 16}, {0, m, 0, 0},
-                                     oclblas_get_math_mode()};
+    const oclblas__gemm_problem p = {at, bt, m, n, k, 1.0f, 0.0f, {0, at ? k : m, 0, 16}, {0, bt ? n : k, 0, 16},
+                                     {0, m, 0, 0}, oclblas_get_math_mode()};
     oclblas__plan plan;
     TU_CHECK(oclblas__gemm_plan(cx, &p, &plan));
     return plan;
 }
+
+/* The plan of gemm_nn's call: A as it is and B stored transposed. */
+static oclblas__plan plan_for(size_t m, size_t n, size_t k) { return plan_case(0, 1, m, n, k); }
 
 /* The FP32 kernel the device's plans run: gemm_fast, or gemm_cpu where
  * the entry's GEMM_CPU puts it in gemm_fast's place (a CPU's). */
@@ -407,6 +410,22 @@ static void test_semantics(void **state)
         /* ... and tile-aligned A^T and B stored with k contiguous, read in place along k. */
         assert_true(tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, 128 * SEMANTICS_SCALE,
                                  128 * SEMANTICS_SCALE, 48 * SEMANTICS_SCALE, 1.0f, 1.0f, 4, 8, 4, 3, 23) <= 1.0);
+        /* Ragged: m and n at least a tile and whole float4s but not whole
+         * tiles, k not whole k-tiles, are read in place by the peeled
+         * program (the last tiles moved back to end at C's edge, storing
+         * only their own elements; k-tile 0 starting before k, read as
+         * zeros there), both operands stored as the kernel reads them (NT)
+         * and both with k contiguous (TN). */
+        const size_t rm = 100 * SEMANTICS_SCALE, rn = 44 * SEMANTICS_SCALE, rk = 52 * SEMANTICS_SCALE;
+        for (int t = 1; t <= 2; ++t) {
+            const oclblas__plan plan = plan_case(t & 1, t >> 1, rm, rn, rk);
+            assert_int_equal(plan.step[plan.main].kernel, OCLBLAS__K_GEMM_TC);
+            assert_true(plan.fast.a_in_place && plan.fast.b_in_place && plan.fast.peeled);
+            const double r = tu_gemm_case(&env, 0, OCLBLAS_COL_MAJOR, tr[t & 1], tr[t >> 1], rm, rn, rk, 1.5f, -0.5f,
+                                          0, 4, 8, 3, 40u + (unsigned)t);
+            if (r > 1.0)
+                fail_msg("set %d, ragged %c%c: error %.2f times the bound", set, "NT"[t & 1], "NT"[t >> 1], r);
+        }
         /* The host-pointer API goes the same way. */
         assert_true(tu_gemm_case(&env, 1, OCLBLAS_ROW_MAJOR, OCLBLAS_TRANS, OCLBLAS_NO_TRANS, m, n, k, -1.0f, 0.25f,
                                  1, 0, 0, 0, 22) <= 1.0);
@@ -534,8 +553,9 @@ static void expect_batch_launch(int at, int bt, size_t m, size_t n, size_t k, si
  * elements of C between problems untouched, a NaN and an Inf in one
  * problem each (the fallback in that problem's work-groups alone).
  * Operands padded problem by problem (A's stride odd), one B for every
- * problem (stride 0), and both read in place (tile multiples, strides
- * whole spans): stored with m and n contiguous, and with k contiguous. */
+ * problem (stride 0), and both read in place (strides whole spans): tile
+ * multiples stored with m and n contiguous, and with k contiguous, and
+ * ragged sizes. */
 static void test_batched(void **state)
 {
     (void)state;
@@ -548,6 +568,9 @@ static void test_batched(void **state)
         {0, 0, 100 * SEMANTICS_SCALE + 1, 75 * SEMANTICS_SCALE, 50 * SEMANTICS_SCALE + 3, 0},
         {0, 1, 128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
         {1, 0, 128 * SEMANTICS_SCALE, 128 * SEMANTICS_SCALE, 64 * SEMANTICS_SCALE, 1},
+        /* ragged (test_semantics), in place: k-tile 0 of a problem starts before its operands */
+        {0, 1, 100 * SEMANTICS_SCALE, 44 * SEMANTICS_SCALE, 52 * SEMANTICS_SCALE, 1},
+        {1, 0, 100 * SEMANTICS_SCALE, 44 * SEMANTICS_SCALE, 52 * SEMANTICS_SCALE, 1},
     };
     for (int set = 0; set < NUM_SETS; ++set) {
         use_set(set);

@@ -1012,6 +1012,7 @@ static void test_batch_rules(void **state)
     routine(RT_GEMM_TC_MIN, 500);
     oclblas__gemm_problem p = gemm(0, 0, 1000, 1000, 1000);
     p.mode = OCLBLAS_MATH_ACCURATE;
+    p.a.ld = p.b.ld = 1001; /* not whole float4s: padded */
     oclblas__plan plan = batch_plan_of(&p, 16, 1000 * 1024, 1024 * 1000, 1000 * 1000 + 8);
     assert_int_equal(plan.problems, 16);
     const oclblas__step *g = &plan.step[plan.main];
@@ -1099,8 +1100,9 @@ static void test_tc_choice(void **state)
     plan = plan_of(&p);
     assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
     assert_int_equal(main_step(&plan)->params.v[TC_PRODUCTS], 1);
-    /* The tf32 form of this set (one product) is the database's set. */
-    assert_memory_equal(&main_step(&plan)->params, &cx.params[OCLBLAS__K_GEMM_TC], sizeof(oclblas__params));
+    /* The tf32 form of this set (one product) is the database's set (which
+     * operand the program reads along k aside). */
+    assert_memory_equal(main_step(&plan)->params.v, cx.params[OCLBLAS__K_GEMM_TC].v, TC_COUNT * sizeof(int));
     /* Below GEMM_TC_MIN cubed: gemm_fast. */
     p.k = 999;
     assert_int_equal(kernel_of(&p), OCLBLAS__K_GEMM_FAST);
@@ -1153,6 +1155,8 @@ static void test_tc_geometry(void **state)
     routine(RT_GEMM_TC_MIN, 1);
     oclblas__gemm_problem p = gemm(0, 0, 300, 200, 100);
     p.mode = OCLBLAS_MATH_ACCURATE;
+    p.a.ld = 301; /* not whole float4s: both padded */
+    p.b.ld = 101;
     p.c.offset = 5;
     p.c.ld = 301;
     oclblas__plan plan = plan_of(&p);
@@ -1177,6 +1181,7 @@ static void test_tc_geometry(void **state)
     assert_int_equal(arg_i(s, 0), 300);
     assert_int_equal(arg_i(s, 1), 200);
     assert_int_equal(arg_i(s, 2), 112);
+    assert_int_equal(s->params.v[TC_PEELED], 0);
     assert_true(arg_f(s, 5) == 1.5f && arg_f(s, 6) == 0.5f);
     assert_int_equal(arg_b(s, 7), OCLBLAS__BUF_S0);
     assert_int_equal(arg_i(s, 9), 384 / 4);
@@ -1185,6 +1190,28 @@ static void test_tc_geometry(void **state)
     assert_int_equal(arg_b(s, 13), OCLBLAS__BUF_C);
     assert_int_equal(arg_i(s, 14), 5);
     assert_int_equal(arg_i(s, 15), 301);
+
+    /* Ragged: m and n at least a tile and whole float4s, k whole float4s
+     * where read along k (B here), are read in place, k not whole k-tiles
+     * by the peeled program, K real. */
+    p.a.ld = 300;
+    p.b.ld = 100;
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && plan.fast.b_in_place && plan.fast.b_k_contiguous && plan.fast.peeled);
+    assert_int_equal(plan.num_steps, 1);
+    s = main_step(&plan);
+    assert_int_equal(s->params.v[TC_PEELED], 1);
+    assert_int_equal(s->geo.global[0], 3 * 256);
+    assert_int_equal(arg_i(s, 2), 100);
+    assert_int_equal(arg_i(s, 9), 300 / 4);
+    p.k = 98; /* along k not whole float4s: B padded (and turned), A still in place */
+    p.b.ld = 98;
+    plan = plan_of(&p);
+    assert_true(plan.fast.a_in_place && !plan.fast.b_in_place);
+    p.k = 100;
+    p.m = 100; /* less than a tile: padded */
+    p.a.ld = 100;
+    assert_false(plan_of(&p).fast.a_in_place);
 
     /* In place: tile multiples, leading dimensions and offsets in whole float4s. */
     p = gemm(0, 1, 256, 384, 64);
@@ -1238,8 +1265,8 @@ static void test_tc_geometry(void **state)
     const oclblas__call call = {"sgemm", OCLBLAS_COL_MAJOR, OCLBLAS_NO_TRANS, OCLBLAS_NO_TRANS, 300, 200, 100};
     char text[300];
     oclblas__plan_describe(&call, &plan, text, sizeof text);
-    assert_string_equal(text, "sgemm 300x200x100 NN: gemm_tc (1xTF32) on 384x256x112, A padded, B transposed, "
-                              "1 slice of k; column-major");
+    assert_string_equal(text, "sgemm 300x200x100 NN: gemm_tc (1xTF32) on 384x256x112, A in place, B in place along k, "
+                              "1 slice of k, peeled (k read ragged); column-major");
 }
 
 /* gemm_tc's rules, its derived sizes and the devices that can run it. */
@@ -1428,6 +1455,39 @@ static void test_tc_database(void **state)
         p.mode = (oclblas_math_mode)mode;
         assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
         assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_CPU);
+    }
+}
+
+/* The H100's entry in the accurate mode: 1000^3 (C = A B) runs gemm_tc's
+ * peeled program on both operands in place (m, n and k ragged) where it
+ * padded both, at any transpose; k up to 256 runs the class whose set
+ * splits A as warps load it (SPLIT 0), a longer k the set for every shape
+ * (SPLIT 1). */
+static void test_tc_ragged_database(void **state)
+{
+    (void)state;
+    oclblas__device_info h100 = known_as("NVIDIA H100 80GB HBM3", "nvidia", "GPU", "SM9.0");
+    oclblas__devctx out;
+    assert_int_equal(oclblas__devctx_resolve(&h100, &out), OCLBLAS_SUCCESS);
+    oclblas__plan plan;
+    for (int t = 0; t < 4; ++t) {
+        oclblas__gemm_problem p = gemm(t & 1, t >> 1, 1000, 1000, 1000);
+        p.mode = OCLBLAS_MATH_ACCURATE;
+        p.alpha = 1.0f; /* as the bench's shapes preset calls it */
+        p.beta = 0.0f;
+        assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+        assert_true(plan.fast.a_in_place && plan.fast.b_in_place && plan.fast.peeled);
+        assert_int_equal(main_step(&plan)->params.v[TC_PEELED], 1);
+        assert_int_equal(arg_i(main_step(&plan), 2), 1000); /* the real k */
+    }
+    static const size_t ks[] = {128, 256, 512};
+    for (int i = 0; i < 3; ++i) {
+        oclblas__gemm_problem p = gemm(0, 1, 4096, 4096, ks[i]);
+        p.mode = OCLBLAS_MATH_ACCURATE;
+        assert_int_equal(oclblas__gemm_plan(&out, &p, &plan), OCLBLAS_SUCCESS);
+        assert_int_equal(main_step(&plan)->kernel, OCLBLAS__K_GEMM_TC);
+        assert_int_equal(main_step(&plan)->params.v[TC_SPLIT], ks[i] <= 256 ? 0 : 1);
     }
 }
 
@@ -2506,6 +2566,7 @@ int main(void)
         cmocka_unit_test_setup(test_derived_sizes, setup),     cmocka_unit_test_setup(test_legality, setup),
         cmocka_unit_test_setup(test_tc_choice, setup),         cmocka_unit_test_setup(test_tc_geometry, setup),
         cmocka_unit_test_setup(test_tc_descriptor, setup),     cmocka_unit_test_setup(test_tc_database, setup),
+        cmocka_unit_test_setup(test_tc_ragged_database, setup),
         cmocka_unit_test_setup(test_classes_pick_sets, setup), cmocka_unit_test_setup(test_classes_by_mode, setup),
         cmocka_unit_test_setup(test_classes_gemv_and_log, setup), cmocka_unit_test_setup(test_model_choice, setup),
         cmocka_unit_test_setup(test_model_sets, setup),        cmocka_unit_test_setup(test_model_never_worse, setup),

@@ -270,6 +270,7 @@ static int derive(const int *v, oclblas__derived *out)
     out[n++] = (oclblas__derived){"GUARD_EMIN", GUARD_EMIN};
     out[n++] = (oclblas__derived){"GUARD_EMAX", GUARD_EMAX};
     out[n++] = (oclblas__derived){"A_QUADS", v[TC_BM] / 2 + A_QUADS_PAD}; /* the split A's local rows */
+    out[n++] = (oclblas__derived){"PEELED", v[TC_PEELED]};
     if (atomic_load(&emulate))
         out[n++] = (oclblas__derived){"OCLBLAS_TC_EMULATE", 1};
     return n;
@@ -298,6 +299,7 @@ void oclblas__gemm_tc_step(const oclblas__params *p, const oclblas__tile_args *a
     *s = (oclblas__step){.kernel = OCLBLAS__K_GEMM_TC, .entry = "gemm_tc", .params = *p};
     s->params.v[TC_A_ALONG_K] = a->a_k_contiguous;
     s->params.v[TC_B_ALONG_K] = a->b_k_contiguous;
+    s->params.v[TC_PEELED] = a->peeled;
     /* One dimension of work-items: a warp is 32 consecutive local ids. */
     s->geo.dims = 3;
     s->geo.local[0] = (size_t)threads(v);
@@ -324,8 +326,17 @@ static int reads_k_contiguous(const oclblas__params *p, int operand)
     return !p->v[TC_KPAIR];
 }
 
+/* Every set has a second program, peeled, which reads ragged operands
+ * in place (kernels/gemm_tc.cl: PEELED). */
+static int peels(const oclblas__params *p)
+{
+    (void)p;
+    return 1;
+}
+
 /* The set as the entry gives it, then its form for each math mode that
- * is legal on the device, with each operand read along k or not. */
+ * is legal on the device, with each operand read along k or not, each
+ * peeled or not. */
 static int programs(const oclblas__params *p, const oclblas__limits *lim, oclblas__params *out)
 {
     static const oclblas_math_mode modes[] = {OCLBLAS_MATH_ACCURATE, OCLBLAS_MATH_TF32};
@@ -335,10 +346,11 @@ static int programs(const oclblas__params *p, const oclblas__limits *lim, oclbla
         const oclblas__params q = oclblas__gemm_tc_for_mode(p, modes[m]);
         if (!oclblas__params_legal(OCLBLAS__K_GEMM_TC, &q, lim, NULL))
             continue;
-        for (int along = 0; along < (reads_k_contiguous(&q, 0) ? 4 : 1); ++along) {
+        for (int form = 0; form < (reads_k_contiguous(&q, 0) ? 8 : 2); ++form) {
             out[n] = q;
-            out[n].v[TC_A_ALONG_K] = along & 1;
-            out[n].v[TC_B_ALONG_K] = along >> 1;
+            out[n].v[TC_PEELED] = form & 1;
+            out[n].v[TC_A_ALONG_K] = (form >> 1) & 1;
+            out[n].v[TC_B_ALONG_K] = form >> 2;
             ++n;
         }
     }
@@ -353,6 +365,8 @@ static const char *label(const oclblas__params *p)
 static const oclblas__tiled tiled = {.tile = tile,
                                      .step = oclblas__gemm_tc_step,
                                      .reads_k_contiguous = reads_k_contiguous,
+                                     .peeled_reads_ragged = 1,
+                                     .peels = peels,
                                      .for_mode = oclblas__gemm_tc_for_mode,
                                      .label = label};
 

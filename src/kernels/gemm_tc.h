@@ -13,13 +13,14 @@
 enum { TC_BM, TC_BN, TC_BK, TC_WM, TC_WN, TC_STAGES, TC_CP_ASYNC, TC_SPLIT, TC_PADA, TC_PADB, TC_PRODUCTS,
        TC_PROMOTE, TC_LOOP, TC_FRAGV, TC_CHUNK, TC_KPAIR, TC_COUNT };
 /* Not parameters: whether a step's program reads A, and B, stored with k
- * contiguous (1), turning them as it stages them, in the slots after the
- * parameters, set by the step alone; the database and the tuner never see
- * them, and the program cache keys on them with the rest. A program of
+ * contiguous (1), turning them as it stages them, and whether it is the
+ * peeled program (1: any k, k-tile 0 partly zeros), in the slots after
+ * the parameters, set by the step alone; the database and the tuner never
+ * see them, and the program cache keys on them with the rest. A program of
  * its own, not a flag at run time: the branches cost the kernel about 2%
  * on operands stored as it reads them (4096^3 on the H100). */
-enum { TC_A_ALONG_K = TC_COUNT, TC_B_ALONG_K };
-_Static_assert(TC_B_ALONG_K < OCLBLAS__MAX_PARAMS, "gemm_tc's program switches need slots after its parameters");
+enum { TC_A_ALONG_K = TC_COUNT, TC_B_ALONG_K, TC_PEELED };
+_Static_assert(TC_PEELED < OCLBLAS__MAX_PARAMS, "gemm_tc's program switches need slots after its parameters");
 
 /* A and B are read as float4: offsets and leading dimensions of both must
  * be multiples of 4 elements (gemm_fast's VWM = VWN = 4). */

@@ -15,10 +15,10 @@
 
 /* A kernel's parameters, and after them the switches between a set's
  * programs that a step sets (gemm_fast.h, gemm_tc.h). */
-#define OCLBLAS__MAX_PARAMS 18
+#define OCLBLAS__MAX_PARAMS 19
 #define OCLBLAS__MAX_CANDIDATES 12
-#define OCLBLAS__MAX_DERIVED 16
-#define OCLBLAS__MAX_PROGRAMS 9
+#define OCLBLAS__MAX_DERIVED 17
+#define OCLBLAS__MAX_PROGRAMS 17
 
 /* ---- the kernel list (kernels.def) ------------------------------------- */
 

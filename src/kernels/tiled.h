@@ -20,7 +20,8 @@
  * (one slice: into C itself). A is m x k with m contiguous, B k x n with n
  * contiguous (unless the flags below say k contiguous); both are padded to
  * the tile (m, n and k to multiples of the tile, zeros beyond the real
- * sizes; m and n need not be where the kernel reads them ragged, below).
+ * sizes; m and n need not be where the kernel reads them ragged, nor k
+ * in its peeled program, below).
  * Offsets and leading dimensions are in elements; those of A must be
  * multiples of the kernel's vwa, of B of its vwb. C is read and written in
  * place, guarded at its edges. */
@@ -91,6 +92,9 @@ struct oclblas__tiled {
      * operand's width (a tile that would cross the edge of C is moved back
      * to end at it); 0: such an operand is padded. */
     int reads_ragged;
+    /* Whether the peeled program (below) reads such operands, where the
+     * first does not (reads_ragged 0). */
+    int peeled_reads_ragged;
     /* Whether the set has a second program, peeled: tile 0 of k fetched
      * before the loop, which reads operands in place whose k is not whole
      * tiles (an operand stored with k contiguous: k whole vectors), given

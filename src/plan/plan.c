@@ -356,8 +356,9 @@ typedef struct {
  * set for gemm_tc that runs in that mode; the entry may hold a set for each
  * mode, a class on the products the mode asks for. A set is tuned for the
  * accurate mode; one with no legal six-product form (a tf32 set: BK 8 or
- * KPAIR) cannot run it. Its rate, its shares along k and the work-groups
- * a compute unit holds, where the entry measured them, in *facts (else 0). */
+ * KPAIR) cannot run it. Its rate, its shares along k, its peeled
+ * program's factors and the work-groups a compute unit holds, where the
+ * entry measured them, in *facts (else 0). */
 static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p, const oclblas__shape *shape,
                        const oclblas__params *rp, oclblas__params *out, const char **cls, set_facts *facts)
 {
@@ -372,7 +373,9 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
     *out = oclblas__kernels[OCLBLAS__K_GEMM_TC]->tiled->for_mode(tp, p->mode);
     *cls = oclblas__devctx_class(cx, OCLBLAS__K_GEMM_TC, &tc_shape);
     const int for_every_shape = tp == &cx->params[OCLBLAS__K_GEMM_TC];
-    const double none[2] = {0, 0}, *shares = for_every_shape ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
+    const double none[3] = {0, 0, 0};
+    const double *shares = for_every_shape ? cx->along_k[OCLBLAS__K_GEMM_TC] : none;
+    const double *peeled = for_every_shape ? cx->peeled[OCLBLAS__K_GEMM_TC] : none;
     facts->rate = for_every_shape ? cx->rate[OCLBLAS__K_GEMM_TC] : 0;
     facts->resident = for_every_shape ? cx->resident[OCLBLAS__K_GEMM_TC] : 0;
     for (int i = 0; i < cx->num_classes[OCLBLAS__K_GEMM_TC]; ++i)
@@ -380,9 +383,12 @@ static int tc_mode_set(const oclblas__devctx *cx, const oclblas__gemm_problem *p
             facts->rate = cx->classes[OCLBLAS__K_GEMM_TC][i].rate;
             facts->resident = cx->classes[OCLBLAS__K_GEMM_TC][i].resident;
             shares = cx->classes[OCLBLAS__K_GEMM_TC][i].along_k;
+            peeled = cx->classes[OCLBLAS__K_GEMM_TC][i].peeled;
         }
     facts->along_k[0] = shares[0];
     facts->along_k[1] = shares[1];
+    for (int i = 0; i < 3; ++i)
+        facts->peeled[i] = peeled[i];
     return oclblas__params_legal(OCLBLAS__K_GEMM_TC, out, &cx->dev->lim, NULL);
 }
 
@@ -414,25 +420,26 @@ static void batch_copies(const oclblas__devctx *cx, const oclblas__batch *batch,
 
 /* A set's tile and what the plan may have it read (kernels/tiled.h): A
  * and B in place stored with k contiguous, m and n that are not whole
- * tiles; peeled: its second program for a k that is not whole tiles (read
- * in place), and peel_whole: for every k (the model prices it against the
- * first). */
+ * tiles (ragged; peeled_ragged: in its peeled program only); peeled: its
+ * second program for a k that is not whole tiles (read in place), and
+ * peel_whole: for every k (the model prices it against the first). */
 typedef struct {
     oclblas__tile t;
     int a_k_contiguous, b_k_contiguous;
-    int ragged, peeled, peel_whole;
+    int ragged, peeled_ragged, peeled, peel_whole;
 } set_tile;
 
 static set_tile tile_of(int kernel, const oclblas__params *set)
 {
     const oclblas__tiled *tiled = oclblas__kernels[kernel]->tiled;
-    set_tile st = {{0}, 0, 0, 0, 0, 0};
+    set_tile st = {{0}, 0, 0, 0, 0, 0, 0};
     tiled->tile(set, &st.t);
     if (tiled->reads_k_contiguous) {
         st.a_k_contiguous = tiled->reads_k_contiguous(set, 0);
         st.b_k_contiguous = tiled->reads_k_contiguous(set, 1);
     }
     st.ragged = tiled->reads_ragged;
+    st.peeled_ragged = tiled->peeled_reads_ragged;
     st.peeled = tiled->peels && tiled->peels(set);
     return st;
 }
@@ -440,12 +447,13 @@ static set_tile tile_of(int kernel, const oclblas__params *set)
 /* Whether an operand of rows x k (rows: m of A, n of B; tile_rows a
  * tile's, read in vectors of vw, along k where k_contiguous) is in the
  * tiles the set reads in place: rows whole tiles or, where the kernel
- * reads them ragged, at least a tile and whole vectors; k whole tiles or,
- * where the set may run its peeled program, anything (along k: whole
- * vectors). */
+ * reads them ragged (or its peeled program does and the set may run it),
+ * at least a tile and whole vectors; k whole tiles or, where the set may
+ * run its peeled program, anything (along k: whole vectors). */
 static int tiles_fit(const set_tile *st, size_t rows, size_t k, size_t tile_rows, size_t vw, int k_contiguous)
 {
-    const int rows_fit = rows % tile_rows == 0 || (st->ragged && rows >= tile_rows && rows % vw == 0);
+    const int ragged = st->ragged || (st->peeled && st->peeled_ragged);
+    const int rows_fit = rows % tile_rows == 0 || (ragged && rows >= tile_rows && rows % vw == 0);
     const int k_fit = k % st->t.k == 0 || (st->peeled && (!k_contiguous || k % vw == 0));
     return rows_fit && k_fit;
 }
@@ -515,9 +523,12 @@ static oclblas_status fast_layout(const oclblas__devctx *cx, const oclblas__gemm
     f->a_packed = packed && !f->a_in_place;
     f->b_packed = packed && !f->b_in_place;
     /* The set's second program where k is not whole tiles and that lets an
-     * operand be read in place, or wherever it may (the kernel is then
+     * operand be read in place, where an operand in place is ragged and
+     * only that program reads it so, or wherever it may (the kernel is then
      * given the real k). */
-    f->peeled = st->peeled && (st->peel_whole || (k != kp && (f->a_in_place || f->b_in_place)));
+    const int ragged_in_place = (f->a_in_place && m != mp) || (f->b_in_place && n != np);
+    f->peeled = st->peeled && (st->peel_whole || (k != kp && (f->a_in_place || f->b_in_place)) ||
+                               (!st->ragged && ragged_in_place));
     f->mp = mp;
     f->np = np;
     f->kp = kp;
@@ -1022,7 +1033,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
                 const double group_flops = 2.0 * wgd * wgd * (double)(steps * (size_t)set->v[GD_KWGD]);
                 const oclblas__model_plan mp = {1, 0,
                                                 {groups_of(s), items_of(s), group_flops, sr.rate, 1, steps, sr.resident}};
-                const set_tile reads_as_is = {{0}, 0, 0, 0, 0, 0}; /* not a tiled kernel's */
+                const set_tile reads_as_is = {{0}, 0, 0, 0, 0, 0, 0}; /* not a tiled kernel's */
                 consider(&best, kernel, set, cls, 0, batch != NULL, &reads_as_is, oclblas__model_plan_s(&cx->model, &mp),
                          probe.problems);
             } else if ((st = consider_tiled(cx, p, batch, rp, kernel, set, cls, &sr, &best))) {
@@ -1032,7 +1043,7 @@ static oclblas_status model_plan(const oclblas__devctx *cx, const oclblas__gemm_
     }
     oclblas__params tc_set;
     const char *cls = NULL;
-    set_facts tc_rate = {0, {0, 0}, {0, 0, 0}, 0}; /* gemm_tc has one program */
+    set_facts tc_rate = {0, {0, 0}, {0, 0, 0}, 0};
     if (tc_mode_set(cx, p, shape, rp, &tc_set, &cls, &tc_rate) && tc_rate.rate > 0 &&
         (st = consider_tiled(cx, p, batch, rp, OCLBLAS__K_GEMM_TC, &tc_set, cls, &tc_rate, &best)))
         return st;
