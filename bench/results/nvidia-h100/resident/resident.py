@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The work-groups of each GEMM program an SM of compute capability 9.0 holds at once, from the
 programs in an oclblas disk-cache folder: ptxas -v on the PTX that NVIDIA's OpenCL stored as each
-binary gives its registers per work-item and its shared memory; the work-items per group come from
-its -D options. Limits of an SM (CUDA's occupancy rules for sm_90): 65536 registers, allocated per
-warp in units of 256; 228 KiB of shared memory, 1 KiB of it reserved per group; 2048 work-items;
-32 groups.
+binary gives its registers per work-item, the bytes it spills (stored/loaded) and its shared memory;
+the work-items per group come from its -D options. Limits of an SM (CUDA's occupancy rules for
+sm_90): 65536 registers, allocated per warp in units of 256; 228 KiB of shared memory, 1 KiB of it
+reserved per group; 2048 work-items; 32 groups.
   resident.py FOLDER   (ptxas from PATH or /usr/local/cuda/bin)"""
 import math, os, re, shutil, subprocess, sys, tempfile
 
@@ -31,6 +31,8 @@ for name in sorted(os.listdir(folder)):
     for entry in re.findall(r"Compiling entry function '(\w+)'", out) or [kernel]:
         block = out.split("Compiling entry function '%s'" % entry)[-1]
         regs = int(re.search(r'Used (\d+) registers', block).group(1))
+        spills = re.search(r'(\d+) bytes spill stores, (\d+) bytes spill loads', block)
+        spills = '%s/%s' % spills.groups() if spills else '0/0'
         smem = re.search(r'(\d+) bytes smem', block)
         smem = int(smem.group(1)) if smem else 0
         if entry != kernel:
@@ -42,4 +44,5 @@ for name in sorted(os.listdir(folder)):
         if smem:
             limits.append((228 * 1024) // (smem + 1024))
         keys = ','.join('%s=%d' % kv for kv in sorted(opts.items()))
-        print('%s items %d registers %d smem %d resident %d :: %s' % (kernel, items, regs, smem, min(limits), keys))
+        print('%s items %d registers %d spills %s smem %d resident %d :: %s' %
+              (kernel, items, regs, spills, smem, min(limits), keys))
