@@ -86,13 +86,13 @@
 // The host passes every parameter and every size derived from them as -D
 // options (src/kernels/gemm_tc.c, which also holds the rules that make a
 // set legal): BM BN BK block tile, WM WN warp tile, PRODUCTS 1 or 6, PROMOTE,
-// KPAIR, SPLIT, PEELED; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
+// KPAIR, SPLIT; WARPS_M = BM / WM, WARPS_N = BN / WN, THREADS, MT = WM / 16,
 // NT = WN / 8, KSTEPS = BK / 8, LDA = BM + PADA and LDB = BN + PADB local
 // rows, A_CHUNKS and B_CHUNKS float4s of a k-tile per work-item, A_ROWS and
 // B_ROWS the rows of the blocks an operand stored with k contiguous is turned
 // in (stage_offset; 0: stored with m, n contiguous), GUARD_EMIN and
 // GUARD_EMAX the range of the tensor-core path, A_QUADS the split A's local
-// rows (in 4-word quads).
+// rows (in 4-word quads), PEELED 1 in the peeled program.
 #if !defined(BM) || !defined(BN) || !defined(BK) || !defined(WM) || !defined(WN) || !defined(PRODUCTS) ||         \
     !defined(PROMOTE) || !defined(KPAIR) || !defined(WARPS_M) || !defined(WARPS_N) || !defined(THREADS) ||        \
     !defined(MT) || !defined(NT) || !defined(KSTEPS) || !defined(LDA) || !defined(LDB) || !defined(A_CHUNKS) ||   \

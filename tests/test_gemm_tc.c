@@ -32,9 +32,9 @@
  * the helpers and read in place, ragged ones by the peeled program), alpha
  * and beta, beta = 0 with NaN in C, the split of k, a strided batch in one
  * launch; NaN and Inf in A or B as FP32 arithmetic gives them; operands
- * near the ends of the float range with FP32 accuracy, and overflow to Inf. Each call's plan is checked to
- * be gemm_tc's (gemm_fast's in the strict mode), so that no test passes on
- * the FFMA kernel unseen.
+ * near the ends of the float range with FP32 accuracy, and overflow to
+ * Inf. Each call's plan is checked to be gemm_tc's (gemm_fast's in the
+ * strict mode), so that no test passes on the FFMA kernel unseen.
  */
 #include "kernels/gemm_tc.h"
 #include "kernels/routine.h"
