@@ -375,8 +375,8 @@ static void test_format_refused(void **state)
         {PEELED("[1.1, 1, \"more\"]"), "", BAD_PEELED},
         {PEELED("1.1"), "", BAD_PEELED},
         {"\"peeled_factors\": [1.1]", "", "expected an object for \"peeled_factors\""},
-        {"\"peeled_factors\": {\"gemm_tc\": [1, 1, 1]}", "",
-         "a peeled factor for a kernel without a peeled program: gemm_tc"},
+        {"\"peeled_factors\": {\"gemm_cpu\": [1, 1, 1]}", "",
+         "a peeled factor for a kernel without a peeled program: gemm_cpu"},
         {"",
          "{\"name\": \"c\", \"when\": \"n <= 64\", \"parameters\": {\"gemm_direct\": {\"WGD\": 16}},"
          " " PEELED("[1, 1, 1]") "}",
